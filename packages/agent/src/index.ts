@@ -67,3 +67,5 @@ export type {
 export { defineTool } from './tools/define-tool.js';
 export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.js';
 export { Toolset } from './tools/toolset.js';
+export { TOOL_ERROR_CODES, parseToolResult, toolError, toolOk } from './tools/tool-result.js';
+export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.js';
