@@ -25,6 +25,10 @@ export const AGENT_ERRORS = {
     party: 'dependency',
     defaultMessage: 'The model endpoint sent a response we cannot use.',
   },
+  STRUCTURED_OUTPUT_INVALID: {
+    party: 'model',
+    defaultMessage: 'The model did not produce data that matches the schema.',
+  },
   ABORTED: { party: 'caller', defaultMessage: 'The operation was cancelled.' },
 } as const satisfies Record<string, { party: ErrorParty; defaultMessage: string }>;
 

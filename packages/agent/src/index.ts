@@ -1,7 +1,5 @@
-// errors
 
 export type { TokenEstimator } from './context/token-estimate.js';
-// context
 export {
   estimateMessageTokens,
   estimatePromptTokens,
@@ -18,7 +16,6 @@ export type {
 } from './model/chat-model.js';
 export { streamFromResponse } from './model/chat-model.js';
 export type { JsonSchema } from './model/messages.js';
-// model port
 export {
   AssistantMessage,
   addUsage,
@@ -43,7 +40,6 @@ export type {
 } from './observe/audit.js';
 export { MemoryAuditSink } from './observe/audit.js';
 export type { Logger } from './observe/logger.js';
-// observability hooks
 export { silentLogger, stderrLogger } from './observe/logger.js';
 export type {
   AgentSpan,
@@ -63,9 +59,33 @@ export type {
   ToolOptions,
   ToolRisk,
 } from './tools/define-tool.js';
-// tools
 export { defineTool } from './tools/define-tool.js';
 export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.js';
 export { Toolset } from './tools/toolset.js';
 export { TOOL_ERROR_CODES, parseToolResult, toolError, toolOk } from './tools/tool-result.js';
 export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.js';
+export { formatArgumentIssues } from './tools/argument-errors.js';
+export type { ToolCallOutcome, ToolCallRecord } from './tools/tool-call-record.js';
+export { ToolRunner } from './tools/tool-runner.js';
+export type { ToolRunnerOptions } from './tools/tool-runner.js';
+export { REDACTED, redactText, redactValue, summarize } from './observe/redact.js';
+export type { RedactOptions } from './observe/redact.js';
+export { GEN_AI, SWITCHBOARD, spanName } from './observe/semconv.js';
+export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.js';
+export type { Approver } from './policy/approvals.js';
+export { CredentialVault } from './policy/credentials.js';
+export { MemoryIntentStore } from './state/intents.js';
+export type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from './state/intents.js';
+export { TaskState, ToolLogEntry, createTaskState } from './state/task-state.js';
+export type { TaskStatus } from './state/task-state.js';
+export { defineAgent } from './loop/agent.js';
+export type { Agent, AgentOptions } from './loop/agent.js';
+export { assertNever } from './loop/events.js';
+export type { AgentEvent, StepRecord, StopReason } from './loop/events.js';
+export { runAgent } from './loop/run-agent.js';
+export type { AgentRunResult, RunAgentOptions } from './loop/run-agent.js';
+export { generateObject } from './structured/generate-object.js';
+export type { GenerateObjectOptions, GenerateObjectResult, StructuredMode } from './structured/generate-object.js';
+export { toStrictSchema } from './structured/strict-schema.js';
+export { streamAgent } from './loop/stream-agent.js';
+export type { AgentStream } from './loop/stream-agent.js';

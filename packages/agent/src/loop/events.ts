@@ -1,0 +1,34 @@
+import type { FinishReason, TokenUsage } from '../model/messages.js';
+import type { ApprovalRequest } from '../policy/approvals.js';
+import type { ToolCallRecord } from '../tools/tool-call-record.js';
+import type { ToolResultEnvelope } from '../tools/tool-result.js';
+
+/** How a run ended. */
+export type StopReason = 'model' | 'maxSteps' | 'failures' | 'approval' | 'cancelled';
+
+/** What happened in one step (one model call and the tools it asked for). */
+export interface StepRecord {
+  step: number;
+  finishReason: FinishReason;
+  usage: TokenUsage;
+  text: string | null;
+  toolCallIds: string[];
+  /** Turns cut from the history sent on this step. */
+  droppedTurns: number;
+  durationMs: number;
+}
+
+/** Progress of a run, for callers that show it as it happens. */
+export type AgentEvent =
+  | { type: 'step-started'; step: number }
+  | { type: 'text-delta'; step: number; delta: string }
+  | { type: 'tool-call-started'; step: number; callId: string; tool: string; arguments: string }
+  | { type: 'tool-call-finished'; step: number; record: ToolCallRecord; result: ToolResultEnvelope | undefined }
+  | { type: 'approval-required'; step: number; request: ApprovalRequest }
+  | { type: 'step-finished'; step: number; record: StepRecord }
+  | { type: 'run-finished'; stopReason: StopReason };
+
+/** Exhaustiveness guard for switches over unions. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,20 @@
+import type { ApprovalRequest } from '../policy/approvals.js';
+import type { ToolResultEnvelope } from '../tools/tool-result.js';
+
+/** What the user is told when a run stops for a reason other than the model's own answer. */
+export const stopMessages = {
+  maxSteps: (maxSteps: number) =>
+    `I could not finish this within ${maxSteps} steps, so I stopped rather than keep going. Please narrow the request or try again.`,
+  failures: (tool: string, count: number, last: ToolResultEnvelope | undefined) => {
+    const why = last && !last.ok ? ` ${last.error.message}` : '';
+    return `I could not complete this: the ${tool} step failed ${count} times in a row, so I stopped.${why}`;
+  },
+  approval: (requests: readonly ApprovalRequest[]) =>
+    [
+      'This needs an operator’s approval before I can go on:',
+      ...requests.map((request) => `- ${request.text} (approval id ${request.id})`),
+    ].join('\n'),
+  cancelled: () => 'The request was cancelled before it finished.',
+  withdrawn: (action: string) =>
+    `Not done: ${action}. The user sent a new message before an operator approved it, so the request was withdrawn.`,
+} as const;

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ApprovalRequest } from '../policy/approvals.js';
+
+/** One tool call as the task state keeps it: what was asked and where its intent stands. */
+export const ToolLogEntry = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  step: z.number().int().nonnegative(),
+  /** Redacted, truncated. */
+  argumentsSummary: z.string(),
+  intent: z.enum(['in_progress', 'succeeded', 'failed', 'unknown']),
+  errorCode: z.string().optional(),
+  idempotencyKey: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+});
+export type ToolLogEntry = z.infer<typeof ToolLogEntry>;
+
+/**
+ * The explicit state of one task, kept by code (never by the model) and serialisable as JSON, so
+ * any process can resume it. `confirmed` slots are arguments of calls that succeeded; `pending`
+ * slots are arguments of calls that wait for an approval.
+ */
+export const TaskState = z.object({
+  version: z.literal(1),
+  agent: z.string(),
+  conversationId: z.string(),
+  status: z.enum(['working', 'completed', 'input_required', 'failed', 'cancelled']),
+  step: z.number().int().nonnegative(),
+  slots: z.object({
+    confirmed: z.record(z.string(), z.unknown()),
+    pending: z.record(z.string(), z.unknown()),
+  }),
+  toolLog: z.array(ToolLogEntry),
+  pendingApprovals: z.array(ApprovalRequest),
+});
+export type TaskState = z.infer<typeof TaskState>;
+export type TaskStatus = TaskState['status'];
+
+/** A fresh task state. */
+export function createTaskState({ agent, conversationId }: { agent: string; conversationId: string }): TaskState {
+  return {
+    version: 1,
+    agent,
+    conversationId,
+    status: 'working',
+    step: 0,
+    slots: { confirmed: {}, pending: {} },
+    toolLog: [],
+    pendingApprovals: [],
+  };
+}
