@@ -89,3 +89,22 @@ export type { GenerateObjectOptions, GenerateObjectResult, StructuredMode } from
 export { toStrictSchema } from './structured/strict-schema.js';
 export { streamAgent } from './loop/stream-agent.js';
 export type { AgentStream } from './loop/stream-agent.js';
+// context
+export { ContextWindow } from './context/context-window.js';
+export type {
+  ContextWindowOptions,
+  PrepareContextOptions,
+  PreparedContext,
+  RecallHook,
+} from './context/context-window.js';
+export { assertValidHistory, findHistoryProblems } from './context/history-check.js';
+export type { HistoryCheckOptions, HistoryProblem, HistoryProblemKind } from './context/history-check.js';
+export { RECALL_HEADING, SUMMARY_HEADING } from './context/memory-messages.js';
+export type { SummarizeHook } from './context/rolling-summary.js';
+export { findToolFailures } from './context/tool-failures.js';
+export type { ToolFailureRecord } from './context/tool-failures.js';
+export { trimHistory } from './context/trim-history.js';
+export type { TrimHistoryOptions, TrimResult } from './context/trim-history.js';
+export { splitTurns } from './context/turns.js';
+export type { SplitHistory } from './context/turns.js';
+// OpenAI-compatible adapter

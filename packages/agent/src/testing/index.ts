@@ -5,3 +5,7 @@ export type {
   ScriptedTurn,
 } from './scripted-model.js';
 export { ScriptedModel } from './scripted-model.js';
+export type { LogEntry } from './memory-logger.js';
+export { MemoryLogger } from './memory-logger.js';
+export type { RecordedSpan } from './recording-tracer.js';
+export { RecordingTracer } from './recording-tracer.js';
