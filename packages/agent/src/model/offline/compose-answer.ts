@@ -1,0 +1,125 @@
+import type { ToolErrorCode } from '../../tools/tool-result.js';
+import type { ToolStep } from './conversation.js';
+import { splitIdentifier } from './lexical.js';
+import { describeForm, type PropertyView } from './schema-view.js';
+import type { ToolProfile } from './tool-ranking.js';
+
+const MAX_FIELDS = 10;
+const MAX_ITEMS = 5;
+const MAX_TEXT = 200;
+
+/** `trackingNumber` or `tracking_number` → `tracking number`. */
+export function humanKey(key: string): string {
+  return splitIdentifier(key).toLowerCase().trim();
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+}
+
+/** Renders a JSON value as short readable text: `status: shipped, items: (sku: SKU-1234, quantity: 2)`. */
+export function renderValue(value: unknown, depth = 0): string {
+  if (value === null || value === undefined) return 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return clip(value);
+  if (depth >= 4) return '…';
+  const nested = (text: string) => (depth > 0 ? `(${text})` : text);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'none';
+    const shown = value.slice(0, MAX_ITEMS).map((item) => renderValue(item, depth + 1));
+    const rest = value.length - shown.length;
+    return rest > 0 ? `${shown.join('; ')} and ${rest} more` : shown.join('; ');
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return 'none';
+  const shown = entries
+    .slice(0, MAX_FIELDS)
+    .map(([key, item]) => `${humanKey(key)}: ${renderValue(item, depth + 1)}`);
+  const rest = entries.length - shown.length;
+  return nested(rest > 0 ? `${shown.join(', ')} and ${rest} more fields` : shown.join(', '));
+}
+
+/** `get_order (order id: A10086)`: the tool and its scalar arguments. */
+export function describeCall(step: Pick<ToolStep, 'name' | 'arguments'>): string {
+  const args = Object.entries(step.arguments ?? {})
+    .filter(([, value]) => value === null || typeof value !== 'object')
+    .map(([key, value]) => `${humanKey(key)}: ${renderValue(value)}`);
+  return args.length > 0 ? `${step.name} (${args.join(', ')})` : step.name;
+}
+
+/** Leaves out the fields of a result that only repeat the call's arguments (`order id: A10086` twice). */
+function withoutEchoes(data: unknown, args: Record<string, unknown> | undefined): unknown {
+  if (!args || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const entries = Object.entries(data).filter(([key, value]) => args[key] !== value);
+  return entries.length > 0 ? Object.fromEntries(entries) : data;
+}
+
+const FAILURE_WORDS: Readonly<Partial<Record<ToolErrorCode, string>>> = {
+  APPROVAL_REQUIRED: 'did not run yet, it needs approval',
+  APPROVAL_DENIED: 'did not run, approval was denied',
+  PERMISSION_DENIED: 'did not run, it is not permitted',
+  INVALID_ARGUMENTS: 'failed, its arguments were rejected',
+  CANCELLED: 'was cancelled',
+  DUPLICATE_SUPPRESSED: 'was not run again',
+};
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** One line about one step: its data, or that it failed and the runtime's message why. */
+export function describeStep(step: ToolStep): string {
+  const call = describeCall(step);
+  const { result } = step;
+  if (result?.ok) return sentence(`${call} → ${renderValue(withoutEchoes(result.data, step.arguments))}`);
+  if (result) {
+    const failed = FAILURE_WORDS[result.error.code] ?? 'failed';
+    const retry =
+      result.error.code === 'INVALID_ARGUMENTS' ? ' I did not retry it with the same arguments.' : '';
+    return `${call} ${failed}: ${sentence(result.error.message)}${retry}`;
+  }
+  if (step.content !== undefined) return sentence(`${call} returned: ${clip(step.content)}`);
+  return `${call} returned no result.`;
+}
+
+/** The final answer: one line per step of this request, in order, then any notes. */
+export function composeAnswer(steps: readonly ToolStep[], notes: readonly string[] = []): string {
+  const lines = steps.map(describeStep);
+  if (lines.length === 1 && notes.length === 0) return lines[0] ?? '';
+  const body =
+    lines.length > 0 ? ['Here is what the tools returned:', ...lines.map((line) => `- ${line}`)] : [];
+  return [...body, ...notes].join('\n');
+}
+
+function describeProperty(property: PropertyView): string {
+  const description = property.description?.trim().replace(/\.$/, '');
+  const form = describeForm(property);
+  return description ? `${property.name} (${description}; ${form})` : `${property.name} (${form})`;
+}
+
+function listing(parts: readonly string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Says which required arguments a tool lacks and in which form, e.g. "I can't run get_order yet: it
+ * needs orderId (pattern ^A\d{5}$), which I could not find in your request. Please include it."
+ */
+export function missingArgumentsAnswer(tool: string, missing: readonly PropertyView[]): string {
+  const one = missing.length === 1;
+  return (
+    `I can't run ${tool} yet: it needs ${listing(missing.map(describeProperty))}, ` +
+    `which I could not find in your request. Please include ${one ? 'it' : 'them'}.`
+  );
+}
+
+/** Says plainly that the request matches no tool, and lists what the tools can do. */
+export function cannotHandleAnswer(profiles: readonly ToolProfile[], reason: string): string {
+  if (profiles.length === 0) {
+    return `This offline planner cannot handle that request: ${reason} It only answers by calling tools, and none are available.`;
+  }
+  const abilities = profiles.map((profile) => `- ${profile.name}: ${profile.summary}`);
+  return [`This offline planner cannot handle that request: ${reason} It can:`, ...abilities].join('\n');
+}
