@@ -50,7 +50,12 @@ const estimateDelivery = defineTool({
   whenToUse: 'The user asks when an order will arrive.',
   input: z.object({ orderId: z.string().regex(/^A\d{5}$/) }),
   risk: 'read',
-  handler: ({ orderId: id }) => ({ orderId: id, earliest: '2026-12-02', latest: '2026-12-04', confidence: 'high' }),
+  handler: ({ orderId: id }) => ({
+    orderId: id,
+    earliest: '2026-12-02',
+    latest: '2026-12-04',
+    confidence: 'high',
+  }),
 });
 
 const agent = defineAgent({
@@ -104,7 +109,9 @@ async function converse(trimmed: boolean) {
         broken++;
       }
     }
-    perTurn.push(sent.reduce((sum, request) => sum + estimatePromptTokens(request.messages, request.tools), 0));
+    perTurn.push(
+      sent.reduce((sum, request) => sum + estimatePromptTokens(request.messages, request.tools), 0),
+    );
   }
   return { perTurn, broken, requests: model.requests.length };
 }
@@ -120,12 +127,16 @@ console.log(`${pad('turn', 4)}  ${pad('full history', 12)}  ${pad('trimmed', 8)}
 for (let i = 0; i < TURNS; i++) {
   const f = full.perTurn[i] ?? 0;
   const t = trim.perTurn[i] ?? 0;
-  console.log(`${pad(i + 1, 4)}  ${pad(f, 12)}  ${pad(t, 8)}  ${pad(`${Math.round((1 - t / f) * 100)}%`, 6)}`);
+  console.log(
+    `${pad(i + 1, 4)}  ${pad(f, 12)}  ${pad(t, 8)}  ${pad(`${Math.round((1 - t / f) * 100)}%`, 6)}`,
+  );
 }
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const lastSaving = 1 - (trim.perTurn.at(-1) ?? 0) / (full.perTurn.at(-1) ?? 1);
 const totalSaving = 1 - sum(trim.perTurn) / sum(full.perTurn);
-console.log(`${pad('all', 4)}  ${pad(sum(full.perTurn), 12)}  ${pad(sum(trim.perTurn), 8)}  ${pad(`${Math.round(totalSaving * 100)}%`, 6)}`);
+console.log(
+  `${pad('all', 4)}  ${pad(sum(full.perTurn), 12)}  ${pad(sum(trim.perTurn), 8)}  ${pad(`${Math.round(totalSaving * 100)}%`, 6)}`,
+);
 console.log(`\nmodel requests: ${full.requests} (full), ${trim.requests} (trimmed)`);
 console.log(`requests with a broken tool-call group: ${full.broken} (full), ${trim.broken} (trimmed)`);
 const met = lastSaving >= TARGET_SAVING && trim.broken === 0;

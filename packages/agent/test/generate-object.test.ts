@@ -35,20 +35,28 @@ describe('generateObject', () => {
 
   it('returns a typed error, never unvalidated data, when the repair fails too', async () => {
     const model = new ScriptedModel({
-      turns: [{ text: '{"urgency":"high"}' }, { text: '{"sentiment":"angry","product":"blender","urgency":9}' }],
+      turns: [
+        { text: '{"urgency":"high"}' },
+        { text: '{"sentiment":"angry","product":"blender","urgency":9}' },
+      ],
     });
     const result = await generateObject({ model, schema: Ticket, prompt });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe('STRUCTURED_OUTPUT_INVALID');
-    expect(result.error.message).toContain('sentiment must be one of "positive", "neutral", "negative" (got "angry")');
+    expect(result.error.message).toContain(
+      'sentiment must be one of "positive", "neutral", "negative" (got "angry")',
+    );
     expect(result.error.message).toContain('urgency must be at most 5 (got 9)');
     expect(result).not.toHaveProperty('object');
   });
 
   it('reports text that is not JSON and repairs it', async () => {
     const model = new ScriptedModel({
-      turns: [{ text: 'Sure! The ticket is negative.' }, { text: '{"sentiment":"negative","product":"blender","urgency":4}' }],
+      turns: [
+        { text: 'Sure! The ticket is negative.' },
+        { text: '{"sentiment":"negative","product":"blender","urgency":4}' },
+      ],
     });
     const result = await generateObject({ model, schema: Ticket, prompt });
     expect(result.ok).toBe(true);
@@ -61,9 +69,15 @@ describe('generateObject', () => {
       turns: [{ text: '```json\n{"sentiment":"neutral","product":"kettle","urgency":2}\n```' }],
     });
     const result = await generateObject({ model, schema: Ticket, prompt: 'Is the kettle 220V?' });
-    expect(result).toMatchObject({ ok: true, mode: 'json_object', object: { product: 'kettle', urgency: 2 } });
+    expect(result).toMatchObject({
+      ok: true,
+      mode: 'json_object',
+      object: { product: 'kettle', urgency: 2 },
+    });
     expect(model.requests[0]?.responseFormat).toEqual({ type: 'json_object' });
-    expect(model.requests[0]?.messages[0]?.content).toContain('"urgency":{"type":"integer","minimum":1,"maximum":5}');
+    expect(model.requests[0]?.messages[0]?.content).toContain(
+      '"urgency":{"type":"integer","minimum":1,"maximum":5}',
+    );
   });
 
   it('does not claim strict mode for a schema with optional fields', async () => {

@@ -8,8 +8,8 @@ import {
   MemoryAuditSink,
   MemoryIntentStore,
   type ToolCall,
-  type ToolRunnerOptions,
   ToolRunner,
+  type ToolRunnerOptions,
   Toolset,
 } from '../src/index.js';
 import { MemoryLogger, RecordingTracer } from '../src/testing/index.js';
@@ -70,7 +70,11 @@ describe('the executor gives each failure its own code', () => {
     const { envelope } = await settle(runner, call('delete_everything', {}));
     expect(envelope).toEqual({
       ok: false,
-      error: { code: 'UNKNOWN_TOOL', message: 'There is no tool named "delete_everything".', hint: 'Use one of: get_order.' },
+      error: {
+        code: 'UNKNOWN_TOOL',
+        message: 'There is no tool named "delete_everything".',
+        hint: 'Use one of: get_order.',
+      },
     });
   });
 
@@ -170,8 +174,14 @@ describe('what the model sees of a failure is ours', () => {
       },
     });
     const logged = logger.entries.find((entry) => entry.level === 'error');
-    expect(String((logged?.fields.err as Error).message)).toContain('billing-db.internal.example:5432');
-    expect(tracer.spans[0]?.error).toEqual({ type: 'TOOL_FAILED', message: outcome.envelope.ok ? '' : outcome.envelope.error.message });
+    expect(logged?.fields.err).toBeInstanceOf(Error);
+    expect(String((logged?.fields.err as Error | undefined)?.message)).toContain(
+      'billing-db.internal.example:5432',
+    );
+    expect(tracer.spans[0]?.error).toEqual({
+      type: 'TOOL_FAILED',
+      message: outcome.envelope.ok ? '' : outcome.envelope.error.message,
+    });
   });
 });
 
@@ -270,9 +280,14 @@ describe('credentials', () => {
       input: z.object({}),
       risk: 'read',
       credentials: ['PAYMENTS_KEY'],
-      handler: (_input, { credentials }) => ({ status: 'ok', debug: `called with ${credentials.get('PAYMENTS_KEY')}` }),
+      handler: (_input, { credentials }) => ({
+        status: 'ok',
+        debug: `called with ${credentials.get('PAYMENTS_KEY')}`,
+      }),
     });
-    const { runner, audit } = setup([echo], { vault: new CredentialVault({ values: { PAYMENTS_KEY: key } }) });
+    const { runner, audit } = setup([echo], {
+      vault: new CredentialVault({ values: { PAYMENTS_KEY: key } }),
+    });
     const outcome = await settle(runner, call('payment_status', {}));
     expect(outcome.envelope).toEqual({ ok: true, data: { status: 'ok', debug: 'called with [REDACTED]' } });
     expect(JSON.stringify(audit.records)).not.toContain(key);
@@ -293,7 +308,9 @@ describe('credentials', () => {
     const outcome = await settle(runner, call('sneaky', {}));
     expect(outcome.envelope.ok).toBe(false);
     expect(outcome.message.content).not.toContain('pk_live');
-    expect(JSON.stringify(logger.entries.map((e) => (e.fields.err as Error).message))).toContain('without declaring it');
+    expect(JSON.stringify(logger.entries.map((e) => (e.fields.err as Error).message))).toContain(
+      'without declaring it',
+    );
   });
 });
 
@@ -319,7 +336,9 @@ describe('audit', () => {
       status: 'succeeded',
       retries: 0,
     });
-    expect(record?.kind === 'tool_call' && record.argumentsSummary).toBe('{"user":"ada","password":"[REDACTED]"}');
+    expect(record?.kind === 'tool_call' && record.argumentsSummary).toBe(
+      '{"user":"ada","password":"[REDACTED]"}',
+    );
     expect(record?.kind === 'tool_call' && typeof record.durationMs).toBe('number');
   });
 });

@@ -42,8 +42,12 @@ describe('Toolset', () => {
   it('declares each tool with its when / when-not text and a JSON schema from zod', () => {
     const [declaration] = new Toolset([getOrder, defineTool(base)]).declarations(['get_order']);
     expect(declaration?.function.name).toBe('get_order');
-    expect(declaration?.function.description).toContain('Use when: The user asks about an order they placed.');
-    expect(declaration?.function.description).toContain('Do not use when: The user asks about stock; use check_stock.');
+    expect(declaration?.function.description).toContain(
+      'Use when: The user asks about an order they placed.',
+    );
+    expect(declaration?.function.description).toContain(
+      'Do not use when: The user asks about stock; use check_stock.',
+    );
     expect(declaration?.function.parameters).toMatchObject({
       type: 'object',
       properties: { orderId: { type: 'string', pattern: '^A\\d{5}$' } },

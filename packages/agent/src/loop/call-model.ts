@@ -32,34 +32,43 @@ export function callModel({
     [GEN_AI.conversationId]: conversationId,
     [GEN_AI.agentName]: agent,
   };
-  return tracer.inSpan({ operation: 'chat', name: spanName('chat', model.modelId), attributes }, async (span) => {
-    try {
-      let response: ChatResponse | undefined;
-      for await (const event of model.stream(request)) {
-        if (event.type === 'text-delta') onTextDelta(event.delta);
-        else if (event.type === 'finish') response = event.response;
-      }
-      if (!response) {
-        throw new AgentError('MODEL_BAD_RESPONSE', { message: `Model ${model.modelId} ended its stream without an answer.` });
-      }
-      span.setAttributes({
-        [GEN_AI.responseModel]: response.model,
-        [GEN_AI.responseId]: response.id,
-        [GEN_AI.responseFinishReasons]: [response.finishReason],
-        [GEN_AI.usageInputTokens]: response.usage.promptTokens,
-        [GEN_AI.usageOutputTokens]: response.usage.completionTokens,
-      });
-      return response;
-    } catch (error) {
-      const wrapped = isAgentError(error)
-        ? error
-        : new AgentError(request.signal?.aborted ? 'ABORTED' : 'MODEL_BAD_RESPONSE', {
-            message: `Model ${model.modelId} failed.`,
-            cause: error,
+  return tracer.inSpan(
+    { operation: 'chat', name: spanName('chat', model.modelId), attributes },
+    async (span) => {
+      try {
+        let response: ChatResponse | undefined;
+        for await (const event of model.stream(request)) {
+          if (event.type === 'text-delta') onTextDelta(event.delta);
+          else if (event.type === 'finish') response = event.response;
+        }
+        if (!response) {
+          throw new AgentError('MODEL_BAD_RESPONSE', {
+            message: `Model ${model.modelId} ended its stream without an answer.`,
           });
-      if (wrapped.code !== 'ABORTED') logger.error({ err: error, agent, conversationId }, 'model call failed');
-      span.setError(wrapped.code, wrapped.code === 'ABORTED' ? 'cancelled' : `model call failed (${wrapped.code})`);
-      throw wrapped;
-    }
-  });
+        }
+        span.setAttributes({
+          [GEN_AI.responseModel]: response.model,
+          [GEN_AI.responseId]: response.id,
+          [GEN_AI.responseFinishReasons]: [response.finishReason],
+          [GEN_AI.usageInputTokens]: response.usage.promptTokens,
+          [GEN_AI.usageOutputTokens]: response.usage.completionTokens,
+        });
+        return response;
+      } catch (error) {
+        const wrapped = isAgentError(error)
+          ? error
+          : new AgentError(request.signal?.aborted ? 'ABORTED' : 'MODEL_BAD_RESPONSE', {
+              message: `Model ${model.modelId} failed.`,
+              cause: error,
+            });
+        if (wrapped.code !== 'ABORTED')
+          logger.error({ err: error, agent, conversationId }, 'model call failed');
+        span.setError(
+          wrapped.code,
+          wrapped.code === 'ABORTED' ? 'cancelled' : `model call failed (${wrapped.code})`,
+        );
+        throw wrapped;
+      }
+    },
+  );
 }

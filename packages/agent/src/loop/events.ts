@@ -23,7 +23,12 @@ export type AgentEvent =
   | { type: 'step-started'; step: number }
   | { type: 'text-delta'; step: number; delta: string }
   | { type: 'tool-call-started'; step: number; callId: string; tool: string; arguments: string }
-  | { type: 'tool-call-finished'; step: number; record: ToolCallRecord; result: ToolResultEnvelope | undefined }
+  | {
+      type: 'tool-call-finished';
+      step: number;
+      record: ToolCallRecord;
+      result: ToolResultEnvelope | undefined;
+    }
   | { type: 'approval-required'; step: number; request: ApprovalRequest }
   | { type: 'step-finished'; step: number; record: StepRecord }
   | { type: 'run-finished'; stopReason: StopReason };

@@ -99,9 +99,14 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       message: 'runAgent needs an agent (from defineAgent) and a model (a ChatModel such as OfflineModel).',
     });
   }
-  for (const [name, value] of [['maxSteps', maxSteps], ['maxToolFailures', maxToolFailures]] as const) {
+  for (const [name, value] of [
+    ['maxSteps', maxSteps],
+    ['maxToolFailures', maxToolFailures],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new AgentError('INVALID_OPTIONS', { message: `${name} must be a whole number of at least 1 (got ${value}).` });
+      throw new AgentError('INVALID_OPTIONS', {
+        message: `${name} must be a whole number of at least 1 (got ${value}).`,
+      });
     }
   }
   const conversationId = options.conversationId ?? options.state?.conversationId ?? randomUUID();
@@ -112,15 +117,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     [GEN_AI.providerName]: model.provider,
     [GEN_AI.requestModel]: model.modelId,
   };
-  return tracer.inSpan({ operation: 'invoke_agent', name: spanName('invoke_agent', agent.name), attributes }, async (span) => {
-    const result = await new AgentRun(options, conversationId, maxSteps, maxToolFailures).execute();
-    span.setAttributes({
-      [SWITCHBOARD.agentStopReason]: result.stopReason,
-      [GEN_AI.usageInputTokens]: result.usage.promptTokens,
-      [GEN_AI.usageOutputTokens]: result.usage.completionTokens,
-    });
-    return result;
-  });
+  return tracer.inSpan(
+    { operation: 'invoke_agent', name: spanName('invoke_agent', agent.name), attributes },
+    async (span) => {
+      const result = await new AgentRun(options, conversationId, maxSteps, maxToolFailures).execute();
+      span.setAttributes({
+        [SWITCHBOARD.agentStopReason]: result.stopReason,
+        [GEN_AI.usageInputTokens]: result.usage.promptTokens,
+        [GEN_AI.usageOutputTokens]: result.usage.completionTokens,
+      });
+      return result;
+    },
+  );
 }
 
 class AgentRun {
@@ -188,7 +196,8 @@ class AgentRun {
         const waiting = await this.#runCalls(pending, this.#state.step);
         if (waiting.length > 0) return this.#finish('approval', stopMessages.approval(waiting));
         const stuck = this.#stuckTool();
-        if (stuck) return this.#finish('failures', stopMessages.failures(stuck.tool, stuck.count, stuck.last));
+        if (stuck)
+          return this.#finish('failures', stopMessages.failures(stuck.tool, stuck.count, stuck.last));
       }
     }
     if (input !== undefined) this.#messages.push({ role: 'user', content: input });
@@ -267,7 +276,13 @@ class AgentRun {
   async #runCalls(calls: readonly ToolCall[], step: number): Promise<ApprovalRequest[]> {
     const outcomes = await Promise.all(
       calls.map((call) => {
-        this.#emit({ type: 'tool-call-started', step, callId: call.id, tool: call.function.name, arguments: call.function.arguments });
+        this.#emit({
+          type: 'tool-call-started',
+          step,
+          callId: call.id,
+          tool: call.function.name,
+          arguments: call.function.arguments,
+        });
         return this.#runner.run(call, step);
       }),
     );
@@ -307,9 +322,11 @@ class AgentRun {
   #pendingCalls(): ToolCall[] {
     const index = this.#messages.findLastIndex((message) => message.role === 'assistant');
     const last = this.#messages[index];
-    if (!last || last.role !== 'assistant') return [];
+    if (last?.role !== 'assistant') return [];
     const answered = new Set(
-      this.#messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : [])),
+      this.#messages
+        .slice(index + 1)
+        .flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : [])),
     );
     return (last.tool_calls ?? []).filter((call) => !answered.has(call.id));
   }
@@ -323,7 +340,9 @@ class AgentRun {
       this.#messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(envelope) });
     }
     const ids = new Set(calls.map((call) => call.id));
-    this.#state.pendingApprovals = this.#state.pendingApprovals.filter((pending) => !ids.has(pending.toolCallId));
+    this.#state.pendingApprovals = this.#state.pendingApprovals.filter(
+      (pending) => !ids.has(pending.toolCallId),
+    );
     this.#state.slots.pending = {};
   }
 

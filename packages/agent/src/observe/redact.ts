@@ -1,13 +1,17 @@
 /** What replaces a secret. */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEY = /pass(word|wd)?|secret|token|api[-_]?key|authori[sz]ation|credential|private[-_]?key|cookie|session/i;
+const SECRET_KEY =
+  /pass(word|wd)?|secret|token|api[-_]?key|authori[sz]ation|credential|private[-_]?key|cookie|session/i;
 
 /** Secret shapes and what each becomes: the shape's label or key is kept, the secret is not. */
 const SECRET_SHAPES: readonly (readonly [RegExp, string])[] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]+):[^@/\s]+@/gi, `$1:${REDACTED}@`], // scheme://user:password@host
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`], // Authorization header values
-  [/\b(password|passwd|pwd|secret|api[-_]?key|token)(\s*[=:]\s*)(?:"[^"]*"|'[^']*'|[^\s&;,]+)/gi, `$1$2${REDACTED}`],
+  [
+    /\b(password|passwd|pwd|secret|api[-_]?key|token)(\s*[=:]\s*)(?:"[^"]*"|'[^']*'|[^\s&;,]+)/gi,
+    `$1$2${REDACTED}`,
+  ],
   [/\bsk-[A-Za-z0-9_-]{16,}/g, REDACTED], // OpenAI-style API keys
   [/\b(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{20,}/g, REDACTED], // GitHub tokens
   [/\bAKIA[0-9A-Z]{16}\b/g, REDACTED], // AWS access key ids
@@ -49,7 +53,9 @@ export function redactValue(value: unknown, { secrets = [], byKey = true }: Reda
       return Object.fromEntries(
         Object.entries(item).map(([key, entry]) => [
           key,
-          byKey && SECRET_KEY.test(key) && entry !== null && entry !== undefined ? REDACTED : walk(entry, depth + 1),
+          byKey && SECRET_KEY.test(key) && entry !== null && entry !== undefined
+            ? REDACTED
+            : walk(entry, depth + 1),
         ]),
       );
     }
@@ -59,7 +65,10 @@ export function redactValue(value: unknown, { secrets = [], byKey = true }: Reda
 }
 
 /** A redacted one-line summary of a value, cut to `maxLength` characters, for audit records and logs. */
-export function summarize(value: unknown, { maxLength = 240, secrets = [] as readonly string[] } = {}): string {
+export function summarize(
+  value: unknown,
+  { maxLength = 240, secrets = [] as readonly string[] } = {},
+): string {
   let text: string;
   try {
     text = JSON.stringify(redactValue(value, { secrets })) ?? String(value);

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { ApprovalText } from '../tools/define-tool.js';
 
 /** A dangerous action waiting for a human, written for that human. */
@@ -41,7 +41,13 @@ export interface Approver {
 }
 
 /** The stable id of the approval for one tool call of one conversation. */
-export function approvalId({ conversationId, toolCallId }: { conversationId: string; toolCallId: string }): string {
+export function approvalId({
+  conversationId,
+  toolCallId,
+}: {
+  conversationId: string;
+  toolCallId: string;
+}): string {
   return `apr_${createHash('sha256').update(`${conversationId}\u0000${toolCallId}`).digest('hex').slice(0, 16)}`;
 }
 

@@ -23,7 +23,12 @@ export interface IntentStore {
   /** Records the intent as `in_progress` unless a record exists that is not `failed`. */
   begin(input: { key: string; tool: string; now: Date }): Promise<IntentBegin>;
   /** Records how the action ended. */
-  finish(input: { key: string; status: Exclude<IntentStatus, 'in_progress'>; result?: unknown; now: Date }): Promise<void>;
+  finish(input: {
+    key: string;
+    status: Exclude<IntentStatus, 'in_progress'>;
+    result?: unknown;
+    now: Date;
+  }): Promise<void>;
   get(key: string): Promise<IntentRecord | undefined>;
 }
 
@@ -33,7 +38,8 @@ export class MemoryIntentStore implements IntentStore {
 
   async begin({ key, tool, now }: { key: string; tool: string; now: Date }): Promise<IntentBegin> {
     const existing = this.#records.get(key);
-    if (existing && existing.status !== 'failed') return { started: false, existing: structuredClone(existing) };
+    if (existing && existing.status !== 'failed')
+      return { started: false, existing: structuredClone(existing) };
     this.#records.set(key, { key, tool, status: 'in_progress', startedAt: now.toISOString() });
     return { started: true };
   }

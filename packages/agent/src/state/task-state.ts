@@ -38,7 +38,13 @@ export type TaskState = z.infer<typeof TaskState>;
 export type TaskStatus = TaskState['status'];
 
 /** A fresh task state. */
-export function createTaskState({ agent, conversationId }: { agent: string; conversationId: string }): TaskState {
+export function createTaskState({
+  agent,
+  conversationId,
+}: {
+  agent: string;
+  conversationId: string;
+}): TaskState {
   return {
     version: 1,
     agent,

@@ -47,7 +47,10 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; me
   try {
     return { ok: true, value: JSON.parse(trimmed) };
   } catch (error) {
-    return { ok: false, message: `it is not valid JSON (${error instanceof Error ? error.message : 'parse error'})` };
+    return {
+      ok: false,
+      message: `it is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
+    };
   }
 }
 
@@ -79,10 +82,14 @@ export async function generateObject<Schema extends z.ZodType>({
     throw new AgentError('INVALID_OPTIONS', { message: 'generateObject needs a zod schema in `schema`.' });
   }
   if (!messages?.length && !prompt) {
-    throw new AgentError('INVALID_OPTIONS', { message: 'generateObject needs `messages` or a `prompt` to answer.' });
+    throw new AgentError('INVALID_OPTIONS', {
+      message: 'generateObject needs `messages` or a `prompt` to answer.',
+    });
   }
   if (!Number.isInteger(repairRounds) || repairRounds < 0) {
-    throw new AgentError('INVALID_OPTIONS', { message: `repairRounds must be a whole number >= 0 (got ${repairRounds}).` });
+    throw new AgentError('INVALID_OPTIONS', {
+      message: `repairRounds must be a whole number >= 0 (got ${repairRounds}).`,
+    });
   }
   const jsonSchema = toModelSchema(schema);
   const mode: StructuredMode = model.capabilities.jsonSchema ? 'json_schema' : 'json_object';
@@ -91,7 +98,12 @@ export async function generateObject<Schema extends z.ZodType>({
     mode === 'json_schema'
       ? {
           type: 'json_schema',
-          json_schema: { name, schema: strict.schema, strict: strict.strict, ...(description ? { description } : {}) },
+          json_schema: {
+            name,
+            schema: strict.schema,
+            strict: strict.strict,
+            ...(description ? { description } : {}),
+          },
         }
       : model.capabilities.jsonObject
         ? { type: 'json_object' }

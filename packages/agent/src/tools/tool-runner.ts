@@ -69,7 +69,11 @@ export class ToolRunner {
       [SWITCHBOARD.toolRisk]: toolset.get(call.function.name)?.risk ?? 'unknown',
       [SWITCHBOARD.agentStep]: step,
     };
-    const spec = { operation: 'execute_tool' as const, name: spanName('execute_tool', call.function.name), attributes };
+    const spec = {
+      operation: 'execute_tool' as const,
+      name: spanName('execute_tool', call.function.name),
+      attributes,
+    };
     return tracer.inSpan(spec, async (span) => {
       const startedAt = this.#now();
       const t0 = performance.now();
@@ -102,7 +106,12 @@ export class ToolRunner {
     const { tool } = draft;
     if (!tool) return this.#fail(draft, 'UNKNOWN_TOOL', `There is no tool named "${name}".`, choices);
     if (!permitted.has(name)) {
-      return this.#fail(draft, 'PERMISSION_DENIED', `The ${agent} agent is not permitted to use ${name}.`, choices);
+      return this.#fail(
+        draft,
+        'PERMISSION_DENIED',
+        `The ${agent} agent is not permitted to use ${name}.`,
+        choices,
+      );
     }
 
     let raw: unknown;
@@ -153,7 +162,8 @@ export class ToolRunner {
     draft.record.approvalId = request.id;
     const decision = decisions.get(request.id) ?? (await approver?.decide(request));
     if (!decision) {
-      if (!state.pendingApprovals.some((pending) => pending.id === request.id)) state.pendingApprovals.push(request);
+      if (!state.pendingApprovals.some((pending) => pending.id === request.id))
+        state.pendingApprovals.push(request);
       Object.assign(state.slots.pending, redactValue(draft.input, { secrets: this.#o.vault.secrets() }));
       draft.record.status = 'awaiting_approval';
       return { kind: 'awaiting_approval', request, record: draft.record };
@@ -225,7 +235,12 @@ export class ToolRunner {
     let delay = this.#o.retryDelayMs ?? 100;
     for (let attempt = 1; ; attempt++) {
       draft.record.attempts = attempt;
-      const result = await invokeHandler({ tool, input: draft.input, context: { ...context, attempt }, signal });
+      const result = await invokeHandler({
+        tool,
+        input: draft.input,
+        context: { ...context, attempt },
+        signal,
+      });
       if (result.kind === 'ok') return this.#succeed(draft, result.data);
       if (result.kind === 'cancelled') {
         return this.#fail(draft, 'CANCELLED', `The ${tool.name} call was cancelled.`, undefined, 'unknown');
@@ -264,10 +279,21 @@ export class ToolRunner {
       content = JSON.stringify(toolOk(clean));
     } catch (error) {
       logger.error({ err: error, tool: draft.record.tool }, 'tool result is not JSON-serialisable');
-      return this.#fail(draft, 'TOOL_FAILED', draft.tool?.fallbackMessage ?? 'The tool failed.', undefined, 'unknown');
+      return this.#fail(
+        draft,
+        'TOOL_FAILED',
+        draft.tool?.fallbackMessage ?? 'The tool failed.',
+        undefined,
+        'unknown',
+      );
     }
     if (draft.intentKey && !draft.record.replayed) {
-      await this.#o.intents.finish({ key: draft.intentKey, status: 'succeeded', result: clean, now: this.#now() });
+      await this.#o.intents.finish({
+        key: draft.intentKey,
+        status: 'succeeded',
+        result: clean,
+        now: this.#now(),
+      });
     }
     this.#closeLog(draft, 'succeeded');
     if (draft.input && typeof draft.input === 'object') Object.assign(state.slots.confirmed, draft.input);
@@ -292,7 +318,12 @@ export class ToolRunner {
     return this.#settle(draft, envelope, JSON.stringify(envelope), REPEATABLE_FAILURES.has(code));
   }
 
-  #settle(draft: Draft, envelope: ToolResultEnvelope, content: string, countsAsFailure: boolean): ToolCallOutcome {
+  #settle(
+    draft: Draft,
+    envelope: ToolResultEnvelope,
+    content: string,
+    countsAsFailure: boolean,
+  ): ToolCallOutcome {
     return {
       kind: 'settled',
       envelope,
