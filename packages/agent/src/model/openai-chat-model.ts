@@ -18,8 +18,11 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** Sent as `Authorization: Bearer …`. Servers that check no key still need a non-empty string. */
   apiKey: string;
-  /** The endpoint up to `/v1`, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
-  baseURL: string;
+  /**
+   * The endpoint up to `/v1`, e.g. `http://127.0.0.1:11434/v1` for Ollama
+   * (default `https://api.openai.com/v1`).
+   */
+  baseURL?: string;
   organization?: string;
   /** Extra headers sent with every request (e.g. a gateway's routing header). */
   defaultHeaders?: Record<string, string>;
@@ -96,7 +99,7 @@ export class OpenAIChatModel implements ChatModel {
   constructor({
     model,
     apiKey,
-    baseURL,
+    baseURL = 'https://api.openai.com/v1',
     organization,
     defaultHeaders,
     timeoutMs,
