@@ -175,6 +175,40 @@ describe('runAgent', () => {
     expect((await result).output).toBe('Shipped.');
   });
 
+  it('never puts a credential into a prompt, a tool declaration or a result the model sees', async () => {
+    const secret = 'pk_live_51HxQ2eZvKYlo2C8a9b7';
+    const payments = defineTool({
+      name: 'payment_status',
+      summary: 'Ask the payment provider about the payment of an order.',
+      whenToUse: 'The user asks whether an order was paid.',
+      input: z.object({ orderId: z.string() }),
+      risk: 'read',
+      credentials: ['PAYMENTS_KEY'],
+      handler: ({ orderId }, { credentials }) => ({
+        orderId,
+        paid: true,
+        via: `key ${credentials.get('PAYMENTS_KEY')}`,
+      }),
+    });
+    const agent = defineAgent({ name: 'orders', instructions, tools: [payments] });
+    const model = new ScriptedModel({
+      turns: [
+        { toolCalls: [{ name: 'payment_status', arguments: { orderId: 'A10086' } }] },
+        { text: 'It was paid.' },
+      ],
+    });
+    const result = await runAgent({
+      agent,
+      model,
+      input: 'Was A10086 paid?',
+      credentials: { PAYMENTS_KEY: secret },
+    });
+    expect(result.output).toBe('It was paid.');
+    expect(JSON.stringify(model.requests)).not.toContain(secret);
+    expect(JSON.stringify(result.messages)).not.toContain(secret);
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('key [REDACTED]');
+  });
+
   it('refuses a malformed history instead of sending it', async () => {
     const agent = defineAgent({ name: 'orders', instructions, tools: [getOrder] });
     const model = new ScriptedModel({ turns: [{ text: 'hi' }] });
@@ -360,13 +394,18 @@ describe('dangerous actions wait for a human', () => {
       ],
     });
     const first = await runAgent({ agent, model, input: 'Refund A10086' });
+    const audit = new MemoryAuditSink();
     const next = await runAgent({
       agent,
       model,
       history: first.messages,
       state: first.state,
       input: 'Actually, never mind.',
+      audit,
     });
+    expect(audit.records).toMatchObject([
+      { kind: 'tool_call', tool: 'refund_order', status: 'refused', errorCode: 'CANCELLED' },
+    ]);
     expect(counter.runs).toBe(0);
     expect(next.output).toBe('OK, no refund.');
     expect(next.pendingApprovals).toEqual([]);

@@ -146,6 +146,38 @@ describe('the executor gives each failure its own code', () => {
   });
 });
 
+describe('approvers', () => {
+  it('an approver that throws leaves the call waiting; it never runs', async () => {
+    const counter = { runs: 0 };
+    const approver = {
+      decide: () => {
+        throw new Error('approvals service down');
+      },
+    };
+    const { runner, logger } = setup([refundTool(counter)], { approver });
+    const outcome = await runner.run(call('refund_order', { orderId: 'A10086' }), 1);
+    expect(outcome.kind).toBe('awaiting_approval');
+    expect(counter.runs).toBe(0);
+    expect(logger.entries.map((entry) => entry.message)).toContain('approver failed; the call waits');
+  });
+
+  it('a decision for another approval id does not approve this call', async () => {
+    const counter = { runs: 0 };
+    const approver = {
+      decide: () => ({
+        approvalId: 'apr_other',
+        decision: 'approved' as const,
+        decidedBy: 'op',
+        decidedAt: 'now',
+      }),
+    };
+    const { runner } = setup([refundTool(counter)], { approver });
+    const outcome = await runner.run(call('refund_order', { orderId: 'A10086' }), 1);
+    expect(outcome.kind).toBe('awaiting_approval');
+    expect(counter.runs).toBe(0);
+  });
+});
+
 describe('what the model sees of a failure is ours', () => {
   const leaky = defineTool({
     name: 'get_invoice',

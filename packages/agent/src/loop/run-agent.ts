@@ -14,7 +14,7 @@ import { CredentialVault } from '../policy/credentials.js';
 import { type IntentStore, MemoryIntentStore } from '../state/intents.js';
 import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.js';
 import type { ToolCallOutcome, ToolCallRecord } from '../tools/tool-call-record.js';
-import { type ToolResultEnvelope, toolError } from '../tools/tool-result.js';
+import type { ToolResultEnvelope } from '../tools/tool-result.js';
 import { ToolRunner } from '../tools/tool-runner.js';
 import type { Agent } from './agent.js';
 import { callModel } from './call-model.js';
@@ -191,7 +191,7 @@ class AgentRun {
     const { input } = this.#o;
     const pending = this.#pendingCalls();
     if (pending.length > 0) {
-      if (input !== undefined) this.#withdraw(pending);
+      if (input !== undefined) await this.#withdraw(pending);
       else {
         const waiting = await this.#runCalls(pending, this.#state.step);
         if (waiting.length > 0) return this.#finish('approval', stopMessages.approval(waiting));
@@ -332,18 +332,14 @@ class AgentRun {
   }
 
   /** The user moved on: calls still waiting for approval are answered as withdrawn, never run. */
-  #withdraw(calls: readonly ToolCall[]): void {
+  async #withdraw(calls: readonly ToolCall[]): Promise<void> {
     for (const call of calls) {
       const request = this.#state.pendingApprovals.find((pending) => pending.toolCallId === call.id);
       const action = request?.action ?? `the ${call.function.name} action`;
-      const envelope = toolError('CANCELLED', stopMessages.withdrawn(action));
-      this.#messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(envelope) });
+      const outcome = await this.#runner.withdraw(call, this.#state.step, stopMessages.withdrawn(action));
+      if (outcome.kind === 'settled') this.#messages.push(outcome.message);
+      this.#toolCalls.push(outcome.record);
     }
-    const ids = new Set(calls.map((call) => call.id));
-    this.#state.pendingApprovals = this.#state.pendingApprovals.filter(
-      (pending) => !ids.has(pending.toolCallId),
-    );
-    this.#state.slots.pending = {};
   }
 
   #finish(stopReason: StopReason, output: string): AgentRunResult {

@@ -5,7 +5,7 @@ import type { Logger } from '../observe/logger.js';
 import { redactValue, summarize } from '../observe/redact.js';
 import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.js';
 import type { AgentSpan, AgentTracer } from '../observe/tracer.js';
-import type { ApprovalDecision, Approver } from '../policy/approvals.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.js';
 import { createApprovalRequest } from '../policy/approvals.js';
 import type { CredentialVault } from '../policy/credentials.js';
 import type { IntentStore } from '../state/intents.js';
@@ -99,6 +99,34 @@ export class ToolRunner {
     });
   }
 
+  /**
+   * Answers a call that waited for an approval and will not run (the user moved on): the model is
+   * told it was not done, the pending approval is dropped, and the audit records why.
+   */
+  async withdraw(call: ToolCall, step: number, message: string): Promise<ToolCallOutcome> {
+    const startedAt = this.#now();
+    const { state } = this.#o;
+    state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.toolCallId !== call.id);
+    state.slots.pending = {};
+    const draft: Draft = {
+      tool: this.#o.toolset.get(call.function.name),
+      input: undefined,
+      record: {
+        callId: call.id,
+        tool: call.function.name,
+        step,
+        arguments: call.function.arguments,
+        status: 'failed',
+        argumentsValid: true,
+        attempts: 0,
+        durationMs: 0,
+      },
+    };
+    const outcome = await this.#fail(draft, 'CANCELLED', message);
+    await this.#audit(outcome, startedAt);
+    return outcome;
+  }
+
   async #execute(call: ToolCall, draft: Draft): Promise<ToolCallOutcome> {
     const { permitted, agent } = this.#o;
     const name = call.function.name;
@@ -147,7 +175,7 @@ export class ToolRunner {
   }
 
   async #approve(call: ToolCall, draft: Draft, tool: AnyTool): Promise<ToolCallOutcome | undefined> {
-    const { agent, conversationId, decisions, approver, state } = this.#o;
+    const { agent, conversationId, decisions, state } = this.#o;
     const describe = tool.describeForApproval;
     if (!describe) return this.#fail(draft, 'TOOL_FAILED', tool.fallbackMessage);
     const request = createApprovalRequest({
@@ -160,7 +188,7 @@ export class ToolRunner {
       now: this.#now(),
     });
     draft.record.approvalId = request.id;
-    const decision = decisions.get(request.id) ?? (await approver?.decide(request));
+    const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
     if (!decision) {
       if (!state.pendingApprovals.some((pending) => pending.id === request.id))
         state.pendingApprovals.push(request);
@@ -188,6 +216,21 @@ export class ToolRunner {
       `The operator declined this action: ${request.action}. It was not done.${reason}`,
       'Tell the user plainly that it was not done. Do not try it again in this conversation.',
     );
+  }
+
+  /** An approver that fails leaves the call waiting: a broken approver must never approve. */
+  async #askApprover(request: ApprovalRequest): Promise<ApprovalDecision | undefined> {
+    const { approver, logger } = this.#o;
+    try {
+      const decision = await approver?.decide(request);
+      return decision?.approvalId === request.id ? decision : undefined;
+    } catch (error) {
+      logger.error(
+        { err: error, approvalId: request.id, tool: request.tool },
+        'approver failed; the call waits',
+      );
+      return undefined;
+    }
   }
 
   async #runHandler(call: ToolCall, draft: Draft, tool: AnyTool): Promise<ToolCallOutcome> {
