@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolCall } from '../model/messages.js';
-import type { AuditRecord, AuditSink, AuditStatus } from '../observe/audit.js';
+import type { AuditRecord, AuditSink } from '../observe/audit.js';
 import type { Logger } from '../observe/logger.js';
 import { redactValue, summarize } from '../observe/redact.js';
 import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.js';
@@ -13,6 +13,7 @@ import type { TaskState } from '../state/task-state.js';
 import { formatArgumentIssues } from './argument-errors.js';
 import type { AnyTool } from './define-tool.js';
 import { invokeHandler, sleep } from './invoke-handler.js';
+import { toolCallAuditRecord } from './tool-audit.js';
 import type { ToolCallOutcome, ToolCallRecord } from './tool-call-record.js';
 import { REPEATABLE_FAILURES } from './tool-call-record.js';
 import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.js';
@@ -77,20 +78,7 @@ export class ToolRunner {
     return tracer.inSpan(spec, async (span) => {
       const startedAt = this.#now();
       const t0 = performance.now();
-      const draft: Draft = {
-        tool: toolset.get(call.function.name),
-        input: undefined,
-        record: {
-          callId: call.id,
-          tool: call.function.name,
-          step,
-          arguments: call.function.arguments,
-          status: 'failed',
-          argumentsValid: false,
-          attempts: 0,
-          durationMs: 0,
-        },
-      };
+      const draft = this.#draft(call, step);
       const outcome = await this.#execute(call, draft);
       outcome.record.durationMs = Math.round(performance.now() - t0);
       this.#report(span, outcome);
@@ -108,7 +96,15 @@ export class ToolRunner {
     const { state } = this.#o;
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.toolCallId !== call.id);
     state.slots.pending = {};
-    const draft: Draft = {
+    const draft = this.#draft(call, step);
+    draft.record.argumentsValid = true;
+    const outcome = await this.#fail(draft, 'CANCELLED', message);
+    await this.#audit(outcome, startedAt);
+    return outcome;
+  }
+
+  #draft(call: ToolCall, step: number): Draft {
+    return {
       tool: this.#o.toolset.get(call.function.name),
       input: undefined,
       record: {
@@ -117,14 +113,11 @@ export class ToolRunner {
         step,
         arguments: call.function.arguments,
         status: 'failed',
-        argumentsValid: true,
+        argumentsValid: false,
         attempts: 0,
         durationMs: 0,
       },
     };
-    const outcome = await this.#fail(draft, 'CANCELLED', message);
-    await this.#audit(outcome, startedAt);
-    return outcome;
   }
 
   async #execute(call: ToolCall, draft: Draft): Promise<ToolCallOutcome> {
@@ -396,33 +389,11 @@ export class ToolRunner {
   }
 
   async #audit(outcome: ToolCallOutcome, startedAt: Date): Promise<void> {
-    const { record } = outcome;
-    const status: AuditStatus =
-      outcome.kind === 'awaiting_approval'
-        ? 'awaiting_approval'
-        : record.replayed || record.errorCode === 'DUPLICATE_SUPPRESSED'
-          ? 'suppressed'
-          : record.status === 'succeeded'
-            ? 'succeeded'
-            : record.attempts === 0
-              ? 'refused'
-              : 'failed';
-    await this.#write({
-      kind: 'tool_call',
-      agent: this.#o.agent,
-      conversationId: this.#o.conversationId,
-      step: record.step,
-      callId: record.callId,
-      tool: record.tool,
-      risk: this.#o.toolset.get(record.tool)?.risk ?? 'unknown',
-      argumentsSummary: summarize(record.arguments, { secrets: this.#o.vault.secrets() }),
-      startedAt: startedAt.toISOString(),
-      durationMs: record.durationMs,
-      status,
-      ...(record.errorCode ? { errorCode: record.errorCode } : {}),
-      retries: Math.max(0, record.attempts - 1),
-      ...(record.approvalId ? { approvalId: record.approvalId } : {}),
-    });
+    const { agent, conversationId, toolset, vault } = this.#o;
+    const risk = toolset.get(outcome.record.tool)?.risk ?? 'unknown';
+    await this.#write(
+      toolCallAuditRecord({ outcome, agent, conversationId, risk, startedAt, secrets: vault.secrets() }),
+    );
   }
 
   async #write(record: AuditRecord): Promise<void> {

@@ -1,0 +1,48 @@
+import type { AuditStatus, ToolCallAuditRecord } from '../observe/audit.js';
+import { summarize } from '../observe/redact.js';
+import type { ToolRisk } from './define-tool.js';
+import type { ToolCallOutcome } from './tool-call-record.js';
+
+/** How the audit names the end of a call: refused before the handler, failed in it, and so on. */
+export function auditStatus(outcome: ToolCallOutcome): AuditStatus {
+  const { record } = outcome;
+  if (outcome.kind === 'awaiting_approval') return 'awaiting_approval';
+  if (record.replayed || record.errorCode === 'DUPLICATE_SUPPRESSED') return 'suppressed';
+  if (record.status === 'succeeded') return 'succeeded';
+  return record.attempts === 0 ? 'refused' : 'failed';
+}
+
+/** The audit record of one settled or waiting call, with its arguments redacted. */
+export function toolCallAuditRecord({
+  outcome,
+  agent,
+  conversationId,
+  risk,
+  startedAt,
+  secrets,
+}: {
+  outcome: ToolCallOutcome;
+  agent: string;
+  conversationId: string;
+  risk: ToolRisk | 'unknown';
+  startedAt: Date;
+  secrets: readonly string[];
+}): ToolCallAuditRecord {
+  const { record } = outcome;
+  return {
+    kind: 'tool_call',
+    agent,
+    conversationId,
+    step: record.step,
+    callId: record.callId,
+    tool: record.tool,
+    risk,
+    argumentsSummary: summarize(record.arguments, { secrets }),
+    startedAt: startedAt.toISOString(),
+    durationMs: record.durationMs,
+    status: auditStatus(outcome),
+    ...(record.errorCode ? { errorCode: record.errorCode } : {}),
+    retries: Math.max(0, record.attempts - 1),
+    ...(record.approvalId ? { approvalId: record.approvalId } : {}),
+  };
+}
