@@ -1,0 +1,266 @@
+import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
+import {
+  type Agent,
+  type AgentRunResult,
+  type AgentTracer,
+  ApprovalDecision,
+  type AuditSink,
+  type ChatModel,
+  type ContextWindowOptions,
+  type CredentialVault,
+  type IntentStore,
+  isAgentError,
+  type Logger,
+  runAgent,
+  type StopReason,
+  stderrLogger,
+} from '@switchboard/agent';
+import { agentMessage, dataPart, readMessage, textPart } from './messages.js';
+import { progressOf } from './progress.js';
+import { MemoryRunStateStore, type RunStateStore } from './run-state-store.js';
+
+/** The data part key that carries an operator's decision on a pending approval. */
+export const APPROVAL_DECISION_KEY = 'approvalDecision';
+
+/** Options of {@link SwitchboardAgentExecutor}. */
+export interface AgentExecutorOptions {
+  agent: Agent;
+  model: ChatModel;
+  /** Conversation state by A2A contextId (default: in memory, this process only). */
+  runState?: RunStateStore;
+  /** Who may approve a pending dangerous action by sending a decision in a message (default: nobody). */
+  canApprove?: (user: User | undefined) => boolean;
+  intents?: IntentStore;
+  audit?: AuditSink;
+  tracer?: AgentTracer;
+  logger?: Logger;
+  credentials?: CredentialVault | Readonly<Record<string, string>>;
+  context?: ContextWindowOptions;
+  maxSteps?: number;
+}
+
+const FINAL_STATE: Record<StopReason, TaskState> = {
+  model: TaskState.TASK_STATE_COMPLETED,
+  approval: TaskState.TASK_STATE_INPUT_REQUIRED,
+  maxSteps: TaskState.TASK_STATE_FAILED,
+  failures: TaskState.TASK_STATE_FAILED,
+  cancelled: TaskState.TASK_STATE_CANCELED,
+};
+
+/**
+ * Runs a Switchboard agent behind the A2A SDK's `DefaultRequestHandler`. A request becomes a task
+ * that moves submitted → working → completed, failed, canceled, rejected or input-required; each
+ * step and tool call is published as a status update, and the answer as an artifact. A follow-up in
+ * the same context continues the conversation; an input-required task resumes where it stopped.
+ */
+export class SwitchboardAgentExecutor implements AgentExecutor {
+  readonly #o: AgentExecutorOptions;
+  readonly #runState: RunStateStore;
+  readonly #logger: Logger;
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(options: AgentExecutorOptions) {
+    this.#o = options;
+    this.#runState = options.runState ?? new MemoryRunStateStore();
+    this.#logger = options.logger ?? stderrLogger();
+  }
+
+  /** Tasks running in this process right now. */
+  get runningTasks(): number {
+    return this.#running.size;
+  }
+
+  async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId, userMessage } = requestContext;
+    const publisher = new TaskPublisher(bus, taskId, contextId);
+    publisher.task(requestContext.task, userMessage);
+    const controller = new AbortController();
+    this.#running.set(taskId, controller);
+    try {
+      const { text, data } = readMessage(userMessage);
+      const decisions = this.#decisions(data, requestContext);
+      if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
+        publisher.finish(
+          TaskState.TASK_STATE_REJECTED,
+          'The message has no text to act on. Send the request as a text part.',
+        );
+        return;
+      }
+      publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
+      const stored = await this.#runState.load(contextId);
+      const result = await runAgent({
+        agent: this.#o.agent,
+        model: this.#o.model,
+        ...(text ? { input: text } : {}),
+        ...(stored ? { history: stored.messages, state: stored.state } : {}),
+        conversationId: contextId,
+        decisions: decisions.accepted,
+        signal: controller.signal,
+        logger: this.#logger,
+        onEvent: (event) => {
+          const progress = progressOf(event);
+          if (progress) publisher.status(TaskState.TASK_STATE_WORKING, progress.text, progress.metadata);
+        },
+        ...this.#runOptions(),
+      });
+      await this.#runState.save(contextId, { messages: result.messages, state: result.state });
+      this.#publishResult(publisher, result, decisions.refused > 0);
+    } catch (error) {
+      this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
+      const why =
+        isAgentError(error) && error.party === 'dependency'
+          ? 'The agent’s model is unavailable right now. Try again in a moment.'
+          : 'The agent could not complete this request because of an internal error.';
+      publisher.finish(
+        controller.signal.aborted ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_FAILED,
+        why,
+      );
+    } finally {
+      this.#running.delete(taskId);
+    }
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const controller = this.#running.get(taskId);
+    if (controller) {
+      controller.abort();
+      return;
+    }
+    // Not running here (it waits for input, or another replica runs it): settle it as canceled.
+    const publisher = new TaskPublisher(bus, taskId, '');
+    publisher.finish(TaskState.TASK_STATE_CANCELED, 'The task was canceled.');
+  }
+
+  #runOptions() {
+    const { intents, audit, tracer, credentials, context, maxSteps } = this.#o;
+    return {
+      ...(intents ? { intents } : {}),
+      ...(audit ? { audit } : {}),
+      ...(tracer ? { tracer } : {}),
+      ...(credentials ? { credentials } : {}),
+      ...(context ? { context } : {}),
+      ...(maxSteps ? { maxSteps } : {}),
+    };
+  }
+
+  #decisions(
+    data: unknown[],
+    requestContext: RequestContext,
+  ): { accepted: ApprovalDecision[]; refused: number } {
+    const user = requestContext.context.user;
+    const accepted: ApprovalDecision[] = [];
+    let refused = 0;
+    for (const item of data) {
+      if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
+      const allowed = this.#o.canApprove?.(user) ?? false;
+      const parsed = ApprovalDecision.omit({ decidedBy: true, decidedAt: true }).safeParse(
+        (item as Record<string, unknown>)[APPROVAL_DECISION_KEY],
+      );
+      if (!allowed || !parsed.success) {
+        refused++;
+        continue;
+      }
+      accepted.push({
+        ...parsed.data,
+        decidedBy: user?.userName ?? 'unknown',
+        decidedAt: new Date().toISOString(),
+      });
+    }
+    return { accepted, refused };
+  }
+
+  #publishResult(publisher: TaskPublisher, result: AgentRunResult, refusedDecision: boolean): void {
+    const state = FINAL_STATE[result.stopReason];
+    if (result.stopReason === 'model') {
+      publisher.artifact(result.output);
+      publisher.finish(state, result.output);
+      return;
+    }
+    if (result.stopReason === 'approval') {
+      const note = refusedDecision
+        ? 'An approval decision in your message was ignored: you are not allowed to approve, or it was malformed.\n'
+        : '';
+      publisher.finish(state, `${note}${result.output}`, [
+        dataPart({ pendingApprovals: result.pendingApprovals }),
+      ]);
+      return;
+    }
+    publisher.finish(state, result.output);
+  }
+}
+
+/** Publishes one task's events on the SDK's bus, in the order the SDK requires. */
+class TaskPublisher {
+  #finished = false;
+
+  constructor(
+    readonly bus: ExecutionEventBus,
+    readonly taskId: string,
+    readonly contextId: string,
+  ) {}
+
+  task(existing: Task | undefined, userMessage: Message): void {
+    const task: Task = existing ?? {
+      id: this.taskId,
+      contextId: this.contextId,
+      status: {
+        state: TaskState.TASK_STATE_SUBMITTED,
+        message: undefined,
+        timestamp: new Date().toISOString(),
+      },
+      artifacts: [],
+      history: [userMessage],
+      metadata: {},
+    };
+    this.bus.publish({ kind: 'task', data: task });
+  }
+
+  status(state: TaskState, text: string, metadata: Record<string, unknown> = {}, extra: Part[] = []): void {
+    if (this.#finished) return;
+    this.bus.publish({
+      kind: 'statusUpdate',
+      data: {
+        taskId: this.taskId,
+        contextId: this.contextId,
+        status: {
+          state,
+          message: agentMessage({
+            taskId: this.taskId,
+            contextId: this.contextId,
+            parts: [textPart(text), ...extra],
+            metadata,
+          }),
+          timestamp: new Date().toISOString(),
+        },
+        metadata,
+      },
+    });
+  }
+
+  artifact(answer: string): void {
+    this.bus.publish({
+      kind: 'artifactUpdate',
+      data: {
+        taskId: this.taskId,
+        contextId: this.contextId,
+        artifact: {
+          artifactId: 'answer',
+          name: 'answer',
+          description: 'The agent’s answer',
+          parts: [textPart(answer)],
+          metadata: {},
+          extensions: [],
+        },
+        append: false,
+        lastChunk: true,
+        metadata: {},
+      },
+    });
+  }
+
+  finish(state: TaskState, text: string, extra: Part[] = []): void {
+    this.status(state, text, {}, extra);
+    this.#finished = true;
+  }
+}

@@ -1,0 +1,11 @@
+export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js';
+export { buildAgentCard } from './card/build-card.js';
+export type { A2aErrorCode } from './errors.js';
+export { A2A_ERRORS, A2aError } from './errors.js';
+export type { AgentExecutorOptions } from './executor/agent-executor.js';
+export { APPROVAL_DECISION_KEY, SwitchboardAgentExecutor } from './executor/agent-executor.js';
+export { agentMessage, dataPart, readMessage, textPart } from './executor/messages.js';
+export type { RunStateStore } from './executor/run-state-store.js';
+export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
+export type { QueueAddress } from './queue/binding.js';
+export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.js';
