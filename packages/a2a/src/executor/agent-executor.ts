@@ -23,6 +23,19 @@ import { MemoryRunStateStore, type RunStateStore } from './run-state-store.js';
 /** The data part key that carries an operator's decision on a pending approval. */
 export const APPROVAL_DECISION_KEY = 'approvalDecision';
 
+/**
+ * A `ServerCallContext.state` key: a transport may put a `TaskStartedHook` there to learn which task
+ * a message started (the queue binding records it so a recovered job continues the same task).
+ */
+export const TASK_STARTED_HOOK = 'switchboard.a2a.taskStarted';
+
+/** Called once a request's task id is known, before the agent runs. */
+export type TaskStartedHook = (started: {
+  taskId: string;
+  contextId: string;
+  messageId: string;
+}) => Promise<void>;
+
 /** Options of {@link SwitchboardAgentExecutor}. */
 export interface AgentExecutorOptions {
   agent: Agent;
@@ -78,6 +91,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     const controller = new AbortController();
     this.#running.set(taskId, controller);
     try {
+      const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
+      await started?.({ taskId, contextId, messageId: userMessage.messageId });
       const { text, data } = readMessage(userMessage);
       const decisions = this.#decisions(data, requestContext);
       if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
@@ -119,6 +134,13 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     } finally {
       this.#running.delete(taskId);
     }
+  }
+
+  /** Aborts a task if it runs in this process; true when it did. Used for cancels from other replicas. */
+  abort(taskId: string): boolean {
+    const controller = this.#running.get(taskId);
+    controller?.abort();
+    return controller !== undefined;
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {

@@ -1,0 +1,298 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type AgentCard, SendMessageResponse, StreamResponse, TaskState } from '@a2a-js/sdk';
+import {
+  type A2ARequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  UnauthenticatedUser,
+  type User,
+  validateVersion,
+} from '@a2a-js/sdk/server';
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.js';
+import { BULLMQ_BINDING, type QueueAddress } from './binding.js';
+import { JobEnvelope } from './envelope.js';
+import { MessageDedup } from './message-dedup.js';
+import { errorResponse, ReplyWriter } from './reply-writer.js';
+
+/** Options of {@link A2aQueueServer}. */
+export interface A2aQueueServerOptions {
+  requestHandler: A2ARequestHandler;
+  card: AgentCard;
+  address: QueueAddress;
+  /** For replies and dedup records; the worker opens its own blocking duplicate. */
+  redis: Redis;
+  /** Jobs processed at once by this process (default 16). */
+  concurrency?: number;
+  /** Same as the HTTP app: token → user name. Requests with a wrong token are refused. */
+  bearerTokens?: Readonly<Record<string, string>>;
+  /** Larger requests are answered with an error, not run (default 1 MiB). */
+  maxRequestBytes?: number;
+  /** How long a job's lock lasts without renewal; a crashed worker's job is recovered after it (default 30 s). */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for (default 30 s). */
+  stalledIntervalMs?: number;
+  logger?: Logger;
+}
+
+const TERMINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+
+type RpcRequest = {
+  jsonrpc?: unknown;
+  id?: string | number | null;
+  method?: unknown;
+  params?: Record<string, unknown>;
+};
+
+/** A stable conversation id for a message that starts one, in UUID form. */
+function contextIdFor(messageId: string): string {
+  const hex = createHash('sha256').update(`context:${messageId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+class NamedUser implements User {
+  constructor(readonly userName: string) {}
+  get isAuthenticated(): boolean {
+    return true;
+  }
+}
+
+/**
+ * The server side of the BullMQ binding: a BullMQ worker on the agent's queue that hands each job's
+ * JSON-RPC request to the SDK's `JsonRpcTransportHandler` (the same request handler that serves HTTP)
+ * and writes the reply frames to the caller's inbox. Malformed jobs are answered with the proper
+ * JSON-RPC error when they can be, recorded as failed jobs when they cannot, and never stop the worker.
+ */
+export class A2aQueueServer {
+  readonly #o: A2aQueueServerOptions;
+  readonly #rpc: JsonRpcTransportHandler;
+  readonly #dedup: MessageDedup;
+  readonly #logger: Logger;
+  #worker: Worker | undefined;
+  #workerRedis: Redis | undefined;
+
+  constructor(options: A2aQueueServerOptions) {
+    this.#o = options;
+    this.#rpc = new JsonRpcTransportHandler(options.requestHandler);
+    this.#dedup = new MessageDedup({ redis: options.redis, prefix: options.address.prefix });
+    this.#logger = options.logger ?? stderrLogger();
+  }
+
+  /** Starts consuming; resolves when the worker is connected. */
+  async start(): Promise<void> {
+    if (this.#worker) return;
+    const { address, concurrency = 16, lockDurationMs = 30_000, stalledIntervalMs = 30_000 } = this.#o;
+    this.#workerRedis = this.#o.redis.duplicate({ maxRetriesPerRequest: null });
+    this.#worker = new Worker(address.queue, (job) => this.#process(job), {
+      connection: this.#workerRedis,
+      prefix: address.prefix,
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: stalledIntervalMs,
+      maxStalledCount: 2,
+    });
+    this.#worker.on('error', (error) =>
+      this.#logger.warn({ err: error, queue: address.queue }, 'queue worker error'),
+    );
+    await this.#worker.waitUntilReady();
+  }
+
+  /**
+   * Stops fetching jobs, lets those in flight finish within `graceMs` (default 30 s), and closes the
+   * worker's connection. Jobs still running after the grace period are recovered by another replica.
+   */
+  async close({ graceMs = 30_000 }: { graceMs?: number } = {}): Promise<{ drained: boolean }> {
+    const worker = this.#worker;
+    if (!worker) return { drained: true };
+    this.#worker = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      worker.close().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!drained) {
+      this.#logger.warn(
+        { queue: this.#o.address.queue },
+        'grace period over: in-flight jobs are left to another replica',
+      );
+      void worker.close(true).catch(() => {});
+    }
+    this.#workerRedis?.disconnect();
+    return { drained };
+  }
+
+  async #process(job: Job): Promise<void> {
+    const parsed = JobEnvelope.safeParse(job.data);
+    if (!parsed.success) {
+      const why = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || 'job'}: ${issue.message}`)
+        .join('; ');
+      this.#logger.warn(
+        { jobId: job.id, queue: job.queueName, why },
+        'poison job: not an A2A envelope, no reply possible',
+      );
+      throw new UnrecoverableError(`Not a Switchboard A2A job envelope (${why}).`);
+    }
+    const envelope = parsed.data;
+    const reply = new ReplyWriter(this.#o.redis, envelope.replyTo, envelope.requestId);
+    try {
+      await this.#serve(envelope, job, reply);
+    } catch (error) {
+      this.#logger.error({ err: error, jobId: job.id }, 'queue request failed');
+      await reply.end(errorResponse(null, -32603, 'Internal error while handling the request.'));
+    }
+  }
+
+  async #serve(envelope: JobEnvelope, job: Job, reply: ReplyWriter): Promise<void> {
+    const { maxRequestBytes = 1024 * 1024, card } = this.#o;
+    if (Buffer.byteLength(envelope.request) > maxRequestBytes) {
+      return reply.end(
+        errorResponse(
+          null,
+          -32600,
+          `Request is larger than ${maxRequestBytes} bytes; send a smaller message.`,
+        ),
+      );
+    }
+    let request: RpcRequest;
+    try {
+      request = JSON.parse(envelope.request) as RpcRequest;
+    } catch {
+      return reply.end(errorResponse(null, -32700, 'Parse error: the request is not valid JSON.'));
+    }
+    const id = typeof request === 'object' && request !== null ? (request.id ?? null) : null;
+    const parameters = envelope.serviceParameters;
+    const user = this.#authenticate(parameters.authorization);
+    if (user === 'invalid') {
+      return reply.end(
+        errorResponse(id, -32600, 'Unauthenticated: the bearer token is missing or not valid.'),
+      );
+    }
+    const requestedVersion = parameters['a2a-version'] || '0.3';
+    try {
+      validateVersion(requestedVersion, card, BULLMQ_BINDING);
+    } catch (error) {
+      return reply.end(
+        JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) }),
+      );
+    }
+    const extensions = (parameters['a2a-extensions'] ?? '')
+      .split(',')
+      .map((uri) => uri.trim())
+      .filter(Boolean);
+    const context = new ServerCallContext({ user, requestedVersion, requestedExtensions: extensions });
+
+    if (request.method === 'SendMessage' || request.method === 'SendStreamingMessage') {
+      const handled = await this.#deduplicate(request, job, context, reply);
+      if (handled) return;
+    }
+    const out = await this.#rpc.handle(request as Record<string, unknown>, context);
+    if (Symbol.asyncIterator in out) {
+      for await (const item of out) await reply.item(JSON.stringify(item));
+      return reply.end();
+    }
+    return reply.end(JSON.stringify(out));
+  }
+
+  /** True when the request was answered here (a duplicate, or a recovered job whose task is done). */
+  async #deduplicate(
+    request: RpcRequest,
+    job: Job,
+    context: ServerCallContext,
+    reply: ReplyWriter,
+  ): Promise<boolean> {
+    const message = request.params?.message as
+      | { messageId?: unknown; taskId?: unknown; contextId?: unknown }
+      | undefined;
+    if (!message || typeof message.messageId !== 'string' || !message.messageId || !job.id) return false;
+    const messageId = message.messageId;
+    // A recovered job must land in the same conversation, so a new one gets an id derived from the message.
+    if (!message.contextId && !message.taskId) message.contextId = contextIdFor(messageId);
+    const jobId = job.id;
+    const claim = await this.#dedup.claim({ messageId, jobId });
+    const hook: TaskStartedHook = ({ taskId, contextId }) =>
+      this.#dedup.recordTask({ messageId, jobId, taskId, contextId });
+    context.state.set(TASK_STARTED_HOOK, hook);
+    if (claim.kind === 'new') return false;
+    if (claim.kind === 'retry') {
+      if (!claim.taskId) return false;
+      const task = await this.#o.requestHandler
+        .getTask({ tenant: '', id: claim.taskId }, context)
+        .catch(() => undefined);
+      if (!task) return false;
+      if (task.status && TERMINAL.has(task.status.state)) {
+        await this.#answerWithTask(request, task.id, context, reply);
+        return true;
+      }
+      message.taskId = claim.taskId;
+      this.#logger.info({ jobId, taskId: claim.taskId }, 'recovered job continues its task');
+      return false;
+    }
+    let taskId = claim.taskId;
+    for (let waited = 0; !taskId && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      taskId = (await this.#dedup.read(messageId))?.taskId;
+    }
+    if (!taskId) {
+      await reply.end(
+        errorResponse(
+          request.id ?? null,
+          -32603,
+          `Message ${messageId} is already being handled by another request; read its task with GetTask once it has started.`,
+        ),
+      );
+      return true;
+    }
+    await this.#answerWithTask(request, taskId, context, reply);
+    return true;
+  }
+
+  /** Answers with the task a message already started, instead of running the message again. */
+  async #answerWithTask(
+    request: RpcRequest,
+    taskId: string,
+    context: ServerCallContext,
+    reply: ReplyWriter,
+  ): Promise<void> {
+    const id = request.id ?? null;
+    const handler = this.#o.requestHandler;
+    const task = await handler.getTask({ tenant: '', id: taskId }, context);
+    if (request.method === 'SendMessage') {
+      const result = SendMessageResponse.toJSON({ payload: { $case: 'task', value: task } });
+      return reply.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    }
+    const live = task.status && !TERMINAL.has(task.status.state);
+    const events: AsyncIterable<StreamResponse> = live
+      ? handler.resubscribe({ tenant: '', id: taskId }, context)
+      : (async function* () {
+          yield { payload: { $case: 'task' as const, value: task } };
+        })();
+    for await (const event of events) {
+      await reply.item(JSON.stringify({ jsonrpc: '2.0', id, result: StreamResponse.toJSON(event) }));
+    }
+    return reply.end();
+  }
+
+  #authenticate(authorization: string | undefined): User | 'invalid' {
+    const tokens = this.#o.bearerTokens;
+    if (!tokens) return new UnauthenticatedUser();
+    const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+    if (!token) return 'invalid';
+    for (const [known, userName] of Object.entries(tokens)) {
+      const a = Buffer.from(known);
+      const b = Buffer.from(token);
+      if (a.length === b.length && timingSafeEqual(a, b)) return new NamedUser(userName);
+    }
+    return 'invalid';
+  }
+}

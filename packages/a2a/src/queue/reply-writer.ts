@@ -1,0 +1,37 @@
+import type { Redis } from 'ioredis';
+import { encodeFrame } from './envelope.js';
+
+/** Reply streams keep at most about this many frames; a caller reads far faster. */
+const MAX_FRAMES = 10_000;
+
+/** Writes the reply frames of one call to the caller's inbox stream. */
+export class ReplyWriter {
+  constructor(
+    readonly redis: Redis,
+    readonly replyTo: string,
+    readonly requestId: string,
+    readonly expirySeconds = 300,
+  ) {}
+
+  item(body: string): Promise<void> {
+    return this.#write('item', body);
+  }
+
+  end(body?: string): Promise<void> {
+    return this.#write('end', body);
+  }
+
+  async #write(kind: 'item' | 'end', body: string | undefined): Promise<void> {
+    const fields = encodeFrame({ requestId: this.requestId, kind, ...(body === undefined ? {} : { body }) });
+    await this.redis
+      .multi()
+      .xadd(this.replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields)
+      .expire(this.replyTo, this.expirySeconds)
+      .exec();
+  }
+}
+
+/** A JSON-RPC error response as text. */
+export function errorResponse(id: string | number | null, code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+}

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
+import { JsonRpcTaskNotFoundError } from '@a2a-js/sdk/errors';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  A2aError,
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  type JobEnvelope,
+  QueueTransportFactory,
+  queueUrl,
+  ReplyInbox,
+  SwitchboardAgentExecutor,
+} from '../src/index.js';
+import { sendRequest, userMessage } from './support/messages.js';
+import { createShopAgent } from './support/shop-agent.js';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+afterAll(() => redis.quit());
+
+let prefix: string;
+let address: { queue: string; prefix: string };
+let server: A2aQueueServer;
+let factory: QueueTransportFactory;
+let client: Client;
+
+async function setup({ lookupMs = 20 }: { lookupMs?: number } = {}) {
+  const { agent, model } = createShopAgent({ redis, prefix, worker: 'w1', lookupMs });
+  const card = buildAgentCard({
+    agent,
+    interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+  });
+  const executor = new SwitchboardAgentExecutor({
+    agent,
+    model,
+    intents: new MemoryIntentStore(),
+    logger: silentLogger(),
+  });
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  server = new A2aQueueServer({ requestHandler: handler, card, address, redis, logger: silentLogger() });
+  await server.start();
+  factory = new QueueTransportFactory({ redis, timeoutMs: 10_000 });
+  client = await new ClientFactory({ transports: [factory] }).createFromAgentCard(card);
+  return { card };
+}
+
+beforeEach(() => {
+  prefix = `{test:${randomUUID()}}`;
+  address = { queue: 'shop', prefix };
+});
+
+afterEach(async () => {
+  await factory?.close();
+  await server?.close({ graceMs: 2_000 });
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+});
+
+async function collect(stream: AsyncIterable<StreamResponse>) {
+  const events: StreamResponse[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+describe('the BullMQ binding, through the SDK client', () => {
+  it('streams a task in order: task, working updates, the answer artifact, completed; then ends', async () => {
+    await setup();
+    const events = await collect(client.sendMessageStream(sendRequest(userMessage('Where is A10086?'))));
+    const kinds = events.map((event) => event.payload?.$case);
+    expect(kinds[0]).toBe('task');
+    expect(kinds.at(-1)).toBe('statusUpdate');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const texts = events.flatMap((event) =>
+      event.payload?.$case === 'statusUpdate'
+        ? (event.payload.value.status?.message?.parts ?? []).map((part) =>
+            part.content?.$case === 'text' ? part.content.value : '',
+          )
+        : [],
+    );
+    expect(texts).toContain('Step 1: running send_receipt');
+    expect(texts).toContain('Step 2: running slow_lookup');
+    const artifact = events.find((event) => event.payload?.$case === 'artifactUpdate')?.payload;
+    const answer =
+      artifact?.$case === 'artifactUpdate' ? artifact.value.artifact?.parts[0]?.content : undefined;
+    expect(answer?.$case === 'text' && answer.value).toMatch(/^Order A10086 has shipped\./);
+  });
+
+  it('gets, lists and cancels tasks', async () => {
+    await setup({ lookupMs: 60_000 });
+    const running = (await client.sendMessage(sendRequest(userMessage('A10002?'), true))) as Task;
+    const fetched = await client.getTask({ tenant: '', id: running.id });
+    expect(fetched.id).toBe(running.id);
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: running.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
+    expect(listed.tasks.map((task) => task.id)).toEqual([running.id]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const canceled = await client.cancelTask({ tenant: '', id: running.id, metadata: {} });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('raises the same SDK error as JSON-RPC over HTTP: GetTask of an unknown id', async () => {
+    await setup();
+    const error = await client.getTask({ tenant: '', id: 'no-such-task' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JsonRpcTaskNotFoundError);
+  });
+
+  it('runs the same messageId once, and answers both senders with the same task', async () => {
+    await setup({ lookupMs: 300 });
+    const message = userMessage('A20002 please');
+    const second = await new ClientFactory({ transports: [factory] }).createFromAgentCard(
+      await client.getAgentCard(),
+    );
+    const [a, b] = await Promise.all([
+      client.sendMessage(sendRequest(message)),
+      second.sendMessage(sendRequest(message)),
+    ]);
+    expect((a as Task).id).toBe((b as Task).id);
+    expect(await redis.get(`${prefix}:receipts:A20002`)).toBe('1');
+  });
+
+  it('times out a call nobody serves, with a clear error, and leaves no waiter behind', async () => {
+    const { card } = await setup();
+    await server.close();
+    const quick = new QueueTransportFactory({ redis, timeoutMs: 300 });
+    const lonely = await new ClientFactory({ transports: [quick] }).createFromAgentCard(card);
+    const error = await lonely.getTask({ tenant: '', id: 'x' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(A2aError);
+    expect((error as A2aError).code).toBe('TIMEOUT');
+    expect((error as A2aError).message).toContain('read the task with GetTask before sending it again');
+    expect(quick.pendingReplies).toBe(0);
+    await quick.close();
+  });
+});
+
+describe('poison messages', () => {
+  async function raw(envelope: Partial<JobEnvelope> | Record<string, unknown>, name = 'SendMessage') {
+    const queue = new Queue(address.queue, { connection: redis, prefix });
+    const inbox = new ReplyInbox({ redis, logger: silentLogger() });
+    const requestId = randomUUID();
+    const subscription = inbox.open(requestId);
+    const job = await queue.add(name, {
+      v: 1,
+      requestId,
+      replyTo: inbox.key,
+      serviceParameters: { 'a2a-version': '1.0' },
+      ...envelope,
+    });
+    try {
+      const frame = await subscription.next({ timeoutMs: 3_000 });
+      return { job, reply: JSON.parse(frame.body ?? '{}') as { error?: { code: number; message: string } } };
+    } catch (error) {
+      return { job, error };
+    } finally {
+      await inbox.close();
+      await queue.close();
+    }
+  }
+
+  const getTask = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
+  it.each([
+    { label: 'not JSON', envelope: { request: '{"jsonrpc":' }, code: -32700 },
+    {
+      label: 'an unknown method',
+      envelope: { request: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'DropTables', params: {} }) },
+      code: -32601,
+    },
+    {
+      label: 'no version (read as 0.3)',
+      envelope: { serviceParameters: {}, request: getTask },
+      code: -32009,
+    },
+    {
+      label: 'a wrong version',
+      envelope: { serviceParameters: { 'a2a-version': '9.9' }, request: getTask },
+      code: -32009,
+    },
+    {
+      label: 'an oversized request',
+      envelope: {
+        request: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { big: 'x'.repeat(1_100_000) },
+        }),
+      },
+      code: -32600,
+    },
+    {
+      label: 'not JSON-RPC (malformed request)',
+      envelope: { request: JSON.stringify({ hello: 'world' }) },
+      code: -32602,
+    },
+  ])('$label is answered with error $code and the worker keeps serving', async ({ envelope, code }) => {
+    await setup();
+    const { reply } = await raw(envelope);
+    expect(reply?.error?.code).toBe(code);
+    const task = (await client.sendMessage(sendRequest(userMessage('A30003?')))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a job that is not an envelope at all is recorded as failed, and the worker keeps serving', async () => {
+    await setup();
+    const queue = new Queue(address.queue, { connection: redis, prefix });
+    const job = await queue.add('junk', { hello: 'world' });
+    for (let i = 0; i < 50 && !(await job.isFailed()); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const failed = await Queue.prototype.getJob.call(queue, job.id ?? '');
+    expect(failed?.failedReason).toMatch(/Not a Switchboard A2A job envelope \(v: .*requestId/);
+    await queue.close();
+    const task = (await client.sendMessage(sendRequest(userMessage('A30004?')))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});
