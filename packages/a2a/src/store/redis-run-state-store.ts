@@ -1,0 +1,87 @@
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import type { Redis } from 'ioredis';
+import { A2aError } from '../errors.js';
+import { RunState, type RunStateStore } from '../executor/run-state-store.js';
+
+/** Options of {@link RedisRunStateStore}. */
+export interface RedisRunStateStoreOptions {
+  /** An ioredis connection; the caller owns it (and closes it). */
+  redis: Redis;
+  /** Key prefix of this agent, e.g. `{switchboard:orders}`; state lives at `<prefix>:run:<contextId>`. */
+  prefix: string;
+  /** How long a conversation's state is kept after its last save; default 30 days. */
+  ttlSeconds?: number;
+  /** Where corrupt entries are reported; default JSON lines on stderr. */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/**
+ * The {@link RunStateStore} on Redis, shared by all replicas of an agent: one JSON value per A2A
+ * `contextId`, validated with the {@link RunState} schema on load, its TTL refreshed on every save.
+ * A corrupt entry is logged and read as absent, so the conversation starts afresh instead of failing.
+ *
+ * @example
+ * new SwitchboardAgentExecutor({ agent, model, runState: new RedisRunStateStore({ redis, prefix }) });
+ */
+export class RedisRunStateStore implements RunStateStore {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #ttlSeconds: number;
+  readonly #logger: Pick<Logger, 'warn'>;
+
+  constructor({
+    redis,
+    prefix,
+    ttlSeconds = 30 * 24 * 60 * 60,
+    logger = stderrLogger(),
+  }: RedisRunStateStoreOptions) {
+    if (typeof prefix !== 'string' || prefix === '') {
+      throw new A2aError('INVALID_OPTIONS', {
+        message: 'RedisRunStateStore needs a non-empty prefix, e.g. { prefix: "{switchboard:orders}" }.',
+      });
+    }
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) {
+      throw new A2aError('INVALID_OPTIONS', {
+        message: `RedisRunStateStore ttlSeconds must be a positive whole number, got ${ttlSeconds}.`,
+      });
+    }
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#ttlSeconds = ttlSeconds;
+    this.#logger = logger;
+  }
+
+  #key(contextId: string): string {
+    return `${this.#prefix}:run:${contextId}`;
+  }
+
+  async load(contextId: string): Promise<RunState | undefined> {
+    const stored = await this.#redis.get(this.#key(contextId));
+    if (stored === null) return undefined;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(stored);
+    } catch (err) {
+      this.#logger.warn({ contextId, key: this.#key(contextId), err }, 'corrupt run state ignored');
+      return undefined;
+    }
+    const parsed = RunState.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    this.#logger.warn(
+      { contextId, key: this.#key(contextId), issues: parsed.error.issues },
+      'corrupt run state ignored',
+    );
+    return undefined;
+  }
+
+  async save(contextId: string, state: RunState): Promise<void> {
+    try {
+      await this.#redis.set(this.#key(contextId), JSON.stringify(state), 'EX', this.#ttlSeconds);
+    } catch (cause) {
+      throw new A2aError('REDIS_UNAVAILABLE', {
+        message: `Run state of ${contextId} could not be saved.`,
+        cause,
+      });
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
+import {
+  type OwnerResolver,
+  resolveUserScope,
+  type ServerCallContext,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import type { Redis } from 'ioredis';
+import { A2aError } from '../errors.js';
+import { pruneExpiredTasks } from './prune-expired-tasks.js';
+import { loadStoredTasks } from './stored-task.js';
+import { readTaskWindow } from './task-list-window.js';
+import {
+  decodePageToken,
+  encodePageToken,
+  INDEXED_TASK_STATES,
+  parseScore,
+  TaskStoreKeys,
+  TERMINAL_TASK_STATES,
+  taskCanceledChannel,
+  timestampScore,
+} from './task-store-keys.js';
+
+/** How long tasks are kept after their last save. */
+export interface TaskRetention {
+  /** For COMPLETED, FAILED, CANCELED and REJECTED tasks; default 7 days. */
+  terminalTtlSeconds?: number;
+  /** For every other state; default 30 days. */
+  activeTtlSeconds?: number;
+}
+
+/** Options of {@link RedisTaskStore}. */
+export interface RedisTaskStoreOptions {
+  /** An ioredis connection; the caller owns it (and closes it). */
+  redis: Redis;
+  /** Key prefix of this agent's tasks, e.g. `{switchboard:orders}` (a hash tag, for Redis Cluster). */
+  prefix: string;
+  retention?: TaskRetention;
+  /** Who owns a task, from the call context; default the SDK's `resolveUserScope` (the user name). */
+  ownerResolver?: OwnerResolver;
+  /** Where corrupt entries are reported; default JSON lines on stderr. */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+const DAY_SECONDS = 24 * 60 * 60;
+const DEFAULT_PAGE_SIZE = 50;
+const scoreArg = (score: number) => (Number.isFinite(score) ? score : '-inf');
+
+function positiveSeconds(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `retention.${name} must be a positive whole number of seconds, got ${value}.`,
+    });
+  }
+  return value;
+}
+
+/**
+ * The SDK's `TaskStore` on Redis, shared by all replicas of an agent: tasks (with history and
+ * artifacts) as `Task.toJSON` JSON under `<prefix>:task:<id>`, indexed per owner scope (tenant +
+ * owner, as the SDK's InMemoryTaskStore scopes them) in sorted sets by status timestamp, one per
+ * scope, per state and per context, so `list()` pages without SCAN. Terminal tasks expire after
+ * `retention.terminalTtlSeconds`, others after `retention.activeTtlSeconds`; index entries of expired
+ * tasks are pruned on `list()`. A save into `TASK_STATE_CANCELED` publishes the task id on
+ * {@link taskCanceledChannel}.
+ *
+ * @example
+ * const taskStore = new RedisTaskStore({ redis, prefix: '{switchboard:orders}' });
+ * new DefaultRequestHandler(card, taskStore, executor);
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly #redis: Redis;
+  readonly #keys: TaskStoreKeys;
+  readonly #terminalTtlMs: number;
+  readonly #activeTtlMs: number;
+  readonly #ownerResolver: OwnerResolver;
+  readonly #logger: Pick<Logger, 'warn'>;
+
+  constructor({
+    redis,
+    prefix,
+    retention = {},
+    ownerResolver = resolveUserScope,
+    logger = stderrLogger(),
+  }: RedisTaskStoreOptions) {
+    if (typeof prefix !== 'string' || prefix === '') {
+      throw new A2aError('INVALID_OPTIONS', {
+        message: 'RedisTaskStore needs a non-empty prefix, e.g. { prefix: "{switchboard:orders}" }.',
+      });
+    }
+    const { terminalTtlSeconds = 7 * DAY_SECONDS, activeTtlSeconds = 30 * DAY_SECONDS } = retention;
+    this.#terminalTtlMs = positiveSeconds('terminalTtlSeconds', terminalTtlSeconds) * 1000;
+    this.#activeTtlMs = positiveSeconds('activeTtlSeconds', activeTtlSeconds) * 1000;
+    this.#redis = redis;
+    this.#keys = new TaskStoreKeys(prefix);
+    this.#ownerResolver = ownerResolver;
+    this.#logger = logger;
+  }
+
+  #scope(context: ServerCallContext): string {
+    return this.#keys.scope(context.tenant ?? '', this.#ownerResolver(context));
+  }
+
+  /** Writes the task and all its index entries in one MULTI; publishes a cancellation in it too. */
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
+    const keys = this.#keys;
+    const scope = this.#scope(context);
+    const state = task.status?.state;
+    const score = scoreArg(timestampScore(task.status?.timestamp));
+    const ttlMs =
+      state !== undefined && TERMINAL_TASK_STATES.has(state) ? this.#terminalTtlMs : this.#activeTtlMs;
+    const indexTtlMs = Math.max(this.#terminalTtlMs, this.#activeTtlMs);
+    const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId)];
+    const multi = this.#redis
+      .multi()
+      .set(keys.task(task.id), JSON.stringify(Task.toJSON(task)), 'PX', ttlMs)
+      .set(keys.owner(task.id), scope, 'PX', ttlMs)
+      .zadd(keys.index(scope), score, task.id)
+      .zadd(keys.contextIndex(scope, task.contextId), score, task.id)
+      .hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId))
+      .zadd(keys.expiry(scope), Date.now() + ttlMs, task.id);
+    for (const indexed of INDEXED_TASK_STATES) {
+      if (indexed === state) {
+        multi.zadd(keys.stateIndex(scope, indexed), score, task.id);
+        indexKeys.push(keys.stateIndex(scope, indexed));
+      } else multi.zrem(keys.stateIndex(scope, indexed), task.id);
+    }
+    for (const key of [...indexKeys, keys.contextOf(scope), keys.expiry(scope)])
+      multi.pexpire(key, indexTtlMs);
+    if (state === TaskState.TASK_STATE_CANCELED) multi.publish(taskCanceledChannel(keys.prefix), task.id);
+    let results: [Error | null, unknown][] | null;
+    try {
+      results = await multi.exec();
+    } catch (cause) {
+      throw new A2aError('REDIS_UNAVAILABLE', { message: `Task ${task.id} could not be saved.`, cause });
+    }
+    const failed = results?.find(([err]) => err !== null)?.[0];
+    if (!results || failed) {
+      throw new A2aError('REDIS_UNAVAILABLE', {
+        message: `Redis refused the save of task ${task.id}: ${failed?.message ?? 'transaction aborted'}.`,
+        cause: failed,
+      });
+    }
+  }
+
+  /** The task if it exists and belongs to the caller's scope; a corrupt entry is logged, not thrown. */
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const [task] = await this.#loadMany([taskId], this.#scope(context));
+    return task;
+  }
+
+  /** Lists the caller's tasks with the SDK's InMemoryTaskStore semantics (filters, order, paging). */
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const { contextId, status, pageSize = DEFAULT_PAGE_SIZE, pageToken, statusTimestampAfter } = params;
+    const scope = this.#scope(context);
+    const cursor = pageToken ? decodePageToken(pageToken) : undefined;
+    const afterMs = statusTimestampAfter ? new Date(statusTimestampAfter).getTime() : undefined;
+    if (afterMs !== undefined && Number.isNaN(afterMs)) {
+      return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+    }
+    await pruneExpiredTasks({ redis: this.#redis, keys: this.#keys, scope });
+    const stateFilter =
+      status !== undefined && status !== TaskState.TASK_STATE_UNSPECIFIED ? status : undefined;
+    const contextKey = contextId ? this.#keys.contextIndex(scope, contextId) : undefined;
+    const stateKey = stateFilter === undefined ? undefined : this.#keys.stateIndex(scope, stateFilter);
+    const keys: readonly [string] | readonly [string, string] =
+      contextKey && stateKey ? [contextKey, stateKey] : [contextKey ?? stateKey ?? this.#keys.index(scope)];
+    const window = await readTaskWindow({ redis: this.#redis, keys, cursor, afterMs, pageSize });
+    const loaded = await this.#loadMany(window.ids, scope);
+    const tasks = loaded.filter(
+      (task): task is Task =>
+        task !== undefined &&
+        (!contextId || task.contextId === contextId) &&
+        (stateFilter === undefined || task.status?.state === stateFilter),
+    );
+    if (!params.includeArtifacts) for (const task of tasks) task.artifacts = [];
+    const lastId = window.ids.at(-1);
+    let nextPageToken = '';
+    if (window.hasMore && lastId !== undefined) {
+      const last = loaded.at(-1);
+      nextPageToken = encodePageToken(
+        last ? (last.status?.timestamp ?? '') : await this.#indexedTimestamp(keys[0], lastId),
+        lastId,
+      );
+    }
+    return { tasks, nextPageToken, pageSize, totalSize: window.total };
+  }
+
+  #loadMany(ids: readonly string[], scope: string): Promise<(Task | undefined)[]> {
+    return loadStoredTasks({ redis: this.#redis, keys: this.#keys, ids, scope, logger: this.#logger });
+  }
+
+  /** The timestamp a corrupt entry is indexed under, so paging can continue past it. */
+  async #indexedTimestamp(key: string, id: string): Promise<string> {
+    const score = parseScore(await this.#redis.zscore(key, id));
+    return score === undefined || !Number.isFinite(score) ? '' : new Date(score).toISOString();
+  }
+}

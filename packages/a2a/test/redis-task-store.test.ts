@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { AgentCard, type ListTasksRequest, Role, Task, TaskState } from '@a2a-js/sdk';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  ServerCallContext,
+  type TaskStore,
+  type User,
+} from '@a2a-js/sdk/server';
+import { createTaskState } from '@switchboard/agent';
+import { MemoryLogger } from '@switchboard/agent/testing';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisRunStateStore, RedisTaskStore, taskCanceledChannel } from '../src/index.js';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(redisUrl);
+afterAll(() => redis.quit());
+
+let prefix: string;
+beforeEach(() => {
+  prefix = `{test:${randomUUID()}}`;
+});
+afterEach(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+});
+
+const userContext = (userName: string, tenant?: string) =>
+  new ServerCallContext({ user: { isAuthenticated: true, userName } satisfies User, tenant });
+const anonymous = new ServerCallContext();
+
+function makeTask({
+  id,
+  contextId = 'ctx-1',
+  state = TaskState.TASK_STATE_COMPLETED,
+  timestamp = '2025-01-01T00:00:00.000Z',
+}: {
+  id: string;
+  contextId?: string;
+  state?: TaskState;
+  timestamp?: string | undefined;
+}): Task {
+  const part = (text: string) => ({
+    content: { $case: 'text' as const, value: text },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'text/plain',
+  });
+  return {
+    id,
+    contextId,
+    status: { state, message: undefined, timestamp },
+    history: ['first', 'second', 'third'].map((text, i) => ({
+      messageId: `${id}-m${i}`,
+      contextId,
+      taskId: id,
+      role: i % 2 === 0 ? Role.ROLE_USER : Role.ROLE_AGENT,
+      parts: [
+        part(text),
+        {
+          content: {
+            $case: 'data',
+            value: { order: 'A10086', items: [1, 2.5, true, null], nested: { ok: 'yes' } },
+          },
+          metadata: { source: 'test' },
+          filename: '',
+          mediaType: 'application/json',
+        },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    })),
+    artifacts: [
+      {
+        artifactId: `${id}-a`,
+        name: 'answer',
+        description: 'the answer',
+        parts: [part('42')],
+        metadata: { v: 1 },
+        extensions: [],
+      },
+    ],
+    metadata: { customer: { tier: 'gold' } },
+  };
+}
+
+const listRequest = (request: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
+  tenant: '',
+  contextId: '',
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageToken: '',
+  statusTimestampAfter: undefined,
+  ...request,
+});
+
+describe('RedisTaskStore', () => {
+  it('keeps a task with its status, history (text and data parts), artifacts and metadata across a restart', async () => {
+    const task = makeTask({ id: 'task-restart' });
+    const first = new Redis(redisUrl);
+    await new RedisTaskStore({ redis: first, prefix }).save(task, anonymous);
+    await first.quit();
+
+    const second = new Redis(redisUrl);
+    const loaded = await new RedisTaskStore({ redis: second, prefix }).load('task-restart', anonymous);
+    await second.quit();
+    expect(loaded).toEqual(task);
+    expect(loaded && Task.toJSON(loaded)).toEqual(Task.toJSON(task));
+    expect(JSON.parse((await redis.get(`${prefix}:task:task-restart`)) ?? 'null')).toEqual(Task.toJSON(task));
+  });
+
+  it('lists, filters and pages exactly like the SDK InMemoryTaskStore', async () => {
+    const memory = new InMemoryTaskStore();
+    const store = new RedisTaskStore({ redis, prefix });
+    const { COMPLETED, WORKING, FAILED, INPUT_REQUIRED } = {
+      COMPLETED: TaskState.TASK_STATE_COMPLETED,
+      WORKING: TaskState.TASK_STATE_WORKING,
+      FAILED: TaskState.TASK_STATE_FAILED,
+      INPUT_REQUIRED: TaskState.TASK_STATE_INPUT_REQUIRED,
+    };
+    const tasks = [
+      makeTask({ id: 'task-a', state: COMPLETED, timestamp: '2025-01-01T00:00:01.000Z' }),
+      makeTask({ id: 'task-b', state: WORKING, timestamp: '2025-01-01T00:00:02.000Z' }),
+      makeTask({ id: 'task-c', state: COMPLETED, timestamp: '2025-01-01T00:00:02.000Z', contextId: 'ctx-2' }),
+      makeTask({ id: 'task-d', state: FAILED, timestamp: '2025-01-01T00:00:03.000Z' }),
+      makeTask({ id: 'task-e', state: COMPLETED, timestamp: '2025-01-01T00:00:02.000Z' }),
+      makeTask({ id: 'task-f', state: INPUT_REQUIRED, timestamp: undefined, contextId: 'ctx-2' }),
+      makeTask({ id: 'task-g', state: WORKING, timestamp: '2025-01-01T00:00:04.000Z', contextId: 'ctx-2' }),
+    ];
+    // task-g moves on: the state filter must see only its latest state.
+    const later = [
+      makeTask({ id: 'task-g', state: COMPLETED, timestamp: '2025-01-01T00:00:05.000Z', contextId: 'ctx-2' }),
+    ];
+    for (const task of [...tasks, ...later]) {
+      await memory.save(task, anonymous);
+      await store.save(task, anonymous);
+    }
+    const requests = [
+      listRequest(),
+      listRequest({ includeArtifacts: true }),
+      listRequest({ contextId: 'ctx-2' }),
+      listRequest({ status: COMPLETED }),
+      listRequest({ status: WORKING }),
+      listRequest({ contextId: 'ctx-2', status: COMPLETED }),
+      listRequest({ contextId: 'ctx-1', status: COMPLETED, pageSize: 1 }),
+      listRequest({ statusTimestampAfter: '2025-01-01T00:00:01.500Z' }),
+      listRequest({ contextId: 'nobody' }),
+    ];
+    for (const request of requests) {
+      const [expected, actual] = await Promise.all([
+        memory.list(request, anonymous),
+        store.list(request, anonymous),
+      ]);
+      expect({ request, ...actual, tasks: actual.tasks.map(Task.toJSON) }).toEqual({
+        request,
+        ...expected,
+        tasks: expected.tasks.map(Task.toJSON),
+      });
+    }
+    // Walk every page of size 2, with and without filters, following nextPageToken.
+    for (const base of [
+      listRequest({ pageSize: 2 }),
+      listRequest({ pageSize: 2, status: COMPLETED }),
+      listRequest({ pageSize: 2, contextId: 'ctx-2', status: COMPLETED }),
+    ]) {
+      let request = base;
+      const seen: string[] = [];
+      for (let page = 0; page < 10; page += 1) {
+        const [expected, actual] = await Promise.all([
+          memory.list(request, anonymous),
+          store.list(request, anonymous),
+        ]);
+        expect(actual.tasks.map(Task.toJSON)).toEqual(expected.tasks.map(Task.toJSON));
+        expect(actual.nextPageToken).toBe(expected.nextPageToken);
+        expect(actual.totalSize).toBe(expected.totalSize);
+        seen.push(...actual.tasks.map((task) => task.id));
+        if (!actual.nextPageToken) break;
+        request = { ...request, pageToken: actual.nextPageToken };
+      }
+      expect(seen.length).toBe((await memory.list({ ...base, pageSize: 100 }, anonymous)).totalSize);
+    }
+    expect((await store.list(listRequest({ pageSize: 2 }), anonymous)).tasks.map((task) => task.id)).toEqual([
+      'task-g',
+      'task-d',
+    ]);
+  });
+
+  it('applies historyLength and includeArtifacts through the SDK request handler as with InMemoryTaskStore', async () => {
+    const card = AgentCard.fromJSON({ name: 'probe', description: 'probe', version: '1.0.0' });
+    const executor = { execute: async () => {}, cancelTask: async () => {} };
+    const handlers = [new InMemoryTaskStore(), new RedisTaskStore({ redis, prefix })].map(
+      (store: TaskStore) => {
+        return { store, handler: new DefaultRequestHandler(card, store, executor) };
+      },
+    );
+    for (const { store } of handlers) await store.save(makeTask({ id: 'task-h' }), anonymous);
+    for (const params of [
+      { historyLength: 0 },
+      { historyLength: 2, includeArtifacts: true },
+      { historyLength: 10 },
+    ]) {
+      const [expected, actual] = await Promise.all(
+        handlers.map(({ handler }) => handler.listTasks(listRequest(params), anonymous)),
+      );
+      expect(actual && { ...actual, tasks: actual.tasks.map(Task.toJSON) }).toEqual(
+        expected && { ...expected, tasks: expected.tasks.map(Task.toJSON) },
+      );
+    }
+    const trimmed = await handlers[1]?.handler.listTasks(listRequest({ historyLength: 2 }), anonymous);
+    expect(trimmed?.tasks[0]?.history.map((message) => message.messageId)).toEqual([
+      'task-h-m1',
+      'task-h-m2',
+    ]);
+    expect(trimmed?.tasks[0]?.artifacts).toEqual([]);
+  });
+
+  it("keeps one owner's tasks invisible to another owner and another tenant", async () => {
+    const store = new RedisTaskStore({ redis, prefix });
+    await store.save(makeTask({ id: 'task-alice' }), userContext('alice'));
+    expect(await store.load('task-alice', userContext('alice'))).toBeDefined();
+    expect(await store.load('task-alice', userContext('bob'))).toBeUndefined();
+    expect(await store.load('task-alice', userContext('alice', 'other-tenant'))).toBeUndefined();
+    expect((await store.list(listRequest(), userContext('bob'))).tasks).toEqual([]);
+    expect((await store.list(listRequest(), userContext('alice'))).tasks.map((task) => task.id)).toEqual([
+      'task-alice',
+    ]);
+  });
+
+  it('gives terminal tasks the terminal TTL and others the active TTL; expired tasks leave the list', async () => {
+    const store = new RedisTaskStore({
+      redis,
+      prefix,
+      retention: { terminalTtlSeconds: 60, activeTtlSeconds: 3600 },
+    });
+    await store.save(makeTask({ id: 'task-busy', state: TaskState.TASK_STATE_WORKING }), anonymous);
+    expect(await redis.ttl(`${prefix}:task:task-busy`)).toBeGreaterThan(3500);
+    await store.save(makeTask({ id: 'task-busy', state: TaskState.TASK_STATE_REJECTED }), anonymous);
+    const ttl = await redis.ttl(`${prefix}:task:task-busy`);
+    expect(ttl).toBeGreaterThan(50);
+    expect(ttl).toBeLessThanOrEqual(60);
+
+    const shortLived = new RedisTaskStore({ redis, prefix, retention: { terminalTtlSeconds: 1 } });
+    await shortLived.save(makeTask({ id: 'task-done', timestamp: '2025-01-02T00:00:00.000Z' }), anonymous);
+    expect((await shortLived.list(listRequest(), anonymous)).totalSize).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const listed = await shortLived.list(listRequest(), anonymous);
+    expect(listed.tasks.map((task) => task.id)).toEqual(['task-busy']);
+    expect(listed.totalSize).toBe(1);
+    const indexKeys = await redis.keys(`${prefix}:tasks:*`);
+    for (const key of indexKeys.filter((key) => !key.endsWith(':ctx-of')))
+      expect(await redis.zscore(key, 'task-done')).toBeNull();
+  });
+
+  it('treats a corrupt entry as not found, logs it, and still lists the others', async () => {
+    const logger = new MemoryLogger();
+    const store = new RedisTaskStore({ redis, prefix, logger });
+    await store.save(makeTask({ id: 'task-ok', timestamp: '2025-01-01T00:00:01.000Z' }), anonymous);
+    await store.save(makeTask({ id: 'task-bad', timestamp: '2025-01-01T00:00:02.000Z' }), anonymous);
+    await store.save(makeTask({ id: 'task-odd', timestamp: '2025-01-01T00:00:03.000Z' }), anonymous);
+    await redis.set(`${prefix}:task:task-bad`, '{"id":"task-bad","history":', 'KEEPTTL');
+    await redis.set(
+      `${prefix}:task:task-odd`,
+      JSON.stringify({ id: 'task-odd', history: 'not a list' }),
+      'KEEPTTL',
+    );
+    expect(await store.load('task-bad', anonymous)).toBeUndefined();
+    expect(await store.load('task-odd', anonymous)).toBeUndefined();
+    const listed = await store.list(listRequest({ pageSize: 2 }), anonymous);
+    expect(listed.tasks).toEqual([]);
+    const next = await store.list(listRequest({ pageSize: 2, pageToken: listed.nextPageToken }), anonymous);
+    expect(next.tasks.map((task) => task.id)).toEqual(['task-ok']);
+    expect(
+      logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.fields.taskId),
+    ).toContain('task-bad');
+    expect(logger.entries.map((entry) => entry.fields.taskId)).toContain('task-odd');
+  });
+
+  it('publishes the task id on the cancel channel when a task is saved as canceled, and not before', async () => {
+    const subscriber = new Redis(redisUrl);
+    const channel = taskCanceledChannel(prefix);
+    const received: string[] = [];
+    await subscriber.subscribe(channel);
+    // A sentinel published after the saves, on the same connection, arrives after any message of theirs.
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`sentinel not received; got ${received}`)), 5_000);
+      subscriber.on('message', (_channel: string, message: string) => {
+        if (message !== 'sentinel') received.push(message);
+        else {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const store = new RedisTaskStore({ redis, prefix });
+    await store.save(makeTask({ id: 'task-x', state: TaskState.TASK_STATE_WORKING }), anonymous);
+    await store.save(makeTask({ id: 'task-x', state: TaskState.TASK_STATE_CANCELED }), anonymous);
+    await redis.publish(channel, 'sentinel');
+    await done.finally(() => subscriber.quit());
+    expect(received).toEqual(['task-x']);
+    expect(channel).toBe(`${prefix}:task-canceled`);
+  });
+});
+
+describe('RedisRunStateStore', () => {
+  it('round-trips run state by contextId with a TTL, and reads a corrupt entry as absent', async () => {
+    const logger = new MemoryLogger();
+    const store = new RedisRunStateStore({ redis, prefix, ttlSeconds: 120, logger });
+    const state = {
+      messages: [{ role: 'user' as const, content: 'Where is A10086?' }],
+      state: createTaskState({ agent: 'shop', conversationId: 'ctx-9' }),
+    };
+    await store.save('ctx-9', state);
+    expect(await new RedisRunStateStore({ redis, prefix }).load('ctx-9')).toEqual(state);
+    expect(await redis.ttl(`${prefix}:run:ctx-9`)).toBeGreaterThan(100);
+    expect(await store.load('ctx-none')).toBeUndefined();
+
+    await redis.set(`${prefix}:run:ctx-9`, '{"messages": [');
+    expect(await store.load('ctx-9')).toBeUndefined();
+    await redis.set(`${prefix}:run:ctx-9`, JSON.stringify({ messages: 'nope', state: {} }));
+    expect(await store.load('ctx-9')).toBeUndefined();
+    expect(logger.entries.filter((entry) => entry.level === 'warn')).toHaveLength(2);
+  });
+});
