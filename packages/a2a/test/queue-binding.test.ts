@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
-import { JsonRpcTaskNotFoundError } from '@a2a-js/sdk/errors';
+import {
+  JsonRpcPushNotificationNotSupportedError,
+  JsonRpcTaskNotFoundError,
+  PushNotificationNotSupportedError,
+} from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
 import { Queue } from 'bullmq';
@@ -142,6 +146,58 @@ describe('the BullMQ binding, through the SDK client', () => {
     expect((error as A2aError).message).toContain('read the task with GetTask before sending it again');
     expect(quick.pendingReplies).toBe(0);
     await quick.close();
+  });
+});
+
+describe('the reply path', () => {
+  it('loses nothing when the caller’s connection drops while a reply is on its way', async () => {
+    await setup({ lookupMs: 800 });
+    const pending = client.sendMessage(sendRequest(userMessage('A60006?'))) as Promise<Task>;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const clients = (await redis.client('LIST')) as string;
+    const reader = clients.split('\n').find((line) => /name=\S+:reply:\S+:reader/.test(line));
+    const id = /id=(\d+)/.exec(reader ?? '')?.[1];
+    expect(id).toBeDefined();
+    await redis.client('KILL', 'ID', id ?? '');
+    const task = await pending;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a caller that lost its stream resubscribes and sees the task through to the end', async () => {
+    await setup({ lookupMs: 600 });
+    const controller = new AbortController();
+    const stream = client.sendMessageStream(sendRequest(userMessage('A70007?')), {
+      signal: controller.signal,
+    });
+    const first = await stream.next();
+    const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
+    if (!task) throw new Error('the stream did not start with the task');
+    controller.abort();
+    await stream.return(undefined);
+    const events = await collect(client.resubscribeTask({ tenant: '', id: task.id }));
+    expect(events[0]?.payload?.$case).toBe('task');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('answers push-notification methods with the proper "not supported" error', async () => {
+    await setup();
+    const config = {
+      tenant: '',
+      id: '',
+      taskId: 'x',
+      url: 'https://example.test/hook',
+      token: '',
+      authentication: undefined,
+    };
+    // The SDK client refuses from the card alone; the server, asked directly, says the same.
+    await expect(async () => client.createTaskPushNotificationConfig(config)).rejects.toBeInstanceOf(
+      PushNotificationNotSupportedError,
+    );
+    const fromServer = await client.transport
+      .createTaskPushNotificationConfig(config, { serviceParameters: { 'A2A-Version': '1.0' } })
+      .catch((caught: unknown) => caught);
+    expect(fromServer).toBeInstanceOf(JsonRpcPushNotificationNotSupportedError);
   });
 });
 

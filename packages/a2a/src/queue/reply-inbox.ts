@@ -112,7 +112,7 @@ export class ReplyInbox {
   }: ReplyInboxOptions) {
     this.key = `${namespace}:reply:${randomUUID()}`;
     this.#redis = redis;
-    this.#reader = redis.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
+    this.#reader = redis.duplicate({ maxRetriesPerRequest: null, connectionName: `${this.key}:reader` });
     this.#expirySeconds = expirySeconds;
     this.#logger = logger;
   }

@@ -40,7 +40,7 @@ export function createShopAgent({
         const timer = setTimeout(resolve, lookupMs);
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
-          resolve();
+          redis.set(`${prefix}:aborted:${orderId}`, worker).finally(resolve);
         });
       });
       return { orderId, status: 'shipped', worker, pid: process.pid };

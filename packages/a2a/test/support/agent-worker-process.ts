@@ -1,0 +1,72 @@
+/**
+ * A queue worker as its own process, for the drills: `tsx agent-worker-process.ts` with
+ * REDIS_URL, PREFIX, QUEUE, WORKER (a name), LOOKUP_MS, CONCURRENCY, LOCK_MS and GRACE_MS.
+ * Prints "ready" when it consumes; on SIGTERM drains within GRACE_MS, prints "drained <bool>" and exits.
+ */
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { silentLogger } from '@switchboard/agent';
+import { Redis } from 'ioredis';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  listenForCancels,
+  queueUrl,
+  RedisIntentStore,
+  RedisRunStateStore,
+  RedisTaskStore,
+  SwitchboardAgentExecutor,
+} from '../../src/index.js';
+import { createShopAgent } from './shop-agent.js';
+
+const env = (name: string, fallback?: string) => {
+  const value = process.env[name] ?? fallback;
+  if (value === undefined) throw new Error(`${name} is required`);
+  return value;
+};
+
+const redis = new Redis(env('REDIS_URL', 'redis://127.0.0.1:6379'), { maxRetriesPerRequest: null });
+const prefix = env('PREFIX');
+const address = { queue: env('QUEUE'), prefix };
+const worker = env('WORKER');
+const { agent, model } = createShopAgent({
+  redis,
+  prefix,
+  worker,
+  lookupMs: Number(env('LOOKUP_MS', '500')),
+});
+const card = buildAgentCard({
+  agent,
+  interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+});
+const logger = silentLogger();
+const executor = new SwitchboardAgentExecutor({
+  agent,
+  model,
+  runState: new RedisRunStateStore({ redis, prefix }),
+  intents: new RedisIntentStore({ redis, prefix }),
+  logger,
+});
+const handler = new DefaultRequestHandler(card, new RedisTaskStore({ redis, prefix }), executor);
+const lockMs = Number(env('LOCK_MS', '30000'));
+const server = new A2aQueueServer({
+  requestHandler: handler,
+  card,
+  address,
+  redis,
+  concurrency: Number(env('CONCURRENCY', '4')),
+  lockDurationMs: lockMs,
+  stalledIntervalMs: Math.max(500, Math.floor(lockMs / 2)),
+  logger,
+});
+const cancels = await listenForCancels({ redis, prefix, executor, logger });
+await server.start();
+process.stdout.write('ready\n');
+
+process.once('SIGTERM', async () => {
+  const { drained } = await server.close({ graceMs: Number(env('GRACE_MS', '10000')) });
+  await cancels.close();
+  process.stdout.write(`drained ${drained}\n`);
+  await redis.quit();
+  process.exit(0);
+});

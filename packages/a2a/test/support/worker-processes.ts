@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+const script = fileURLToPath(new URL('./agent-worker-process.ts', import.meta.url));
+
+/** A queue worker running as a real child process. */
+export interface WorkerProcess {
+  name: string;
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+}
+
+/** Starts a worker process and resolves once it consumes its queue. */
+export async function startWorker({
+  name,
+  prefix,
+  queue,
+  lookupMs = 500,
+  concurrency = 4,
+  lockMs = 30_000,
+  graceMs = 10_000,
+}: {
+  name: string;
+  prefix: string;
+  queue: string;
+  lookupMs?: number;
+  concurrency?: number;
+  lockMs?: number;
+  graceMs?: number;
+}): Promise<WorkerProcess> {
+  // One process (node with tsx as a loader), so a signal reaches the worker itself, not a wrapper.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: packageDir,
+    env: {
+      ...process.env,
+      PREFIX: prefix,
+      QUEUE: queue,
+      WORKER: name,
+      LOOKUP_MS: String(lookupMs),
+      CONCURRENCY: String(concurrency),
+      LOCK_MS: String(lockMs),
+      GRACE_MS: String(graceMs),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker ${name} did not start: ${output}`)), 20_000);
+    const check = () => {
+      if (output.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`worker ${name} exited early: ${output}`));
+    });
+  });
+  return { name, child, output: () => output, exited };
+}
