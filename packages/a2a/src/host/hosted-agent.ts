@@ -1,0 +1,73 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  type A2ARequestHandler,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type OwnerResolver,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { A2aError } from '../errors.js';
+import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor/agent-executor.js';
+
+/** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
+export interface HostedAgentOptions extends AgentExecutorOptions {
+  /** The agent's v1.0 card; its interfaces decide which protocol versions each binding accepts. */
+  card: AgentCard;
+  /** Where tasks live (default: in memory, this process only). */
+  taskStore?: TaskStore;
+  /**
+   * Whose tasks a caller may see and continue (default: the SDK's per-user scope, by
+   * `user.userName`). Return one value for every caller to share tasks between users, e.g. so an
+   * operator can approve a task another user started. Used by the default task store and the
+   * event-bus manager; a `taskStore` you pass does its own scoping.
+   */
+  ownerResolver?: OwnerResolver;
+}
+
+/** An agent ready to serve: hand `requestHandler` to the HTTP app or the queue server. */
+export interface HostedAgent {
+  readonly requestHandler: A2ARequestHandler;
+  readonly executor: SwitchboardAgentExecutor;
+  readonly card: AgentCard;
+}
+
+/**
+ * Composes an agent server: the SDK's `DefaultRequestHandler` over a task store and a
+ * {@link SwitchboardAgentExecutor}. The one place that does, so every binding (HTTP, queue) serves
+ * the same tasks the same way.
+ *
+ * @example
+ * const hosted = createHostedAgent({ agent, model, card, canApprove: (user) => user?.userName === 'ops' });
+ * const app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card: hosted.card });
+ */
+export function createHostedAgent({
+  card,
+  taskStore,
+  ownerResolver,
+  ...executorOptions
+}: HostedAgentOptions): HostedAgent {
+  const problems: string[] = [];
+  if (!executorOptions.agent?.toolset) problems.push('agent must come from defineAgent(...)');
+  if (typeof executorOptions.model?.generate !== 'function') {
+    problems.push('model must be a ChatModel, e.g. new OfflineModel()');
+  }
+  if (!card?.name || !Array.isArray(card.supportedInterfaces) || card.supportedInterfaces.length === 0) {
+    problems.push(
+      'card must be a v1.0 AgentCard with at least one interface, e.g. buildAgentCard({ agent, interfaces })',
+    );
+  }
+  if (problems.length > 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `createHostedAgent options are not valid: ${problems.join('; ')}.`,
+    });
+  }
+  const executor = new SwitchboardAgentExecutor(executorOptions);
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    taskStore ?? new InMemoryTaskStore(ownerResolver),
+    executor,
+    new DefaultExecutionEventBusManager(ownerResolver),
+  );
+  return { requestHandler, executor, card };
+}

@@ -1,0 +1,140 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import { type A2ARequestHandler, UnauthenticatedUser, type User } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/server/express';
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { A2aError } from '../errors.js';
+import { agentCardRoute } from './agent-card-route.js';
+import {
+  assertCardDeclaresBearer,
+  BearerAuthOptions,
+  bearerAuth,
+  requiredBearerSchemes,
+} from './bearer-auth.js';
+import { healthRoutes, type ReadinessCheck } from './health-routes.js';
+import { BODY_LIMIT, jsonBody } from './json-body.js';
+import { A2A_HTTP_PATHS } from './paths.js';
+import { type HttpBinding, sendProblem } from './problems.js';
+
+/** Options of {@link createA2aHttpApp}. */
+export interface A2aHttpAppOptions {
+  /** The SDK request handler that runs the agent (see `createHostedAgent`). */
+  requestHandler: A2ARequestHandler;
+  /** The v1.0 card served at `/.well-known/agent-card.json`; read once, when the app is created. */
+  card: AgentCard;
+  /**
+   * Bearer-token auth of the JSON-RPC and REST routes (default: none). The card must declare a
+   * required bearer scheme: build it with `buildAgentCard({ ..., bearerAuth: true })`.
+   */
+  auth?: BearerAuthOptions;
+  /** Largest request body, as bytes or a size like `512kb` (default `1mb`). */
+  bodyLimit?: string | number;
+  /** Decides `GET /readyz` (default: always ready). */
+  readiness?: ReadinessCheck;
+  /** Default: warnings and errors to stderr. */
+  logger?: Logger;
+}
+
+const CheckedOptions = z.object({
+  bodyLimit: z.union([
+    z.number().int().positive(),
+    z.string().regex(BODY_LIMIT, 'write a size such as "1mb", "512kb" or "2000b"'),
+  ]),
+  auth: BearerAuthOptions.optional(),
+});
+
+/**
+ * An Express app that hosts one agent over A2A v1.0 HTTP:
+ * - `POST /a2a/jsonrpc` (JSON-RPC) and `/a2a/rest/*` (HTTP+JSON), the SDK's own handlers, behind
+ *   optional bearer auth and a body limit (413 when exceeded);
+ * - `GET /.well-known/agent-card.json`, the card as ProtoJSON with caching headers;
+ * - `GET /healthz` and `GET /readyz`, public.
+ *
+ * @example
+ * const { requestHandler, card } = createHostedAgent({ agent, model, card: agentCard });
+ * const server = await startA2aHttpServer({ app: createA2aHttpApp({ requestHandler, card }), port: 8080 });
+ */
+export function createA2aHttpApp({
+  requestHandler,
+  card,
+  auth,
+  bodyLimit = '1mb',
+  readiness,
+  logger = stderrLogger(),
+}: A2aHttpAppOptions): Express {
+  checkOptions({ requestHandler, card, auth, bodyLimit, readiness });
+  if (!auth && requiredBearerSchemes(card).length > 0) {
+    logger.warn({ agent: card.name }, 'the card requires a bearer token but auth is off: nothing checks it');
+  }
+  for (const binding of ['JSONRPC', 'HTTP+JSON']) {
+    if (!card.supportedInterfaces.some((entry) => entry.protocolBinding === binding)) {
+      logger.warn({ agent: card.name, binding }, 'the card lists no interface for a binding this app serves');
+    }
+  }
+
+  const users = new WeakMap<Request, User>();
+  const userBuilder: UserBuilder = async (req) => users.get(req) ?? new UnauthenticatedUser();
+  // v0.3 stays off until the card route also serves a v0.3 card; turning it on is this one value.
+  const legacyCompat = { enabled: false };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card }));
+  app.use(healthRoutes({ ...(readiness ? { readiness } : {}), logger }));
+  const mount = (binding: HttpBinding, path: string, handler: RequestHandler) => {
+    const authenticate = auth ? [bearerAuth({ ...auth, binding, users, logger })] : [];
+    app.use(
+      path,
+      ...authenticate,
+      ...jsonBody({ binding, limit: bodyLimit, logger }),
+      handler,
+      internalError(binding, logger),
+    );
+  };
+  mount('jsonrpc', A2A_HTTP_PATHS.jsonRpc, jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
+  mount('rest', A2A_HTTP_PATHS.rest, restHandler({ requestHandler, userBuilder, legacyCompat }));
+  return app;
+}
+
+function checkOptions(options: Omit<A2aHttpAppOptions, 'logger'>): void {
+  const problems: string[] = [];
+  if (typeof options.requestHandler?.sendMessage !== 'function') {
+    problems.push(
+      'requestHandler must be an A2A request handler, e.g. createHostedAgent(...).requestHandler',
+    );
+  }
+  if (!Array.isArray(options.card?.supportedInterfaces)) {
+    problems.push('card must be a v1.0 AgentCard, e.g. from buildAgentCard(...)');
+  }
+  if (options.readiness !== undefined && typeof options.readiness !== 'function') {
+    problems.push('readiness must be a function returning a boolean (or a promise of one)');
+  }
+  const parsed = CheckedOptions.safeParse(options);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  if (problems.length > 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `createA2aHttpApp options are not valid: ${problems.join('; ')}.`,
+    });
+  }
+  if (options.auth) assertCardDeclaresBearer(options.card);
+}
+
+/** Last resort of an A2A route: logs the error and answers in the binding's shape. */
+function internalError(binding: HttpBinding, logger: Logger): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    logger.error({ err: error, binding, path: req.originalUrl }, 'A2A HTTP request failed');
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    sendProblem({
+      res,
+      binding,
+      problem: 'INTERNAL',
+      message: 'The server could not handle this request. Try again; if it keeps failing, tell the operator.',
+    });
+  };
+}

@@ -1,0 +1,173 @@
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import type { User } from '@a2a-js/sdk/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  dataOf,
+  type Host,
+  partsText,
+  send,
+  sendTask,
+  startHost,
+  textOf,
+  userMessage,
+} from './support/http-host.js';
+
+const lookupTurns = [
+  { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },
+  { text: 'Order A10086 has shipped with DHL.' },
+];
+
+let host: Host | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s binding', (binding) => {
+  it('answers a message with a completed task whose artifact is the answer', async () => {
+    host = await startHost({ turns: lookupTurns });
+    const client = await host.client(binding);
+    const task = await sendTask(client, 'Where is order A10086?');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts.map((artifact) => partsText(artifact.parts))).toEqual([
+      'Order A10086 has shipped with DHL.',
+    ]);
+  });
+
+  it('streams the task, progress naming the tool, the answer artifact, then completed, and ends', async () => {
+    host = await startHost({ turns: lookupTurns });
+    const client = await host.client(binding);
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(send(userMessage('Where is order A10086?')))) {
+      events.push(event);
+    }
+    const kinds = events.map((event) => event.payload?.$case);
+    expect(kinds[0]).toBe('task');
+    const statuses = events.flatMap((event) =>
+      event.payload?.$case === 'statusUpdate' ? [event.payload.value] : [],
+    );
+    const working = statuses.filter((update) => update.status?.state === TaskState.TASK_STATE_WORKING);
+    expect(working.map((update) => textOf(update.status?.message))).toContain('Step 1: running get_order');
+    const artifactAt = kinds.indexOf('artifactUpdate');
+    expect(artifactAt).toBeGreaterThan(kinds.indexOf('statusUpdate'));
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactAt).toBe(events.length - 2);
+  });
+
+  it('gets a task and lists the tasks of a conversation', async () => {
+    host = await startHost({
+      turns: [{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Other.' }],
+    });
+    const client = await host.client(binding);
+    const first = await sendTask(client, 'Hello');
+    const second = await sendTask(client, 'And again', { contextId: first.contextId });
+    const other = await sendTask(client, 'Elsewhere');
+    const fetched = await client.getTask({ tenant: '', id: second.id });
+    expect(fetched.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(fetched.status?.message)).toBe('Second answer.');
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: first.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
+    expect(listed.tasks.map((task) => task.id).sort()).toEqual([first.id, second.id].sort());
+    expect(listed.tasks.map((task) => task.id)).not.toContain(other.id);
+  });
+
+  it('cancels a running task: the tool sees the abort and the stream ends canceled', async () => {
+    host = await startHost({
+      turns: [{ toolCalls: [{ name: 'wait_for_warehouse', arguments: { orderId: 'A10086' } }] }],
+    });
+    const client = await host.client(binding);
+    const stream = client.sendMessageStream(send(userMessage('Wait for the warehouse on A10086')));
+    const first = await stream.next();
+    const payload = first.done ? undefined : first.value.payload;
+    if (payload?.$case !== 'task') throw new Error('the stream did not start with the task');
+    await host.shop.waitStarted;
+    const canceled = await client.cancelTask({ tenant: '', id: payload.value.id, metadata: {} });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const rest: StreamResponse[] = [];
+    for await (const event of stream) rest.push(event);
+    const last = rest.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(host.shop.waitAborted).toBe(true);
+  });
+
+  it('asks for approval, ignores a customer’s decision, resumes on the operator’s and refunds once', async () => {
+    const approvers: User[] = [];
+    host = await startHost({
+      turns: [
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] },
+        { text: 'Order A10086 was refunded.' },
+        { text: 'It is refunded; nothing else to do.' },
+      ],
+      auth: { bearerTokens: { 'customer-token': 'customer', 'operator-token': 'operator' } },
+      canApprove: (user) => {
+        if (user) approvers.push(user);
+        return user?.isAuthenticated === true && user.userName === 'operator';
+      },
+      ownerResolver: () => 'shop',
+    });
+    const customer = await host.client(binding, 'customer-token');
+    const operator = await host.client(binding, 'operator-token');
+
+    const waiting = await sendTask(customer, 'Please refund order A10086');
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(textOf(waiting.status?.message)).toContain('Refund order A10086 in full (59.90 EUR)');
+    const [pending] = dataOf(waiting.status?.message) as [
+      { pendingApprovals: { id: string; tool: string }[] },
+    ];
+    expect(pending.pendingApprovals).toMatchObject([{ tool: 'refund_order' }]);
+    const approvalId = pending.pendingApprovals[0]?.id;
+    const decision = { approvalDecision: { approvalId, decision: 'approved' } };
+    const ids = { taskId: waiting.id, contextId: waiting.contextId, data: decision };
+
+    const refused = await sendTask(customer, '', ids);
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(textOf(refused.status?.message)).toMatch(/ignored: you are not allowed to approve/);
+    expect(host.shop.refunds).toBe(0);
+
+    const done = await sendTask(operator, '', ids);
+    expect(done.id).toBe(waiting.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(done.status?.message)).toBe('Order A10086 was refunded.');
+    expect(host.shop.refunds).toBe(1);
+    expect(approvers.map((user) => [user.userName, user.isAuthenticated])).toEqual([
+      ['customer', true],
+      ['operator', true],
+    ]);
+
+    const followUp = await sendTask(customer, 'Anything else?', { contextId: waiting.contextId });
+    expect(followUp.id).not.toBe(waiting.id);
+    expect(followUp.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const seen = host.model.requests.at(-1)?.messages ?? [];
+    expect(seen).toContainEqual({ role: 'user', content: 'Please refund order A10086' });
+    expect(seen).toContainEqual({ role: 'assistant', content: 'Order A10086 was refunded.' });
+    expect(host.shop.refunds).toBe(1);
+  });
+
+  it('rejects a message without text', async () => {
+    host = await startHost({ turns: [] });
+    const client = await host.client(binding);
+    const task = await sendTask(client, '', { data: { orderId: 'A10086' } });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(textOf(task.status?.message)).toMatch(/no text to act on/);
+    expect(host.model.callCount).toBe(0);
+  });
+
+  it('answers GetTask of an unknown id with the SDK’s TaskNotFoundError', async () => {
+    host = await startHost({ turns: [] });
+    const client = await host.client(binding);
+    const error = await client.getTask({ tenant: '', id: 'no-such-task' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(error).toMatchObject(
+      binding === 'JSONRPC'
+        ? { reason: 'TASK_NOT_FOUND', envelopeCode: -32001 }
+        : { reason: 'TASK_NOT_FOUND', statusCode: 404 },
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AgentCard,
+  type Message,
+  type Part,
+  Role,
+  type SendMessageRequest,
+  type Task,
+} from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import type { OwnerResolver, User } from '@a2a-js/sdk/server';
+import { type Agent, defineAgent, defineTool } from '@switchboard/agent';
+import { MemoryLogger, ScriptedModel, type ScriptedModelOptions } from '@switchboard/agent/testing';
+import express from 'express';
+import { z } from 'zod';
+import {
+  a2aHttpInterfaces,
+  type BearerAuthOptions,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  dataPart,
+  type ReadinessCheck,
+  startA2aHttpServer,
+  textPart,
+} from '../../src/index.js';
+
+/** The two HTTP bindings, as the card names them. */
+export type HttpBinding = 'JSONRPC' | 'HTTP+JSON';
+
+/** What the shop's tools did, for assertions. */
+export interface ShopRecord {
+  refunds: number;
+  waitAborted: boolean;
+  waitStarted: Promise<void>;
+}
+
+function shopTools(record: ShopRecord, onWaitStarted: () => void) {
+  const OrderId = z.string().regex(/^A\d{5}$/);
+  const getOrder = defineTool({
+    name: 'get_order',
+    summary: 'Look up an order by its id: status and carrier.',
+    whenToUse: 'The user asks about an order.',
+    input: z.object({ orderId: OrderId }),
+    risk: 'read',
+    handler: ({ orderId }) => ({ orderId, status: 'shipped', carrier: 'DHL' }),
+  });
+  const refundOrder = defineTool({
+    name: 'refund_order',
+    summary: 'Refund an order in full.',
+    whenToUse: 'The user asks for their money back.',
+    input: z.object({ orderId: OrderId }),
+    risk: 'dangerous',
+    describeForApproval: ({ orderId }) => ({
+      action: `Refund order ${orderId} in full (59.90 EUR)`,
+      reversible: false,
+    }),
+    handler: ({ orderId }) => {
+      record.refunds++;
+      return { refunded: orderId };
+    },
+  });
+  const waitForWarehouse = defineTool({
+    name: 'wait_for_warehouse',
+    summary: 'Wait until the warehouse confirms the parcel.',
+    whenToUse: 'The user asks to wait for the warehouse.',
+    input: z.object({ orderId: OrderId }),
+    risk: 'read',
+    timeoutMs: 25_000,
+    handler: (_input, { signal }) =>
+      new Promise((_resolve, reject) => {
+        onWaitStarted();
+        signal.addEventListener('abort', () => {
+          record.waitAborted = true;
+          reject(new Error('aborted'));
+        });
+      }),
+  });
+  return [getOrder, refundOrder, waitForWarehouse];
+}
+
+/** Options of {@link startHost}. */
+export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenExhausted'> {
+  auth?: BearerAuthOptions;
+  canApprove?: (user: User | undefined) => boolean;
+  ownerResolver?: OwnerResolver;
+  readiness?: ReadinessCheck;
+}
+
+/** An agent served on a loopback port by the real app, with the SDK's clients at hand. */
+export interface Host {
+  url: string;
+  card: AgentCard;
+  agent: Agent;
+  model: ScriptedModel;
+  shop: ShopRecord;
+  logger: MemoryLogger;
+  /** An SDK client for one binding, created from the well-known card, sending `token` if given. */
+  client(binding: HttpBinding, token?: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/** Starts the shop agent over HTTP (the card's URLs need the port, so the app mounts after listen). */
+export async function startHost({
+  turns,
+  whenExhausted,
+  auth,
+  canApprove,
+  ownerResolver,
+  readiness,
+}: HostOptions): Promise<Host> {
+  let onWaitStarted = () => {};
+  const shop: ShopRecord = {
+    refunds: 0,
+    waitAborted: false,
+    waitStarted: new Promise((resolve) => {
+      onWaitStarted = resolve;
+    }),
+  };
+  const agent = defineAgent({
+    name: 'shop',
+    instructions: 'Help with orders.',
+    tools: shopTools(shop, () => onWaitStarted()),
+  });
+  const model = new ScriptedModel({ turns, ...(whenExhausted ? { whenExhausted } : {}) });
+  const logger = new MemoryLogger();
+  const shell = express();
+  const server = await startA2aHttpServer({ app: shell });
+  const card = buildAgentCard({
+    agent,
+    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
+    bearerAuth: Boolean(auth),
+  });
+  const hosted = createHostedAgent({
+    agent,
+    model,
+    card,
+    logger,
+    ...(canApprove ? { canApprove } : {}),
+    ...(ownerResolver ? { ownerResolver } : {}),
+  });
+  shell.use(
+    createA2aHttpApp({
+      requestHandler: hosted.requestHandler,
+      card,
+      logger,
+      ...(auth ? { auth } : {}),
+      ...(readiness ? { readiness } : {}),
+    }),
+  );
+  return {
+    url: server.url,
+    card,
+    agent,
+    model,
+    shop,
+    logger,
+    close: () => server.close(),
+    async client(binding, token) {
+      const fetchImpl: typeof fetch = (input, init) => {
+        const headers = new Headers(init?.headers);
+        if (token) headers.set('Authorization', `Bearer ${token}`);
+        return fetch(input, { ...init, headers });
+      };
+      const transports =
+        binding === 'JSONRPC'
+          ? [new JsonRpcTransportFactory({ fetchImpl })]
+          : [new RestTransportFactory({ fetchImpl })];
+      const factory = new ClientFactory({
+        transports,
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      });
+      return factory.createFromUrl(server.url);
+    },
+  };
+}
+
+/** A user message: text, and optionally a data part; in a conversation and task when given. */
+export function userMessage(
+  text: string,
+  { contextId = '', taskId = '', data }: { contextId?: string; taskId?: string; data?: unknown } = {},
+): Message {
+  const parts: Part[] = text ? [textPart(text)] : [];
+  if (data !== undefined) parts.push(dataPart(data));
+  return {
+    messageId: randomUUID(),
+    role: Role.ROLE_USER,
+    parts,
+    contextId,
+    taskId,
+    metadata: {},
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/** A blocking SendMessage request. */
+export function send(message: Message): SendMessageRequest {
+  return { tenant: '', message, configuration: undefined, metadata: {} };
+}
+
+/** The text of some parts, joined. */
+export function partsText(parts: readonly Part[]): string {
+  return parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
+}
+
+/** The text parts of a message, joined. */
+export function textOf(message: Message | undefined): string {
+  return partsText(message?.parts ?? []);
+}
+
+/** Sends a user message (as {@link userMessage} builds it) and returns the task it made. */
+export async function sendTask(client: Client, ...args: Parameters<typeof userMessage>): Promise<Task> {
+  const result = await client.sendMessage(send(userMessage(...args)));
+  if (!('status' in result && 'id' in result)) throw new Error('expected a task, got a message');
+  return result;
+}
+
+/** The data parts of a message. */
+export function dataOf(message: Message | undefined): unknown[] {
+  return (message?.parts ?? []).flatMap((part) =>
+    part.content?.$case === 'data' ? [part.content.value] : [],
+  );
+}
