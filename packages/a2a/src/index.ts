@@ -2,10 +2,47 @@ export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js'
 export { buildAgentCard } from './card/build-card.js';
 export type { A2aErrorCode } from './errors.js';
 export { A2A_ERRORS, A2aError } from './errors.js';
-export type { AgentExecutorOptions } from './executor/agent-executor.js';
-export { APPROVAL_DECISION_KEY, SwitchboardAgentExecutor } from './executor/agent-executor.js';
+export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';
+export {
+  APPROVAL_DECISION_KEY,
+  SwitchboardAgentExecutor,
+  TASK_STARTED_HOOK,
+} from './executor/agent-executor.js';
+export type { TaskAborter } from './executor/cancel-listener.js';
+export { listenForCancels } from './executor/cancel-listener.js';
 export { agentMessage, dataPart, readMessage, textPart } from './executor/messages.js';
 export type { RunStateStore } from './executor/run-state-store.js';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
+export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.js';
+export { createHostedAgent } from './host/hosted-agent.js';
+export { AGENT_CARD_MAX_AGE } from './http/agent-card-route.js';
+export { AuthenticatedUser, BearerAuthOptions } from './http/bearer-auth.js';
+export type { A2aHttpAppOptions } from './http/create-app.js';
+export { createA2aHttpApp } from './http/create-app.js';
+export type { ReadinessCheck } from './http/health-routes.js';
+export { A2A_HTTP_PATHS, a2aHttpInterfaces } from './http/paths.js';
+export type { HttpBinding, HttpProblem } from './http/problems.js';
+export { HTTP_PROBLEMS } from './http/problems.js';
+export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-server.js';
+export { startA2aHttpServer } from './http/start-server.js';
 export type { QueueAddress } from './queue/binding.js';
 export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.js';
+export type { ReplyFrame } from './queue/envelope.js';
+export { decodeFrame, encodeFrame, JobEnvelope } from './queue/envelope.js';
+export type { A2aQueueServerOptions } from './queue/queue-server.js';
+export { A2aQueueServer } from './queue/queue-server.js';
+export type { QueueTransportOptions } from './queue/queue-transport.js';
+export { QueueTransport } from './queue/queue-transport.js';
+export type { QueueTransportFactoryOptions } from './queue/queue-transport-factory.js';
+export { QueueTransportFactory } from './queue/queue-transport-factory.js';
+export type { ReplyInboxOptions } from './queue/reply-inbox.js';
+export { ReplyInbox, ReplySubscription } from './queue/reply-inbox.js';
+export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.js';
+export { AgentRegistry } from './registry/agent-registry.js';
+export type { RegistryEntry, RegistryInstance } from './registry/registry-entry.js';
+export { RedisIntentStore } from './store/redis-intent-store.js';
+export type { RedisRunStateStoreOptions } from './store/redis-run-state-store.js';
+export { RedisRunStateStore } from './store/redis-run-state-store.js';
+export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.js';
+export { RedisTaskStore } from './store/redis-task-store.js';
+export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.js';

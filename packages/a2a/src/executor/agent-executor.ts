@@ -1,5 +1,11 @@
 import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext, User } from '@a2a-js/sdk/server';
+import type {
+  AgentExecutor,
+  ExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+  User,
+} from '@a2a-js/sdk/server';
 import {
   type Agent,
   type AgentRunResult,
@@ -44,6 +50,12 @@ export interface AgentExecutorOptions {
   runState?: RunStateStore;
   /** Who may approve a pending dangerous action by sending a decision in a message (default: nobody). */
   canApprove?: (user: User | undefined) => boolean;
+  /**
+   * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
+   * use the same contextId never see each other's history. A task keeps the scope it started with,
+   * so an operator who answers it continues the customer's conversation.
+   */
+  conversationScope?: (context: ServerCallContext) => string;
   intents?: IntentStore;
   audit?: AuditSink;
   tracer?: AgentTracer;
@@ -52,6 +64,12 @@ export interface AgentExecutorOptions {
   context?: ContextWindowOptions;
   maxSteps?: number;
 }
+
+/** The task metadata key that names the conversation a task belongs to. */
+export const CONVERSATION_KEY = 'switchboard.conversation';
+
+const defaultScope = (context: ServerCallContext) =>
+  `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;
 
 const FINAL_STATE: Record<StopReason, TaskState> = {
   model: TaskState.TASK_STATE_COMPLETED,
@@ -72,6 +90,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   readonly #runState: RunStateStore;
   readonly #logger: Logger;
   readonly #running = new Map<string, AbortController>();
+  /** Context ids of tasks seen here, for cancel events of tasks that are not running (bounded). */
+  readonly #contexts = new Map<string, string>();
 
   constructor(options: AgentExecutorOptions) {
     this.#o = options;
@@ -86,8 +106,12 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
 
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = requestContext;
+    this.#remember(taskId, contextId);
+    const conversation =
+      (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
+      `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${contextId}`;
     const publisher = new TaskPublisher(bus, taskId, contextId);
-    publisher.task(requestContext.task, userMessage);
+    publisher.task(requestContext.task, userMessage, { [CONVERSATION_KEY]: conversation });
     const controller = new AbortController();
     this.#running.set(taskId, controller);
     try {
@@ -103,11 +127,12 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         return;
       }
       publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
-      const stored = await this.#runState.load(contextId);
+      const stored = await this.#runState.load(conversation);
       const result = await runAgent({
         agent: this.#o.agent,
         model: this.#o.model,
-        ...(text ? { input: text } : {}),
+        // A message that carries a decision answers the approval; its text must not withdraw it.
+        ...(text && decisions.accepted.length === 0 ? { input: text } : {}),
         ...(stored ? { history: stored.messages, state: stored.state } : {}),
         conversationId: contextId,
         decisions: decisions.accepted,
@@ -119,7 +144,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         },
         ...this.#runOptions(),
       });
-      await this.#runState.save(contextId, { messages: result.messages, state: result.state });
+      await this.#runState.save(conversation, { messages: result.messages, state: result.state });
       this.#publishResult(publisher, result, decisions.refused > 0);
     } catch (error) {
       this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
@@ -150,8 +175,17 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       return;
     }
     // Not running here (it waits for input, or another replica runs it): settle it as canceled.
-    const publisher = new TaskPublisher(bus, taskId, '');
+    const publisher = new TaskPublisher(bus, taskId, this.#contexts.get(taskId) ?? '');
     publisher.finish(TaskState.TASK_STATE_CANCELED, 'The task was canceled.');
+  }
+
+  #remember(taskId: string, contextId: string): void {
+    this.#contexts.delete(taskId);
+    this.#contexts.set(taskId, contextId);
+    if (this.#contexts.size > 10_000) {
+      const oldest = this.#contexts.keys().next().value;
+      if (oldest !== undefined) this.#contexts.delete(oldest);
+    }
   }
 
   #runOptions() {
@@ -222,7 +256,7 @@ class TaskPublisher {
     readonly contextId: string,
   ) {}
 
-  task(existing: Task | undefined, userMessage: Message): void {
+  task(existing: Task | undefined, userMessage: Message, metadata: Record<string, unknown>): void {
     const task: Task = existing ?? {
       id: this.taskId,
       contextId: this.contextId,
@@ -233,7 +267,7 @@ class TaskPublisher {
       },
       artifacts: [],
       history: [userMessage],
-      metadata: {},
+      metadata,
     };
     this.bus.publish({ kind: 'task', data: task });
   }

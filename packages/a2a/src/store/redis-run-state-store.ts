@@ -7,7 +7,7 @@ import { RunState, type RunStateStore } from '../executor/run-state-store.js';
 export interface RedisRunStateStoreOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
   redis: Redis;
-  /** Key prefix of this agent, e.g. `{switchboard:orders}`; state lives at `<prefix>:run:<contextId>`. */
+  /** Key prefix of this agent, e.g. `{switchboard:orders}`; state lives at `<prefix>:run:<conversation>`. */
   prefix: string;
   /** How long a conversation's state is kept after its last save; default 30 days. */
   ttlSeconds?: number;
@@ -17,7 +17,7 @@ export interface RedisRunStateStoreOptions {
 
 /**
  * The {@link RunStateStore} on Redis, shared by all replicas of an agent: one JSON value per A2A
- * `contextId`, validated with the {@link RunState} schema on load, its TTL refreshed on every save.
+ * `conversation`, validated with the {@link RunState} schema on load, its TTL refreshed on every save.
  * A corrupt entry is logged and read as absent, so the conversation starts afresh instead of failing.
  *
  * @example
@@ -51,35 +51,35 @@ export class RedisRunStateStore implements RunStateStore {
     this.#logger = logger;
   }
 
-  #key(contextId: string): string {
-    return `${this.#prefix}:run:${contextId}`;
+  #key(conversation: string): string {
+    return `${this.#prefix}:run:${conversation}`;
   }
 
-  async load(contextId: string): Promise<RunState | undefined> {
-    const stored = await this.#redis.get(this.#key(contextId));
+  async load(conversation: string): Promise<RunState | undefined> {
+    const stored = await this.#redis.get(this.#key(conversation));
     if (stored === null) return undefined;
     let raw: unknown;
     try {
       raw = JSON.parse(stored);
     } catch (err) {
-      this.#logger.warn({ contextId, key: this.#key(contextId), err }, 'corrupt run state ignored');
+      this.#logger.warn({ conversation, key: this.#key(conversation), err }, 'corrupt run state ignored');
       return undefined;
     }
     const parsed = RunState.safeParse(raw);
     if (parsed.success) return parsed.data;
     this.#logger.warn(
-      { contextId, key: this.#key(contextId), issues: parsed.error.issues },
+      { conversation, key: this.#key(conversation), issues: parsed.error.issues },
       'corrupt run state ignored',
     );
     return undefined;
   }
 
-  async save(contextId: string, state: RunState): Promise<void> {
+  async save(conversation: string, state: RunState): Promise<void> {
     try {
-      await this.#redis.set(this.#key(contextId), JSON.stringify(state), 'EX', this.#ttlSeconds);
+      await this.#redis.set(this.#key(conversation), JSON.stringify(state), 'EX', this.#ttlSeconds);
     } catch (cause) {
       throw new A2aError('REDIS_UNAVAILABLE', {
-        message: `Run state of ${contextId} could not be saved.`,
+        message: `Run state of ${conversation} could not be saved.`,
         cause,
       });
     }
