@@ -46,3 +46,5 @@ export { RedisRunStateStore } from './store/redis-run-state-store.js';
 export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.js';
 export { RedisTaskStore } from './store/redis-task-store.js';
 export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.js';
+export { clientForAgent, clientFromRegistryEntry } from './registry/registry-client.js';
+export type { RegistryClientOptions } from './registry/registry-client.js';
