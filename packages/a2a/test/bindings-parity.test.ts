@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, JsonRpcTransportFactory, type RequestOptions } from '@a2a-js/sdk/client';
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type A2aHttpServer,
+  A2aQueueServer,
+  a2aHttpInterfaces,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  QueueTransportFactory,
+  queueUrl,
+  startA2aHttpServer,
+} from '../src/index.js';
+import { sendRequest, userMessage } from './support/messages.js';
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const tokens = { 'tok-alice-0123456789': 'alice', 'tok-operator-0123456789': 'operator' };
+const asAlice: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-alice-0123456789' } };
+const asOperator: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-operator-0123456789' } };
+const refunds = { count: 0 };
+const address = { queue: 'parity', prefix: `{test:${randomUUID()}}` };
+let http: A2aHttpServer;
+let queueServer: A2aQueueServer;
+let queueFactory: QueueTransportFactory;
+const clients: Record<string, Client> = {};
+
+beforeAll(async () => {
+  const refund = defineTool({
+    name: 'refund_order',
+    summary: 'Refund an order.',
+    whenToUse: 'Refund requests.',
+    input: z.object({ orderId: z.string() }),
+    risk: 'dangerous',
+    describeForApproval: ({ orderId }) => ({ action: `Refund order ${orderId}`, reversible: false }),
+    handler: ({ orderId }) => {
+      refunds.count++;
+      return { refunded: orderId };
+    },
+  });
+  const agent = defineAgent({ name: 'orders', instructions: 'Orders.', tools: [refund] });
+  const model = new ScriptedModel({
+    turns: [],
+    whenExhausted: (request) => {
+      const last = request.messages.at(-1);
+      if (last?.role === 'user' && last.content.startsWith('refund')) {
+        return { toolCalls: [{ name: 'refund_order', arguments: { orderId: last.content.split(' ')[1] } }] };
+      }
+      return { text: last?.role === 'tool' ? 'Refund done.' : 'OK.' };
+    },
+  });
+  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  const card = buildAgentCard({
+    agent,
+    bearerAuth: true,
+    interfaces: [
+      ...a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+      { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
+    ],
+  });
+  const hosted = createHostedAgent({
+    agent,
+    model,
+    card,
+    canApprove: (user) => user?.userName === 'operator',
+    ownerResolver: () => 'shop',
+    logger: silentLogger(),
+  });
+  http = await startA2aHttpServer({
+    app: createA2aHttpApp({
+      requestHandler: hosted.requestHandler,
+      card,
+      auth: { bearerTokens: tokens },
+      logger: silentLogger(),
+    }),
+    port,
+  });
+  queueServer = new A2aQueueServer({
+    requestHandler: hosted.requestHandler,
+    card,
+    address,
+    redis,
+    bearerTokens: tokens,
+    logger: silentLogger(),
+  });
+  await queueServer.start();
+  queueFactory = new QueueTransportFactory({ redis, timeoutMs: 10_000 });
+  clients.JSONRPC = await new ClientFactory({
+    transports: [new JsonRpcTransportFactory()],
+    preferredTransports: ['JSONRPC'],
+  }).createFromAgentCard(card);
+  clients.queue = await new ClientFactory({ transports: [queueFactory] }).createFromAgentCard(card);
+});
+
+afterAll(async () => {
+  await queueFactory.close();
+  await queueServer.close();
+  await http.close();
+  const keys = await redis.keys(`${address.prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const bindings = ['JSONRPC', 'queue'] as const;
+
+function client(binding: (typeof bindings)[number]): Client {
+  const found = clients[binding];
+  if (!found) throw new Error(`no client for ${binding}`);
+  return found;
+}
+
+describe.each(bindings)('over %s', (binding) => {
+  it('a dangerous action waits in input-required; only the operator’s decision resumes it, and it runs once', async () => {
+    const before = refunds.count;
+    const orderId = `A${Math.floor(10_000 + Math.random() * 89_999)}`;
+    const waiting = (await client(binding).sendMessage(
+      sendRequest(userMessage(`refund ${orderId}`)),
+      asAlice,
+    )) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const data = waiting.status?.message?.parts.find((part) => part.content?.$case === 'data')?.content;
+    const approvalId =
+      data?.$case === 'data'
+        ? (data.value as { pendingApprovals: { id: string }[] }).pendingApprovals[0]?.id
+        : '';
+    const decide = (options: RequestOptions) =>
+      client(binding).sendMessage(
+        sendRequest(
+          userMessage('', {
+            taskId: waiting.id,
+            contextId: waiting.contextId,
+            data: { approvalDecision: { approvalId, decision: 'approved' } },
+          }),
+        ),
+        options,
+      ) as Promise<Task>;
+    const selfApproved = await decide(asAlice);
+    expect(selfApproved.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(refunds.count).toBe(before);
+    const approved = await decide(asOperator);
+    expect(approved.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(refunds.count).toBe(before + 1);
+  });
+});
+
+describe('the same fault, over HTTP and over the queue', () => {
+  it.each([
+    [
+      'GetTask of an unknown task',
+      TaskNotFoundError,
+      async (c: Client) => c.getTask({ tenant: '', id: 'no-such-task' }, asAlice),
+    ],
+    [
+      'CancelTask of a completed task',
+      TaskNotCancelableError,
+      async (c: Client) => {
+        const done = (await c.sendMessage(sendRequest(userMessage('hello')), asAlice)) as Task;
+        return c.cancelTask({ tenant: '', id: done.id, metadata: {} }, asAlice);
+      },
+    ],
+    [
+      'a message to a completed task',
+      UnsupportedOperationError,
+      async (c: Client) => {
+        const done = (await c.sendMessage(sendRequest(userMessage('hello')), asAlice)) as Task;
+        return c.sendMessage(
+          sendRequest(userMessage('more', { taskId: done.id, contextId: done.contextId })),
+          asAlice,
+        );
+      },
+    ],
+  ])('%s raises the same SDK error on both bindings', async (_fault, expected, act) => {
+    const [viaHttp, viaQueue] = await Promise.all(
+      [client('JSONRPC'), client('queue')].map((c) =>
+        act(c).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    const shape = (error: unknown) => {
+      const { name, code, envelopeCode, message } = error as {
+        name: string;
+        code: unknown;
+        envelopeCode: unknown;
+        message: string;
+      };
+      return {
+        type: (error as object).constructor.name,
+        name,
+        code,
+        envelopeCode,
+        message: message.replace(/[0-9a-f-]{36}/g, '<id>'),
+      };
+    };
+    expect(viaHttp).toBeInstanceOf(Error);
+    expect(shape(viaQueue)).toEqual(shape(viaHttp));
+    expect(viaQueue).toBeInstanceOf(expected);
+  });
+});
