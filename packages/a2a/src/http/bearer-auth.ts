@@ -1,51 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { User } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
 import type { Request, RequestHandler } from 'express';
-import { z } from 'zod';
+import { type BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
 import { A2aError } from '../errors.js';
 import { type HttpBinding, sendProblem } from './problems.js';
-
-/** A token as it can travel in `Authorization: Bearer <token>` (RFC 6750 b64token). */
-const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
-
-/** Bearer-token auth of the A2A routes: each token maps to the user name it authenticates. */
-export const BearerAuthOptions = z.object({
-  bearerTokens: z
-    .record(
-      z.string().regex(TOKEN, 'a token must be letters, digits or -._~+/ (as sent after "Bearer ")'),
-      z.string().min(1, 'every token needs a non-empty user name'),
-    )
-    .refine((tokens) => Object.keys(tokens).length > 0, 'give at least one token, or leave auth out'),
-});
-export type BearerAuthOptions = z.infer<typeof BearerAuthOptions>;
-
-/** A caller authenticated by this server; `userName` is what `canApprove` and the task store see. */
-export class AuthenticatedUser implements User {
-  readonly isAuthenticated = true;
-  constructor(readonly userName: string) {}
-}
-
-const digest = (token: string): Buffer => createHash('sha256').update(token).digest();
-
-/** Finds the user of a presented token, comparing against every configured token in constant time. */
-function tokenVerifier(
-  bearerTokens: Readonly<Record<string, string>>,
-): (presented: string) => string | undefined {
-  const entries = Object.entries(bearerTokens).map(([token, userName]) => ({
-    hash: digest(token),
-    userName,
-  }));
-  return (presented) => {
-    const hash = digest(presented);
-    let found: string | undefined;
-    for (const entry of entries) {
-      if (timingSafeEqual(entry.hash, hash) && found === undefined) found = entry.userName;
-    }
-    return found;
-  };
-}
 
 /**
  * Middleware that admits only requests with a known bearer token and records who sent them in
@@ -63,13 +22,13 @@ export function bearerAuth({
 }): RequestHandler {
   const verify = tokenVerifier(bearerTokens);
   return (req, res, next) => {
-    const match = /^Bearer +(\S+) *$/i.exec(req.header('authorization') ?? '');
-    const userName = match?.[1] === undefined ? undefined : verify(match[1]);
-    if (userName !== undefined) {
-      users.set(req, new AuthenticatedUser(userName));
+    const user = bearerUser(req.header('authorization'), verify);
+    if (user) {
+      users.set(req, user);
       next();
       return;
     }
+    const match = /^Bearer\b/i.exec(req.header('authorization') ?? '');
     logger.info({ binding, path: req.originalUrl, tokenSent: Boolean(match) }, 'unauthenticated A2A request');
     res.setHeader(
       'WWW-Authenticate',

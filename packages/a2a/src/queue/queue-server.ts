@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { type AgentCard, SendMessageResponse, StreamResponse, TaskState } from '@a2a-js/sdk';
 import {
   type A2ARequestHandler,
@@ -11,6 +11,7 @@ import {
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
 import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.js';
 import { BULLMQ_BINDING, type QueueAddress } from './binding.js';
 import { JobEnvelope } from './envelope.js';
@@ -57,13 +58,6 @@ function contextIdFor(messageId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-class NamedUser implements User {
-  constructor(readonly userName: string) {}
-  get isAuthenticated(): boolean {
-    return true;
-  }
-}
-
 /**
  * The server side of the BullMQ binding: a BullMQ worker on the agent's queue that hands each job's
  * JSON-RPC request to the SDK's `JsonRpcTransportHandler` (the same request handler that serves HTTP)
@@ -75,6 +69,7 @@ export class A2aQueueServer {
   readonly #rpc: JsonRpcTransportHandler;
   readonly #dedup: MessageDedup;
   readonly #logger: Logger;
+  readonly #verify: ((presented: string) => string | undefined) | undefined;
   #worker: Worker | undefined;
   #workerRedis: Redis | undefined;
 
@@ -83,6 +78,7 @@ export class A2aQueueServer {
     this.#rpc = new JsonRpcTransportHandler(options.requestHandler);
     this.#dedup = new MessageDedup({ redis: options.redis, prefix: options.address.prefix });
     this.#logger = options.logger ?? stderrLogger();
+    this.#verify = options.bearerTokens ? tokenVerifier(options.bearerTokens) : undefined;
   }
 
   /** Starts consuming; resolves when the worker is connected. */
@@ -284,15 +280,7 @@ export class A2aQueueServer {
   }
 
   #authenticate(authorization: string | undefined): User | 'invalid' {
-    const tokens = this.#o.bearerTokens;
-    if (!tokens) return new UnauthenticatedUser();
-    const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
-    if (!token) return 'invalid';
-    for (const [known, userName] of Object.entries(tokens)) {
-      const a = Buffer.from(known);
-      const b = Buffer.from(token);
-      if (a.length === b.length && timingSafeEqual(a, b)) return new NamedUser(userName);
-    }
-    return 'invalid';
+    if (!this.#verify) return new UnauthenticatedUser();
+    return bearerUser(authorization, this.#verify) ?? 'invalid';
   }
 }

@@ -1,4 +1,10 @@
-import { type Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type TransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type TransportFactory,
+} from '@a2a-js/sdk/client';
 import { A2aError } from '../errors.js';
 import { BULLMQ_BINDING } from '../queue/binding.js';
 import type { AgentRegistry } from './agent-registry.js';
@@ -22,15 +28,20 @@ export interface RegistryClientOptions {
  * const entry = await registry.get('orders');
  * const client = await clientFromRegistryEntry({ entry, queue: queueFactory });
  */
-export async function clientFromRegistryEntry({ entry, queue, prefer = 'queue' }: RegistryClientOptions): Promise<Client> {
+export async function clientFromRegistryEntry({
+  entry,
+  queue,
+  prefer = 'queue',
+}: RegistryClientOptions): Promise<Client> {
   const http = ['JSONRPC', 'HTTP+JSON'];
   const order = prefer === 'queue' && queue ? [BULLMQ_BINDING, ...http] : http;
   const offered = new Set(entry.card.supportedInterfaces.map((entry) => entry.protocolBinding));
   if (!order.some((binding) => offered.has(binding))) {
     throw new A2aError('INVALID_OPTIONS', {
-      message: `Agent "${entry.name}" offers ${[...offered].join(', ') || 'no interface'}; this client can use ${order.join(', ')}. ${
-        queue ? '' : 'Pass the queue transport factory to reach agents over their queue.'
-      }`.trim(),
+      message:
+        `Agent "${entry.name}" offers ${[...offered].join(', ') || 'no interface'}; this client can use ${order.join(', ')}. ${
+          queue ? '' : 'Pass the queue transport factory to reach agents over their queue.'
+        }`.trim(),
     });
   }
   const transports: TransportFactory[] = [
