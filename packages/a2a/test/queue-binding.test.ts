@@ -268,13 +268,32 @@ describe('poison messages', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('a job whose reply cannot be written is retried with backoff, a bounded number of times', async () => {
+    await setup();
+    const queue = new Queue(address.queue, { connection: redis, prefix });
+    const replyTo = `${prefix}:not-a-stream`;
+    await redis.set(replyTo, 'a plain string: XADD fails with WRONGTYPE');
+    const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
+    const job = await queue.add(
+      'GetTask',
+      { v: 1, requestId: 'r-1', replyTo, serviceParameters: { 'a2a-version': '1.0' }, request },
+      { attempts: 3, backoff: { type: 'exponential', delay: 50 } },
+    );
+    for (let i = 0; i < 100 && !(await job.isFailed()); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const failed = await queue.getJob(job.id ?? '');
+    expect(failed?.attemptsMade).toBe(3);
+    expect(failed?.failedReason).toContain('WRONGTYPE');
+    await queue.close();
+  });
+
   it('a job that is not an envelope at all is recorded as failed, and the worker keeps serving', async () => {
     await setup();
     const queue = new Queue(address.queue, { connection: redis, prefix });
     const job = await queue.add('junk', { hello: 'world' });
     for (let i = 0; i < 50 && !(await job.isFailed()); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    const failed = await Queue.prototype.getJob.call(queue, job.id ?? '');
+    const failed = await queue.getJob(job.id ?? '');
     expect(failed?.failedReason).toMatch(/Not a Switchboard A2A job envelope \(v: .*requestId/);
     await queue.close();
     const task = (await client.sendMessage(sendRequest(userMessage('A30004?')))) as Task;

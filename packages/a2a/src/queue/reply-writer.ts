@@ -23,11 +23,14 @@ export class ReplyWriter {
 
   async #write(kind: 'item' | 'end', body: string | undefined): Promise<void> {
     const fields = encodeFrame({ requestId: this.requestId, kind, ...(body === undefined ? {} : { body }) });
-    await this.redis
+    const results = await this.redis
       .multi()
       .xadd(this.replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields)
       .expire(this.replyTo, this.expirySeconds)
       .exec();
+    // MULTI reports a failed command in its results instead of rejecting: surface it, so the job is retried.
+    const failure = results?.find(([error]) => error)?.[0];
+    if (failure) throw failure;
   }
 }
 
