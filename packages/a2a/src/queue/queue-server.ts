@@ -35,6 +35,14 @@ export interface A2aQueueServerOptions {
   lockDurationMs?: number;
   /** How often stalled jobs are looked for (default 30 s). */
   stalledIntervalMs?: number;
+  /**
+   * Runs the handling of one job inside the trace context its envelope carries (the telemetry
+   * package restores W3C context here). Default: runs it as is.
+   */
+  withTraceContext?: <T>(
+    trace: Readonly<Record<string, string>> | undefined,
+    run: () => Promise<T>,
+  ) => Promise<T>;
   logger?: Logger;
 }
 
@@ -141,8 +149,9 @@ export class A2aQueueServer {
     }
     const envelope = parsed.data;
     const reply = new ReplyWriter(this.#o.redis, envelope.replyTo, envelope.requestId);
+    const withTrace = this.#o.withTraceContext ?? ((_trace, run) => run());
     try {
-      await this.#serve(envelope, job, reply);
+      await withTrace(envelope.trace, () => this.#serve(envelope, job, reply));
     } catch (error) {
       this.#logger.error({ err: error, jobId: job.id }, 'queue request failed');
       await reply.end(errorResponse(null, -32603, 'Internal error while handling the request.'));
