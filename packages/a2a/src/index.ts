@@ -1,6 +1,10 @@
 export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.js';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js';
 export { buildAgentCard } from './card/build-card.js';
+export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './card/card-json.js';
+export { detectCardVersion } from './card/card-json.js';
+export { fromV03 } from './card/from-v03.js';
+export { toV03 } from './card/to-v03.js';
 export type { A2aErrorCode } from './errors.js';
 export { A2A_ERRORS, A2aError } from './errors.js';
 export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';

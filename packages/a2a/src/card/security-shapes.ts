@@ -1,0 +1,136 @@
+import { type CardWarning, isObject, type JsonObject, member, objects, pick, strings } from './card-json.js';
+
+/** v0.3 OAuth flows in the order v1.0 keeps one of them (it allows exactly one). */
+const FLOW_PREFERENCE = ['authorizationCode', 'clientCredentials', 'implicit', 'password'] as const;
+
+/** One v1.0 security scheme (`{ "<variant>SecurityScheme": {...} }`) in its v0.3 form. */
+export function schemeToV03(scheme: unknown, path: string, warnings: CardWarning[]): JsonObject | undefined {
+  if (!isObject(scheme)) {
+    warnings.push({ path, message: 'not an object; left out' });
+    return undefined;
+  }
+  const [variant, body] = Object.entries(scheme)[0] ?? [];
+  const value = isObject(body) ? body : {};
+  const description = pick(value, ['description']);
+  switch (variant) {
+    case 'httpAuthSecurityScheme':
+      return { type: 'http', ...description, ...pick(value, ['scheme', 'bearerFormat']) };
+    case 'apiKeySecurityScheme': {
+      const location = typeof value.location === 'string' ? value.location : 'header';
+      const known = ['header', 'query', 'cookie'].includes(location);
+      if (!known) {
+        warnings.push({
+          path: member(member(path, variant), 'location'),
+          message: `location "${location}" has no v0.3 equivalent; written as in: "header"`,
+        });
+      }
+      return { type: 'apiKey', ...description, in: known ? location : 'header', ...pick(value, ['name']) };
+    }
+    case 'oauth2SecurityScheme': {
+      const flows = isObject(value.flows) ? value.flows : {};
+      const out: JsonObject = {};
+      for (const [flow, settings] of Object.entries(flows)) {
+        const flowPath = member(member(member(path, variant), 'flows'), flow);
+        if (flow === 'deviceCode') {
+          warnings.push({ path: flowPath, message: 'the device code flow does not exist in v0.3; left out' });
+          continue;
+        }
+        const copy = isObject(settings) ? { ...settings } : {};
+        if (copy.pkceRequired === true) {
+          warnings.push({
+            path: member(flowPath, 'pkceRequired'),
+            message: 'pkceRequired does not exist in v0.3; left out',
+          });
+        }
+        delete copy.pkceRequired;
+        out[flow] = copy;
+      }
+      return { type: 'oauth2', ...description, flows: out, ...pick(value, ['oauth2MetadataUrl']) };
+    }
+    case 'openIdConnectSecurityScheme':
+      return { type: 'openIdConnect', ...description, ...pick(value, ['openIdConnectUrl']) };
+    case 'mtlsSecurityScheme':
+      return { type: 'mutualTLS', ...description };
+    default:
+      warnings.push({ path, message: `unknown security scheme "${variant ?? '(none)'}"; left out` });
+      return undefined;
+  }
+}
+
+/** One v0.3 security scheme (`{ "type": ... }`) in its v1.0 form. */
+export function schemeFromV03(
+  scheme: unknown,
+  path: string,
+  warnings: CardWarning[],
+): JsonObject | undefined {
+  if (!isObject(scheme)) {
+    warnings.push({ path, message: 'not an object; left out' });
+    return undefined;
+  }
+  const description = pick(scheme, ['description']);
+  switch (scheme.type) {
+    case 'http':
+      return { httpAuthSecurityScheme: { ...description, ...pick(scheme, ['scheme', 'bearerFormat']) } };
+    case 'apiKey':
+      return {
+        apiKeySecurityScheme: { ...description, location: scheme.in ?? 'header', ...pick(scheme, ['name']) },
+      };
+    case 'oauth2': {
+      const flows = isObject(scheme.flows) ? scheme.flows : {};
+      const chosen = FLOW_PREFERENCE.find((flow) => isObject(flows[flow]));
+      for (const flow of Object.keys(flows)) {
+        if (flow !== chosen) {
+          warnings.push({
+            path: member(member(path, 'flows'), flow),
+            message: `v1.0 allows one OAuth flow; kept ${chosen ?? 'none'}, left out ${flow}`,
+          });
+        }
+      }
+      if (chosen === 'implicit' || chosen === 'password') {
+        warnings.push({
+          path: member(member(path, 'flows'), chosen),
+          message: `the ${chosen} flow is deprecated in v1.0`,
+        });
+      }
+      if (!chosen) warnings.push({ path: member(path, 'flows'), message: 'no OAuth flow to keep' });
+      return {
+        oauth2SecurityScheme: {
+          ...description,
+          flows: chosen ? { [chosen]: flows[chosen] } : {},
+          ...pick(scheme, ['oauth2MetadataUrl']),
+        },
+      };
+    }
+    case 'openIdConnect':
+      return { openIdConnectSecurityScheme: { ...description, ...pick(scheme, ['openIdConnectUrl']) } };
+    case 'mutualTLS':
+      return { mtlsSecurityScheme: { ...description } };
+    default:
+      warnings.push({
+        path: member(path, 'type'),
+        message: `unknown security scheme type "${String(scheme.type)}"; left out`,
+      });
+      return undefined;
+  }
+}
+
+/** v1.0 `securityRequirements` → v0.3 `security`. */
+export function requirementsToV03(requirements: unknown): JsonObject[] {
+  return objects(requirements).map((requirement) =>
+    Object.fromEntries(
+      Object.entries(isObject(requirement.schemes) ? requirement.schemes : {}).map(([name, scopes]) => [
+        name,
+        strings(isObject(scopes) ? scopes.list : []),
+      ]),
+    ),
+  );
+}
+
+/** v0.3 `security` → v1.0 `securityRequirements`. */
+export function requirementsFromV03(security: unknown): JsonObject[] {
+  return objects(security).map((requirement) => ({
+    schemes: Object.fromEntries(
+      Object.entries(requirement).map(([name, scopes]) => [name, { list: strings(scopes) }]),
+    ),
+  }));
+}
