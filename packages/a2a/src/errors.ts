@@ -5,6 +5,7 @@ export const A2A_ERRORS = {
   TIMEOUT: 'No reply arrived in time.',
   TRANSPORT_CLOSED: 'The transport is closed.',
   BAD_REPLY: 'A reply could not be read.',
+  SCHEMA_UNAVAILABLE: 'A bundled A2A JSON Schema could not be loaded.',
 } as const;
 
 /** A code from {@link A2A_ERRORS}. */

@@ -51,7 +51,7 @@ export function member(path: string, key: string): string {
 export function detectCardVersion(card: unknown): CardVersion {
   if (!isObject(card)) return 'unknown';
   const v1 = Array.isArray(card.supportedInterfaces);
-  const v03 = V03_ONLY_FIELDS.some((field) => field in card);
+  const v03 = V03_ONLY_FIELDS.some((field) => card[field] !== undefined);
   if (v1 && v03) return 'hybrid';
   if (v1) return '1.0';
   if (v03) return '0.3';
