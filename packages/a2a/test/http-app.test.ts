@@ -23,9 +23,10 @@ describe('the HTTP app around the agent', () => {
       body,
     });
 
-  it('serves the card as ProtoJSON with caching headers, 304 on a matching ETag, without a token', async () => {
+  it('serves the v1.0 card as ProtoJSON with caching headers, 304 on a matching ETag, without a token', async () => {
     host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
-    const response = await fetch(`${host.url}/.well-known/agent-card.json`);
+    const v1 = { 'A2A-Version': '1.0' };
+    const response = await fetch(`${host.url}/.well-known/agent-card.json`, { headers: v1 });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('cache-control')).toBe('public, max-age=60');
@@ -38,7 +39,7 @@ describe('the HTTP app around the agent', () => {
     const etag = response.headers.get('etag') ?? '';
     expect(etag).toMatch(/^".+"$/);
     const again = await fetch(`${host.url}/.well-known/agent-card.json`, {
-      headers: { 'If-None-Match': etag },
+      headers: { ...v1, 'If-None-Match': etag },
     });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');

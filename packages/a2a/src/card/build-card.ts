@@ -1,5 +1,8 @@
 import type { AgentCard, AgentInterface, AgentSkill, SecurityScheme } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { Agent } from '@switchboard/agent';
+import { A2aError } from '../errors.js';
+import { permissionsExtension, permittedTools } from './permissions-extension.js';
 
 /** One way to reach the agent, as listed in the card's `supportedInterfaces`. */
 export interface CardInterface {
@@ -13,20 +16,51 @@ export interface CardInterface {
 /** Options of {@link buildAgentCard}. */
 export interface BuildAgentCardOptions {
   agent: Agent;
-  /** The interfaces the agent serves, the preferred one first. */
+  /**
+   * The interfaces the agent serves, the preferred one first: e.g. `a2aHttpInterfaces({ baseUrl })`
+   * and `{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }`.
+   */
   interfaces: readonly CardInterface[];
   /** The agent's own version (default `0.1.0`). */
   version?: string;
   provider?: { organization: string; url: string };
-  /** Declare bearer-token auth as the card's security scheme and requirement. */
+  /** Declare bearer-token auth as the card's security scheme and requirement (default false). */
   bearerAuth?: boolean;
+  /**
+   * List the JSON-RPC and HTTP+JSON interfaces a second time with protocol version `0.3`, after
+   * the others, so that v0.3 clients find them and the SDK accepts their requests (default true).
+   * Turn it off together with `createA2aHttpApp({ legacyCompat: false })`.
+   */
+  legacyCompat?: boolean;
+  /** Example requests per tool name, shown as the examples of that tool's skill. */
+  examples?: Readonly<Record<string, readonly string[]>>;
 }
+
+const LEGACY_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
 
 const humanize = (name: string) => name.replace(/[_-]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /**
- * A v1.0 Agent Card for a Switchboard agent: one skill per permitted tool, streaming on, and the
- * interfaces given. (The card issue refines skills, extensions and the v0.3 shape.)
+ * The canonical v1.0 Agent Card of a Switchboard agent, derived from its definition only, so two
+ * builds from the same options are deep-equal (skills sorted by tool name, interfaces in the order
+ * given). It holds:
+ * - one skill per permitted tool (id = tool name; description from its summary and when to use it;
+ *   tags with its risk; the examples given);
+ * - capabilities: streaming, no push notifications, no extended card, and the permission manifest
+ *   as the extension {@link PERMISSIONS_EXTENSION_URI};
+ * - a bearer security scheme and requirement when `bearerAuth` is set;
+ * - every interface given, plus v0.3 copies of the HTTP ones unless `legacyCompat` is false.
+ *
+ * @example
+ * const card = buildAgentCard({
+ *   agent,
+ *   interfaces: [
+ *     ...a2aHttpInterfaces({ baseUrl: 'https://orders.example.com' }),
+ *     { url: queueUrl(defaultQueueAddress(agent.name)), protocolBinding: BULLMQ_BINDING },
+ *   ],
+ *   bearerAuth: true,
+ *   examples: { get_order: ['Where is order A10086?'] },
+ * });
  */
 export function buildAgentCard({
   agent,
@@ -34,20 +68,10 @@ export function buildAgentCard({
   version = '0.1.0',
   provider,
   bearerAuth = false,
+  legacyCompat = true,
+  examples = {},
 }: BuildAgentCardOptions): AgentCard {
-  const skills: AgentSkill[] = agent.toolset
-    .list()
-    .filter((tool) => agent.permitted.has(tool.name))
-    .map((tool) => ({
-      id: tool.name,
-      name: humanize(tool.name),
-      description: `${tool.summary} Use when: ${tool.whenToUse}`,
-      tags: [tool.risk],
-      examples: [],
-      inputModes: [],
-      outputModes: [],
-      securityRequirements: [],
-    }));
+  checkOptions({ agent, interfaces, examples });
   const supportedInterfaces: AgentInterface[] = interfaces.map((entry) => ({
     url: entry.url,
     protocolBinding: entry.protocolBinding,
@@ -67,15 +91,77 @@ export function buildAgentCard({
   return {
     name: agent.name,
     description: agent.description || `The ${agent.name} agent.`,
-    supportedInterfaces,
-    provider,
+    supportedInterfaces: legacyCompat
+      ? duplicateInterfacesForLegacy(supportedInterfaces, LEGACY_BINDINGS)
+      : supportedInterfaces,
+    provider: provider ? { organization: provider.organization, url: provider.url } : undefined,
     version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [permissionsExtension({ agent })],
+      extendedAgentCard: false,
+    },
     securitySchemes,
     securityRequirements: bearerAuth ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills,
+    skills: toolSkills({ agent, examples }),
     signatures: [],
   };
+}
+
+/** One skill per permitted tool, sorted by name. */
+function toolSkills({
+  agent,
+  examples,
+}: {
+  agent: Agent;
+  examples: Readonly<Record<string, readonly string[]>>;
+}): AgentSkill[] {
+  return permittedTools(agent).map((tool) => ({
+    id: tool.name,
+    name: humanize(tool.name),
+    description: [
+      tool.summary,
+      `Use when: ${tool.whenToUse}`,
+      ...(tool.whenNotToUse ? [`Not for: ${tool.whenNotToUse}`] : []),
+    ].join(' '),
+    tags: [tool.risk, ...(tool.risk === 'dangerous' ? ['requires-approval'] : [])],
+    examples: [...(examples[tool.name] ?? [])],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  }));
+}
+
+function checkOptions({
+  agent,
+  interfaces,
+  examples,
+}: Pick<Required<BuildAgentCardOptions>, 'agent' | 'interfaces' | 'examples'>): void {
+  const problems: string[] = [];
+  if (!agent?.toolset || !(agent.permitted instanceof Set)) {
+    problems.push('agent must be an agent definition, e.g. from defineAgent(...)');
+  }
+  if (!Array.isArray(interfaces) || interfaces.length === 0) {
+    problems.push(
+      'interfaces must list at least one interface, e.g. a2aHttpInterfaces({ baseUrl }) or { url: queueUrl(address), protocolBinding: BULLMQ_BINDING }',
+    );
+  }
+  for (const [tool, list] of Object.entries(examples)) {
+    if (agent?.permitted instanceof Set && !agent.permitted.has(tool)) {
+      problems.push(
+        `examples names "${tool}", which is not a tool this agent may call (it may call: ${[...agent.permitted].sort().join(', ') || 'none'})`,
+      );
+    }
+    if (!Array.isArray(list) || list.some((item) => typeof item !== 'string' || !item.trim())) {
+      problems.push(`examples.${tool} must be a list of non-empty strings`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `buildAgentCard options are not valid: ${problems.join('; ')}.`,
+    });
+  }
 }

@@ -30,6 +30,13 @@ export interface A2aHttpAppOptions {
   readiness?: ReadinessCheck;
   /** Default: warnings and errors to stderr. */
   logger?: Logger;
+  /**
+   * Also speak A2A v0.3 (default true): the SDK's v0.3 compatibility layer on the JSON-RPC and REST
+   * routes (chosen per request by `A2A-Version`: absent or `0.3`), and the v0.3 card for v0.3
+   * readers. The card must list its HTTP interfaces for protocol 0.3 too, as `buildAgentCard` does
+   * by default; turn both off together.
+   */
+  legacyCompat?: boolean;
 }
 
 const CheckedOptions = z.object({
@@ -41,10 +48,11 @@ const CheckedOptions = z.object({
 });
 
 /**
- * An Express app that hosts one agent over A2A v1.0 HTTP:
+ * An Express app that hosts one agent over A2A v1.0 HTTP, and v0.3 unless `legacyCompat` is false:
  * - `POST /a2a/jsonrpc` (JSON-RPC) and `/a2a/rest/*` (HTTP+JSON), the SDK's own handlers, behind
  *   optional bearer auth and a body limit (413 when exceeded);
- * - `GET /.well-known/agent-card.json`, the card as ProtoJSON with caching headers;
+ * - `GET /.well-known/agent-card.json`, the card by `A2A-Version` (v1.0 ProtoJSON for `1.0`, the
+ *   v0.3 card without a version or for `0.3`) with caching headers;
  * - `GET /healthz` and `GET /readyz`, public.
  *
  * @example
@@ -58,25 +66,40 @@ export function createA2aHttpApp({
   bodyLimit = '1mb',
   readiness,
   logger = stderrLogger(),
+  legacyCompat = true,
 }: A2aHttpAppOptions): Express {
-  checkOptions({ requestHandler, card, auth, bodyLimit, readiness });
+  checkOptions({ requestHandler, card, auth, bodyLimit, readiness, legacyCompat });
   if (!auth && requiredBearerSchemes(card).length > 0) {
     logger.warn({ agent: card.name }, 'the card requires a bearer token but auth is off: nothing checks it');
   }
   for (const binding of ['JSONRPC', 'HTTP+JSON']) {
     if (!card.supportedInterfaces.some((entry) => entry.protocolBinding === binding)) {
       logger.warn({ agent: card.name, binding }, 'the card lists no interface for a binding this app serves');
+      continue;
+    }
+    const listsV03 = card.supportedInterfaces.some(
+      (entry) => entry.protocolBinding === binding && entry.protocolVersion === '0.3',
+    );
+    if (legacyCompat && !listsV03) {
+      logger.warn(
+        { agent: card.name, binding },
+        'legacyCompat is on but the card lists no protocol 0.3 interface for this binding: v0.3 requests will fail with VersionNotSupported; build the card with buildAgentCard (legacyCompat on by default)',
+      );
+    } else if (!legacyCompat && listsV03) {
+      logger.warn(
+        { agent: card.name, binding },
+        'the card lists a protocol 0.3 interface for this binding but legacyCompat is off: v0.3 clients will fail; build the card with legacyCompat: false',
+      );
     }
   }
 
   const users = new WeakMap<Request, User>();
   const userBuilder: UserBuilder = async (req) => users.get(req) ?? new UnauthenticatedUser();
-  // v0.3 stays off until the card route also serves a v0.3 card; turning it on is this one value.
-  const legacyCompat = { enabled: false };
+  const compat = { enabled: legacyCompat };
 
   const app = express();
   app.disable('x-powered-by');
-  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card }));
+  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card, legacyCompat }));
   app.use(healthRoutes({ ...(readiness ? { readiness } : {}), logger }));
   const mount = (binding: HttpBinding, path: string, handler: RequestHandler) => {
     const authenticate = auth ? [bearerAuth({ ...auth, binding, users, logger })] : [];
@@ -88,8 +111,12 @@ export function createA2aHttpApp({
       internalError(binding, logger),
     );
   };
-  mount('jsonrpc', A2A_HTTP_PATHS.jsonRpc, jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }));
-  mount('rest', A2A_HTTP_PATHS.rest, restHandler({ requestHandler, userBuilder, legacyCompat }));
+  mount(
+    'jsonrpc',
+    A2A_HTTP_PATHS.jsonRpc,
+    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat: compat }),
+  );
+  mount('rest', A2A_HTTP_PATHS.rest, restHandler({ requestHandler, userBuilder, legacyCompat: compat }));
   return app;
 }
 
@@ -105,6 +132,9 @@ function checkOptions(options: Omit<A2aHttpAppOptions, 'logger'>): void {
   }
   if (options.readiness !== undefined && typeof options.readiness !== 'function') {
     problems.push('readiness must be a function returning a boolean (or a promise of one)');
+  }
+  if (typeof options.legacyCompat !== 'boolean') {
+    problems.push('legacyCompat must be true or false');
   }
   const parsed = CheckedOptions.safeParse(options);
   if (!parsed.success) {

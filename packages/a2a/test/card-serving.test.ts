@@ -1,0 +1,436 @@
+import { AgentCard, TaskState } from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { defineAgent, defineTool } from '@switchboard/agent';
+import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  a2aHttpInterfaces,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  defaultQueueAddress,
+  PERMISSIONS_EXTENSION_URI,
+  PermissionManifest,
+  queueUrl,
+  renderAgentCard,
+  startA2aHttpServer,
+} from '../src/index.js';
+import { type Host, partsText, sendTask, startHost } from './support/http-host.js';
+
+const CARD_PATH = '/.well-known/agent-card.json';
+const lookupTurns = [
+  { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },
+  { text: 'Order A10086 has shipped with DHL.' },
+];
+
+let host: Host | undefined;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A fetch that records what went over the wire: each request's A2A-Version, body and reply. */
+function recordingFetch({ dropVersionOnCard = false } = {}) {
+  const wire: { url: string; version: string | null; body: unknown; reply: string }[] = [];
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const headers = new Headers(init?.headers);
+    // A v0.3 reader does not know the A2A-Version header; the SDK's resolver always sends 1.0.
+    if (dropVersionOnCard && url.endsWith(CARD_PATH)) headers.delete('A2A-Version');
+    const response = await fetch(input, { ...init, headers });
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    wire.push({ url, version: headers.get('A2A-Version'), body, reply: await response.clone().text() });
+    return response;
+  };
+  return { fetchImpl, wire };
+}
+
+describe('one agent, a v0.3 client and a v1.0 client over HTTP', () => {
+  describe.each([
+    ['JSONRPC', '/a2a/jsonrpc'],
+    ['HTTP+JSON', '/a2a/rest'],
+  ] as const)('%s binding', (binding, path) => {
+    const transports = (fetchImpl: typeof fetch, legacy: boolean) => {
+      const options = { fetchImpl, ...(legacy ? { legacyCompat: { enabled: true } } : {}) };
+      return [
+        binding === 'JSONRPC' ? new JsonRpcTransportFactory(options) : new RestTransportFactory(options),
+      ];
+    };
+
+    it('a v0.3 client reads the v0.3 card and completes a task in the v0.3 wire format', async () => {
+      host = await startHost({ turns: lookupTurns });
+      const { fetchImpl, wire } = recordingFetch({ dropVersionOnCard: true });
+      const factory = new ClientFactory({
+        transports: transports(fetchImpl, true),
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
+      });
+      const client: Client = await factory.createFromUrl(host.url);
+
+      const task = await sendTask(client, 'Where is order A10086?');
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task.artifacts.map((artifact) => partsText(artifact.parts))).toEqual([
+        'Order A10086 has shipped with DHL.',
+      ]);
+
+      const [card, call] = wire;
+      expect(card?.version).toBeNull();
+      expect(isLegacyAgentCard(JSON.parse(card?.reply ?? '{}'))).toBe(true);
+      expect(call?.url).toBe(
+        binding === 'JSONRPC' ? `${host.url}${path}` : `${host.url}${path}/v1/message:send`,
+      );
+      expect(call?.version).toBe('0.3');
+      if (binding === 'JSONRPC') {
+        expect(call?.body).toMatchObject({
+          method: 'message/send',
+          params: { message: { kind: 'message' } },
+        });
+        expect(JSON.parse(call?.reply ?? '{}')).toMatchObject({
+          result: { kind: 'task', status: { state: 'completed' } },
+        });
+      } else {
+        expect(JSON.parse(call?.reply ?? '{}')).toMatchObject({
+          task: { status: { state: 'TASK_STATE_COMPLETED' } },
+        });
+      }
+    });
+
+    it('a v1.0 client reads the v1.0 card and completes a task in the v1.0 wire format', async () => {
+      host = await startHost({ turns: lookupTurns });
+      const { fetchImpl, wire } = recordingFetch();
+      const factory = new ClientFactory({
+        transports: transports(fetchImpl, false),
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      });
+      const client = await factory.createFromUrl(host.url);
+
+      const task = await sendTask(client, 'Where is order A10086?');
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task.artifacts.map((artifact) => partsText(artifact.parts))).toEqual([
+        'Order A10086 has shipped with DHL.',
+      ]);
+
+      const [card, call] = wire;
+      expect(card?.version).toBe('1.0');
+      expect(JSON.parse(card?.reply ?? '{}')).toEqual(AgentCard.toJSON(host.card));
+      expect(call?.url).toBe(
+        binding === 'JSONRPC' ? `${host.url}${path}` : `${host.url}${path}/message:send`,
+      );
+      expect(call?.version).toBe('1.0');
+      if (binding === 'JSONRPC') expect(call?.body).toMatchObject({ method: 'SendMessage' });
+      expect(call?.reply).toContain('TASK_STATE_COMPLETED');
+    });
+  });
+});
+
+describe('the well-known card, by A2A-Version', () => {
+  const tokens = { 'customer-token': 'customer' };
+  const getCard = (headers: Record<string, string> = {}, query = '') =>
+    fetch(`${host?.url}${CARD_PATH}${query}`, { headers });
+
+  it('serves the v0.3 card without a version, empty or 0.3, and the v1.0 ProtoJSON card for 1.0', async () => {
+    host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
+    const none = await getCard();
+    expect(none.status).toBe(200);
+    expect(none.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(none.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(none.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    const v03 = (await none.json()) as Record<string, unknown>;
+    expect(v03).toMatchObject({
+      protocolVersion: '0.3.0',
+      name: 'shop',
+      url: `${host.url}/a2a/jsonrpc`,
+      preferredTransport: 'JSONRPC',
+      additionalInterfaces: [
+        { url: `${host.url}/a2a/jsonrpc`, transport: 'JSONRPC' },
+        { url: `${host.url}/a2a/rest`, transport: 'HTTP+JSON' },
+      ],
+      securitySchemes: { bearer: { type: 'http', scheme: 'Bearer', description: 'Bearer token' } },
+      security: [{ bearer: [] }],
+      supportsAuthenticatedExtendedCard: false,
+    });
+    expect(v03).not.toHaveProperty('supportedInterfaces');
+    expect(v03).not.toHaveProperty('securityRequirements');
+    expect(v03).toEqual(renderAgentCard({ card: host.card, version: '0.3' }).card);
+    for (const version of ['', '0.3', '0.3.0']) {
+      const same = await getCard({ 'A2A-Version': version });
+      expect(await same.json()).toEqual(v03);
+      expect(same.headers.get('etag')).toBe(none.headers.get('etag'));
+    }
+
+    const one = await getCard({ 'A2A-Version': '1.0' });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    expect(one.headers.get('cache-control')).toBe('public, max-age=60');
+    const v1 = (await one.json()) as Record<string, unknown>;
+    expect(v1).toEqual(AgentCard.toJSON(host.card));
+    expect(v1).not.toHaveProperty('url');
+    expect(v1).not.toHaveProperty('protocolVersion');
+    expect(v1.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { description: 'Bearer token', scheme: 'Bearer' } },
+    });
+    expect(v1.supportedInterfaces).toEqual([
+      { url: `${host.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${host.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${host.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${host.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+    ]);
+    expect(one.headers.get('etag')).not.toBe(none.headers.get('etag'));
+
+    const byQuery = await getCard({}, '?A2A-Version=1.0');
+    expect(await byQuery.json()).toEqual(v1);
+    const patch = await getCard({ 'A2A-Version': '1.0.3' });
+    expect(patch.headers.get('etag')).toBe(one.headers.get('etag'));
+  });
+
+  it('answers If-None-Match with 304 only for the ETag of the shape asked for', async () => {
+    host = await startHost({ turns: [] });
+    const v03Etag = (await getCard()).headers.get('etag') ?? '';
+    const v1Etag = (await getCard({ 'A2A-Version': '1.0' })).headers.get('etag') ?? '';
+    expect(v03Etag).toMatch(/^".+"$/);
+    expect(v1Etag).toMatch(/^".+"$/);
+
+    const v03Again = await getCard({ 'If-None-Match': v03Etag });
+    expect(v03Again.status).toBe(304);
+    expect(v03Again.headers.get('etag')).toBe(v03Etag);
+    expect(v03Again.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    expect(await v03Again.text()).toBe('');
+    const v1Again = await getCard({ 'A2A-Version': '1.0', 'If-None-Match': v1Etag });
+    expect(v1Again.status).toBe(304);
+    expect(v1Again.headers.get('etag')).toBe(v1Etag);
+
+    const crossed = await getCard({ 'A2A-Version': '1.0', 'If-None-Match': v03Etag });
+    expect(crossed.status).toBe(200);
+    expect(crossed.headers.get('etag')).toBe(v1Etag);
+    expect((await getCard({ 'If-None-Match': v1Etag })).status).toBe(200);
+  });
+
+  it('refuses an unsupported version with 400, naming the versions it serves', async () => {
+    host = await startHost({ turns: [] });
+    for (const [headers, query] of [
+      [{ 'A2A-Version': '9.9' }, ''],
+      [{}, '?A2A-Version=latest'],
+    ] as const) {
+      const response = await getCard(headers, query);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+      const body = await response.json();
+      expect(body).toMatchObject({
+        error: {
+          code: 400,
+          status: 'FAILED_PRECONDITION',
+          message: expect.stringMatching(
+            /A2A-Version "(9\.9|latest)" is not supported.*Supported versions: 1\.0, 0\.3/,
+          ),
+          details: [
+            {
+              reason: 'VERSION_NOT_SUPPORTED',
+              domain: 'a2a-protocol.org',
+              metadata: { supportedVersions: '1.0,0.3' },
+            },
+          ],
+        },
+      });
+    }
+  });
+
+  it('with legacyCompat off, serves the v1.0 card to every reader and refuses 0.3 (card and calls)', async () => {
+    const agent = defineAgent({ name: 'plain', instructions: 'Say hello.' });
+    const model = new ScriptedModel({ turns: [{ text: 'Hello.' }] });
+    const shell = express();
+    const server = await startA2aHttpServer({ app: shell });
+    closers.push(() => server.close());
+    const card = buildAgentCard({
+      agent,
+      interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
+      legacyCompat: false,
+    });
+    const { requestHandler } = createHostedAgent({ agent, model, card });
+    const logger = new MemoryLogger();
+    shell.use(createA2aHttpApp({ requestHandler, card, legacyCompat: false, logger }));
+    expect(logger.entries).toEqual([]);
+    createA2aHttpApp({ requestHandler, card, logger });
+    expect(logger.entries.map((entry) => [entry.level, entry.fields.binding, entry.message])).toEqual([
+      ['warn', 'JSONRPC', expect.stringMatching(/no protocol 0\.3 interface.*VersionNotSupported/)],
+      ['warn', 'HTTP+JSON', expect.stringMatching(/no protocol 0\.3 interface.*VersionNotSupported/)],
+    ]);
+    const get = (headers: Record<string, string> = {}) => fetch(`${server.url}${CARD_PATH}`, { headers });
+
+    expect(await (await get()).json()).toEqual(AgentCard.toJSON(card));
+    const refused = await get({ 'A2A-Version': '0.3' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringMatching(/Supported versions: 1\.0\. /) },
+    });
+    const v03Call = await fetch(`${server.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'Hi' }] },
+        },
+      }),
+    });
+    expect(await v03Call.json()).toMatchObject({ error: { code: -32009 } });
+    expect(model.callCount).toBe(0);
+  });
+});
+
+describe('buildAgentCard', () => {
+  const OrderId = z.object({ orderId: z.string() });
+  const tools = () => [
+    defineTool({
+      name: 'refund_order',
+      summary: 'Refund an order in full.',
+      whenToUse: 'The customer asks for their money back.',
+      whenNotToUse: 'The customer only asks about the status.',
+      input: OrderId,
+      risk: 'dangerous',
+      describeForApproval: ({ orderId }) => ({ action: `Refund ${orderId}`, reversible: false }),
+      handler: () => ({ refunded: true }),
+    }),
+    defineTool({
+      name: 'get_order',
+      summary: 'Look up an order.',
+      whenToUse: 'The customer asks about an order.',
+      input: OrderId,
+      risk: 'read',
+      handler: () => ({}),
+    }),
+    defineTool({
+      name: 'send_receipt',
+      summary: 'Email the receipt.',
+      whenToUse: 'After a purchase question.',
+      input: OrderId,
+      risk: 'write',
+      idempotent: true,
+      handler: () => ({}),
+    }),
+    defineTool({
+      name: 'wipe_orders',
+      summary: 'Delete every order.',
+      whenToUse: 'Never in production.',
+      input: z.object({}),
+      risk: 'dangerous',
+      describeForApproval: () => ({ action: 'Delete every order', reversible: false }),
+      handler: () => ({}),
+    }),
+  ];
+  const permitted = ['refund_order', 'get_order', 'send_receipt'];
+  const address = defaultQueueAddress('orders');
+  const interfaces = [
+    ...a2aHttpInterfaces({ baseUrl: 'http://localhost:8080' }),
+    { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
+  ];
+  const build = (options: { reversed?: boolean; legacyCompat?: boolean } = {}) =>
+    buildAgentCard({
+      agent: defineAgent({
+        name: 'orders',
+        description: 'Answers order questions.',
+        instructions: 'Help with orders.',
+        tools: options.reversed ? tools().reverse() : tools(),
+        permissions: { tools: options.reversed ? [...permitted].reverse() : permitted },
+      }),
+      interfaces,
+      bearerAuth: true,
+      provider: { organization: 'Example Shop', url: 'https://shop.example' },
+      examples: { get_order: ['Where is order A10086?'] },
+      ...(options.legacyCompat === undefined ? {} : { legacyCompat: options.legacyCompat }),
+    });
+
+  it('publishes the permission manifest: each permitted tool with risk, approval and idempotency', () => {
+    const card = build();
+    const [extension, ...others] = card.capabilities?.extensions ?? [];
+    expect(others).toEqual([]);
+    expect(extension).toMatchObject({ uri: PERMISSIONS_EXTENSION_URI, required: false });
+    expect(extension?.description).toMatch(/permission manifest/);
+    expect(PermissionManifest.parse(extension?.params)).toEqual({
+      tools: [
+        { name: 'get_order', risk: 'read', requiresApproval: false, idempotent: true },
+        { name: 'refund_order', risk: 'dangerous', requiresApproval: true, idempotent: false },
+        { name: 'send_receipt', risk: 'write', requiresApproval: false, idempotent: true },
+      ],
+    });
+    const json = AgentCard.toJSON(card) as { capabilities: { extensions: unknown[] } };
+    expect(json.capabilities.extensions).toEqual([
+      {
+        uri: PERMISSIONS_EXTENSION_URI,
+        description: extension?.description,
+        params: extension?.params,
+      },
+    ]);
+    expect(AgentCard.fromJSON(json).capabilities?.extensions[0]?.params).toEqual(extension?.params);
+  });
+
+  it('has one skill per permitted tool, described for a caller, with its risk and examples', () => {
+    const card = build();
+    expect(card.capabilities).toMatchObject({
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+    });
+    expect(card.skills.map((skill) => skill.id)).toEqual(['get_order', 'refund_order', 'send_receipt']);
+    expect(card.skills[1]).toMatchObject({
+      name: 'Refund order',
+      description:
+        'Refund an order in full. Use when: The customer asks for their money back. Not for: The customer only asks about the status.',
+      tags: ['dangerous', 'requires-approval'],
+      examples: [],
+    });
+    expect(card.skills[0]).toMatchObject({ tags: ['read'], examples: ['Where is order A10086?'] });
+    expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
+    expect(card.provider).toEqual({ organization: 'Example Shop', url: 'https://shop.example' });
+  });
+
+  it('lists the HTTP interfaces again for protocol 0.3 (not the queue), unless legacyCompat is off', () => {
+    const listed = (legacyCompat?: boolean) =>
+      build(legacyCompat === undefined ? {} : { legacyCompat }).supportedInterfaces.map(
+        (entry) => `${entry.protocolVersion} ${entry.protocolBinding} ${entry.url}`,
+      );
+    expect(listed()).toEqual([
+      '1.0 JSONRPC http://localhost:8080/a2a/jsonrpc',
+      '1.0 HTTP+JSON http://localhost:8080/a2a/rest',
+      `1.0 ${BULLMQ_BINDING} ${queueUrl(address)}`,
+      '0.3 JSONRPC http://localhost:8080/a2a/jsonrpc',
+      '0.3 HTTP+JSON http://localhost:8080/a2a/rest',
+    ]);
+    expect(listed(false)).toEqual(listed().slice(0, 3));
+  });
+
+  it('is deterministic: two builds, and builds from tools in another order, are deep-equal', () => {
+    expect(build()).toEqual(build());
+    expect(AgentCard.toJSON(build())).toEqual(AgentCard.toJSON(build()));
+    expect(AgentCard.toJSON(build({ reversed: true }))).toEqual(AgentCard.toJSON(build()));
+    expect(JSON.stringify(renderAgentCard({ card: build(), version: '0.3' }))).toBe(
+      JSON.stringify(renderAgentCard({ card: build({ reversed: true }), version: '0.3' })),
+    );
+  });
+
+  it('refuses examples for a tool the agent may not call, saying which it may', () => {
+    const agent = defineAgent({
+      name: 'orders',
+      instructions: 'Help.',
+      tools: tools(),
+      permissions: { tools: permitted },
+    });
+    expect(() =>
+      buildAgentCard({ agent, interfaces, examples: { wipe_orders: ['Delete everything'] } }),
+    ).toThrow(/examples names "wipe_orders".*may call: get_order, refund_order, send_receipt/);
+    expect(() => buildAgentCard({ agent, interfaces: [] })).toThrow(/interfaces must list at least one/);
+  });
+});
