@@ -1,10 +1,26 @@
 export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.js';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js';
 export { buildAgentCard } from './card/build-card.js';
+export type { CardChange, CardChangeKind, CardDiff } from './card/card-change.js';
 export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './card/card-json.js';
 export { detectCardVersion } from './card/card-json.js';
+export type { CardCheck, CardProblem, CardRule } from './card/card-problem.js';
+export { CARD_RULES } from './card/card-problem.js';
+export type { CheckCardOptions } from './card/check-card.js';
+export { checkCard } from './card/check-card.js';
+export { diffCards } from './card/diff-cards.js';
 export { fromV03 } from './card/from-v03.js';
+export {
+  PERMISSIONS_EXTENSION_URI,
+  PermissionManifest,
+  PermissionManifestTool,
+  permissionsExtension,
+} from './card/permissions-extension.js';
+export type { PublishedCardVersion } from './card/render-card.js';
+export { CARD_VERSIONS, renderAgentCard } from './card/render-card.js';
 export { toV03 } from './card/to-v03.js';
+export type { CardVerification, VerifyCardOptions, VerifyCheck } from './card/verify-card.js';
+export { verifyCard } from './card/verify-card.js';
 export type { A2aErrorCode } from './errors.js';
 export { A2A_ERRORS, A2aError } from './errors.js';
 export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';
@@ -20,7 +36,8 @@ export type { RunStateStore } from './executor/run-state-store.js';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.js';
 export { createHostedAgent } from './host/hosted-agent.js';
-export { AGENT_CARD_MAX_AGE } from './http/agent-card-route.js';
+export type { AgentCardRouteOptions } from './http/agent-card-route.js';
+export { AGENT_CARD_MAX_AGE, agentCardRoute } from './http/agent-card-route.js';
 export type { A2aHttpAppOptions } from './http/create-app.js';
 export { createA2aHttpApp } from './http/create-app.js';
 export type { ReadinessCheck } from './http/health-routes.js';

@@ -209,6 +209,39 @@ describe('fromV03 and toV03', () => {
     ]);
   });
 
+  it('warn where a conversion loses an interface: a tenant, or a v0.3 card without url', () => {
+    const tenanted = {
+      ...v1,
+      supportedInterfaces: [
+        { url: 'https://a.example/t1/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: 't1' },
+      ],
+    };
+    expect(toV03(tenanted).warnings).toEqual([
+      {
+        path: '$.supportedInterfaces[0].tenant',
+        message: 'tenant "t1" cannot be expressed in v0.3; a v0.3 client will not send it',
+      },
+    ]);
+    const { url: _url, additionalInterfaces: _more, ...nowhere } = v03;
+    expect(fromV03(nowhere).warnings).toContainEqual({
+      path: '$.url',
+      message: 'no url: the v1.0 card has no interface, so no client can reach the agent',
+    });
+  });
+
+  it('keep v1.0-form security schemes and capabilities found in a hybrid card', () => {
+    const hybrid = {
+      ...v03,
+      supportedInterfaces: v1.supportedInterfaces,
+      capabilities: { streaming: true, extendedAgentCard: true },
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+    };
+    const { card } = fromV03(hybrid);
+    expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
+    expect(card.capabilities).toMatchObject({ extendedAgentCard: true });
+    expect(detectCardVersion({ ...v1, url: undefined })).toBe('1.0');
+  });
+
   it('convert every real-world card from public A2A samples to v1.0 and back', () => {
     const files = readdirSync(realWorld).filter((file) => file.endsWith('.json'));
     expect(files.length).toBeGreaterThan(5);

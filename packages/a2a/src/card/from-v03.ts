@@ -52,6 +52,12 @@ export function fromV03(card: JsonObject): ConvertedCard {
     };
     add(card.url, card.preferredTransport);
     for (const entry of objects(card.additionalInterfaces)) add(entry.url, entry.transport);
+    if (supportedInterfaces.length === 0) {
+      warnings.push({
+        path: '$.url',
+        message: 'no url: the v1.0 card has no interface, so no client can reach the agent',
+      });
+    }
   }
   const capabilities = isObject(card.capabilities) ? card.capabilities : {};
   if ('stateTransitionHistory' in capabilities) {
@@ -74,7 +80,9 @@ export function fromV03(card: JsonObject): ConvertedCard {
     ...pick(card, ['provider', 'version', 'documentationUrl']),
     capabilities: {
       ...pick(capabilities, ['streaming', 'pushNotifications', 'extensions']),
-      ...(card.supportsAuthenticatedExtendedCard === true ? { extendedAgentCard: true } : {}),
+      ...(card.supportsAuthenticatedExtendedCard === true || capabilities.extendedAgentCard === true
+        ? { extendedAgentCard: true }
+        : {}),
     },
     ...(Object.keys(securitySchemes).length > 0 ? { securitySchemes } : {}),
     ...(objects(card.security).length > 0

@@ -67,6 +67,14 @@ export function schemeFromV03(
     warnings.push({ path, message: 'not an object; left out' });
     return undefined;
   }
+  // A hybrid card may already carry the v1.0 form: keep it as it is.
+  if (
+    scheme.type === undefined &&
+    Object.keys(scheme).length === 1 &&
+    /SecurityScheme$/.test(Object.keys(scheme)[0] ?? '')
+  ) {
+    return structuredClone(scheme);
+  }
   const description = pick(scheme, ['description']);
   switch (scheme.type) {
     case 'http':

@@ -41,6 +41,14 @@ export function toV03(card: JsonObject): ConvertedCard {
       });
     }
   }
+  for (const { entry, index } of reachable) {
+    if (typeof entry.tenant === 'string' && entry.tenant !== '') {
+      warnings.push({
+        path: `$.supportedInterfaces[${index}].tenant`,
+        message: `tenant "${entry.tenant}" cannot be expressed in v0.3; a v0.3 client will not send it`,
+      });
+    }
+  }
   const kept = new Set(reachable.map(({ index }) => index));
   for (const { entry, index } of interfaces) {
     if (kept.has(index)) continue;

@@ -1,0 +1,100 @@
+import { Command, CommanderError, Option } from 'commander';
+import { cardsCheck } from './commands/cards-check.js';
+import { cardsConvert } from './commands/cards-convert.js';
+import { cardsDiff } from './commands/cards-diff.js';
+import { cardsVerify } from './commands/cards-verify.js';
+import { EXIT, type Output, processOutput } from './io/output.js';
+
+/** Builds the `switchboard` command; each action stores its exit code in `exit`. */
+export function buildProgram(output: Output, exit: { code: number }): Command {
+  const program = new Command('switchboard')
+    .description('Run and inspect teams of A2A agents.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => output.out(text.trimEnd()),
+      writeErr: (text) => output.err(text.trimEnd()),
+    })
+    .showHelpAfterError('(run "switchboard --help" for usage)');
+  const cards = program
+    .command('cards')
+    .description('Check, convert, diff and verify A2A agent cards (v1.0 and v0.3).');
+  cards
+    .command('check')
+    .description('Validate cards against their version’s schema and semantic rules.')
+    .argument('<file|url|dir>', 'a card file, a directory of cards, or an agent’s URL')
+    .option('--json', 'print the result as JSON (for CI)', false)
+    .addOption(
+      new Option('--version <version>', 'check as this version instead of detecting it').choices([
+        '1.0',
+        '0.3',
+      ]),
+    )
+    .option('--a2a-version <version>', 'the A2A-Version header sent when fetching a URL', '1.0')
+    .action(
+      async (target: string, options: { json: boolean; version?: '1.0' | '0.3'; a2aVersion: string }) => {
+        exit.code = await cardsCheck({
+          target,
+          json: options.json,
+          version: options.version,
+          a2aVersion: options.a2aVersion,
+          output,
+        });
+      },
+    );
+  cards
+    .command('convert')
+    .description('Convert a card between v1.0 and v0.3; lossy steps are reported as warnings.')
+    .argument('<file|url>', 'the card to convert')
+    .addOption(
+      new Option('--to <version>', 'the version to convert to').choices(['0.3', '1.0']).makeOptionMandatory(),
+    )
+    .option('-o, --out <file>', 'write the card to a file instead of printing it')
+    .action(async (target: string, options: { to: '0.3' | '1.0'; out?: string }) => {
+      exit.code = await cardsConvert({ target, to: options.to, out: options.out, output });
+    });
+  cards
+    .command('diff')
+    .description(
+      'What changed between two cards (any versions), marked breaking or not for existing clients.',
+    )
+    .argument('<before>', 'the old card (file or URL)')
+    .argument('<after>', 'the new card (file or URL)')
+    .option('--json', 'print the diff as JSON', false)
+    .option('--fail-on-breaking', 'exit 1 when a change breaks existing clients', false)
+    .action(async (before: string, after: string, options: { json: boolean; failOnBreaking: boolean }) => {
+      exit.code = await cardsDiff({ before, after, ...options, output });
+    });
+  cards
+    .command('verify')
+    .description('Prove a live card with real calls: interfaces answer, streaming streams, auth is enforced.')
+    .argument('<url>', 'the agent’s base URL or card URL')
+    .option('--token <token>', 'a bearer token, to check that a valid caller is accepted')
+    .option('--no-send', 'do not send a message (skips the streaming check)')
+    .option('--json', 'print the result as JSON', false)
+    .action(async (url: string, options: { token?: string; send: boolean; json: boolean }) => {
+      exit.code = await cardsVerify({
+        url,
+        token: options.token,
+        send: options.send,
+        json: options.json,
+        output,
+      });
+    });
+  return program;
+}
+
+/** Runs the command line; resolves with the exit code. Never throws. */
+export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  const exit = { code: EXIT.ok as number };
+  const program = buildProgram(output, exit);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exit.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    output.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.problems;
+  }
+}

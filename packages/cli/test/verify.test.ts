@@ -1,0 +1,74 @@
+import {
+  type A2aHttpServer,
+  a2aHttpInterfaces,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  startA2aHttpServer,
+} from '@switchboard/a2a';
+import { defineAgent, silentLogger } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort, hasStack, switchboard } from './support.js';
+
+const servers: A2aHttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** Serves an echo agent; `lie` declares bearer auth in the card without enforcing it. */
+async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
+  const port = 41_000 + Math.floor(Math.random() * 10_000);
+  const agent = defineAgent({ name: 'echo', instructions: 'Echo.' });
+  const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'pong' } });
+  const card = buildAgentCard({
+    agent,
+    bearerAuth: auth || lie,
+    interfaces: a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+  });
+  const hosted = createHostedAgent({ agent, model, card, logger: silentLogger() });
+  const app = createA2aHttpApp({
+    requestHandler: hosted.requestHandler,
+    card,
+    logger: silentLogger(),
+    ...(auth ? { auth: { bearerTokens: { 'tok-verify-0123456789': 'ops' } } } : {}),
+  });
+  const server = await startA2aHttpServer({ app, port });
+  servers.push(server);
+  return server.url;
+}
+
+describe('switchboard cards verify', () => {
+  it('proves a live agent: interfaces answer, streaming streams, auth is enforced (exit 0)', async () => {
+    const url = await serve({ auth: true });
+    const { code, stdout, stderr } = await switchboard([
+      'cards',
+      'verify',
+      url,
+      '--token',
+      'tok-verify-0123456789',
+    ]);
+    expect(stdout).toMatch(/pass {2}interface +JSONRPC 1\.0 .*answers A2A requests/);
+    expect(stdout).toMatch(/pass {2}interface +HTTP\+JSON 1\.0 /);
+    expect(stdout).toMatch(/pass {2}auth .*refuses a caller without credentials/);
+    expect(stdout).toMatch(/pass {2}streaming .*streamed its first event/);
+    expect(code).toBe(0);
+    expect(hasStack(stdout + stderr)).toBe(false);
+  });
+
+  it('fails a card that declares auth the agent does not enforce (exit 1)', async () => {
+    const url = await serve({ auth: false, lie: true });
+    const { code, stdout } = await switchboard(['cards', 'verify', url, '--no-send']);
+    expect(stdout).toMatch(/FAIL {2}auth .*declares auth but answered a caller without credentials/);
+    expect(code).toBe(1);
+  });
+
+  it('says plainly when nothing answers at the URL (exit 1), and refuses a non-URL (exit 2)', async () => {
+    const down = await switchboard(['cards', 'verify', `http://127.0.0.1:${await closedPort()}`]);
+    expect(down.stdout).toMatch(/FAIL {2}card .*could not fetch the card: .*ECONNREFUSED/);
+    expect(down.code).toBe(1);
+    const notUrl = await switchboard(['cards', 'verify', 'agent-cards/orders-desk']);
+    expect(notUrl.stderr).toContain('is not an http(s) URL');
+    expect(notUrl.code).toBe(2);
+  });
+});
