@@ -328,8 +328,15 @@ describe('checkCard: rules beyond the schema', () => {
       'error protocol-version $.protocolVersion',
     ]);
     expect(summary({ ...v03, protocolVersion: '1.0.0' })).toEqual([
+      'error protocol-version $.protocolVersion',
+    ]);
+    expect(summary({ ...v03, protocolVersion: '9.9' })).toEqual(['error protocol-version $.protocolVersion']);
+    expect(summary({ ...v03, protocolVersion: '0.2.5' })).toEqual([
       'warning protocol-version $.protocolVersion',
     ]);
+    expect(
+      summary({ ...v1, supportedInterfaces: [iface('https://a.example/rpc', 'JSONRPC', '2.0')] }),
+    ).toEqual(['warning protocol-version $.supportedInterfaces[0].protocolVersion']);
     expect(summary({ ...v03, protocolVersion: '0.3' })).toEqual([]);
   });
 

@@ -113,6 +113,16 @@ export function duplicateProblems(entries: { key: string | undefined; path: stri
 /** v1.0 interfaces state their protocol version as Major.Minor; peers match it exactly. */
 export function interfaceVersionProblems(entry: JsonObject, path: string): CardProblem[] {
   const version = entry.protocolVersion;
+  if (typeof version === 'string' && /^\d+\.\d+$/.test(version) && !['0.3', '1.0'].includes(version)) {
+    return [
+      warning({
+        rule: 'protocol-version',
+        path: member(path, 'protocolVersion'),
+        message: `${member(path, 'protocolVersion')} is ${quote(version)}, a version this checker does not know`,
+        hint: 'A2A has versions 0.3 and 1.0; clients that do not speak this one will skip the interface.',
+      }),
+    ];
+  }
   if (typeof version !== 'string' || /^\d+\.\d+$/.test(version)) return [];
   const majorMinor = /^(\d+\.\d+)\.\d+/.exec(version)?.[1];
   const versionPath = member(path, 'protocolVersion');
@@ -143,6 +153,16 @@ export function v03VersionProblems(card: JsonObject): CardProblem[] {
     ];
   }
   if (/^0\.3(\.|$)/.test(version)) return [];
+  if (!/^0\./.test(version)) {
+    return [
+      error({
+        rule: 'protocol-version',
+        path: '$.protocolVersion',
+        message: `$.protocolVersion is ${quote(version)}, not an A2A version a v0.3-shaped card can have`,
+        hint: 'A2A has versions 0.3 and 1.0. A v0.3-shaped card speaks 0.3: write "0.3.0"; a v1.0 card states its version per interface in supportedInterfaces.',
+      }),
+    ];
+  }
   return [
     warning({
       rule: 'protocol-version',

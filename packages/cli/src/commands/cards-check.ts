@@ -46,12 +46,9 @@ function render(source: string, check: CardCheck): string {
   const lines = [
     `${source}: v${check.version === 'unknown' ? '?' : check.version} card, ${verdict} (${errors} errors, ${warnings} warnings)`,
   ];
-  const width = Math.min(40, Math.max(0, ...check.problems.map((problem) => problem.path.length)));
   for (const problem of check.problems) {
-    lines.push(
-      `  ${column(problem.severity, 7)} ${column(problem.path, width)}  ${problem.message} [${problem.rule}]`,
-    );
-    if (problem.hint) lines.push(`  ${column('', 7)} ${column('', width)}  hint: ${problem.hint}`);
+    lines.push(`  ${column(problem.severity, 8)}${problem.message} [${problem.rule}]`);
+    if (problem.hint) lines.push(`  ${column('', 8)}hint: ${problem.hint}`);
   }
   return lines.join('\n');
 }
