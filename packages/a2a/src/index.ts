@@ -1,4 +1,6 @@
 export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.js';
+export type { PeerCard } from './card/accept-peer-card.js';
+export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.js';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js';
 export { buildAgentCard } from './card/build-card.js';
 export type { CardChange, CardChangeKind, CardDiff } from './card/card-change.js';

@@ -97,6 +97,22 @@ describe('switchboard cards check', () => {
     expect(hasStack(stdout + stderr)).toBe(false);
   });
 
+  it('flags a card that claims an unknown protocol version (exit 1)', async () => {
+    const card = join(dir, 'v9.json');
+    await writeFile(
+      card,
+      JSON.stringify({
+        ...v1,
+        supportedInterfaces: undefined,
+        protocolVersion: '9.9',
+        url: 'https://a.example/rpc',
+      }),
+    );
+    const { code, stdout } = await switchboard(['cards', 'check', card]);
+    expect(stdout).toContain('$.protocolVersion is "9.9", not an A2A version a v0.3-shaped card can have');
+    expect(code).toBe(1);
+  });
+
   it('refuses an unknown forced version with a usage error', async () => {
     const { code, stderr } = await switchboard([
       'cards',

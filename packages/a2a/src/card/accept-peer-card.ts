@@ -1,0 +1,55 @@
+import { AgentCard } from '@a2a-js/sdk';
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import { type CardVersion, isObject } from './card-json.js';
+import { checkCard } from './check-card.js';
+import { fromV03 } from './from-v03.js';
+
+/** A peer's card, accepted (as a v1.0 SDK card) or refused (with the reason that was logged). */
+export type PeerCard =
+  | { accepted: true; source: string; version: CardVersion; card: AgentCard }
+  | { accepted: false; source: string; reason: string };
+
+/**
+ * Accepts a peer agent's card of either version: a v0.3 or hybrid card is converted to v1.0 with
+ * `fromV03`; a card with errors is refused with one log line naming the agent and the problem.
+ * Never throws, so one bad card cannot take down a caller that reads many.
+ *
+ * @example
+ * const peers = acceptPeerCards({ cards: fetched, logger }).filter((peer) => peer.accepted);
+ */
+export function acceptPeerCard({
+  json,
+  source,
+  logger = stderrLogger(),
+}: {
+  json: unknown;
+  /** Where the card came from (a URL, a registry key), for the log line. */
+  source: string;
+  logger?: Pick<Logger, 'warn'>;
+}): PeerCard {
+  const name = isObject(json) && typeof json.name === 'string' && json.name ? json.name : source;
+  const check = checkCard(json);
+  const errors = check.problems.filter((problem) => problem.severity === 'error');
+  if (!check.valid || !isObject(json)) {
+    const [first] = errors;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    const reason = `${first?.message ?? 'not an agent card'}${more}`;
+    logger.warn(
+      { agent: name, source, problems: errors.slice(0, 5) },
+      `refusing the card of agent "${name}": ${reason}`,
+    );
+    return { accepted: false, source, reason };
+  }
+  return { accepted: true, source, version: check.version, card: AgentCard.fromJSON(fromV03(json).card) };
+}
+
+/** {@link acceptPeerCard} for many cards at once; the refused ones are logged and kept out. */
+export function acceptPeerCards({
+  cards,
+  logger,
+}: {
+  cards: readonly { json: unknown; source: string }[];
+  logger?: Pick<Logger, 'warn'>;
+}): PeerCard[] {
+  return cards.map(({ json, source }) => acceptPeerCard({ json, source, ...(logger ? { logger } : {}) }));
+}
