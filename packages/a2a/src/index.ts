@@ -60,6 +60,7 @@ export type { QueueTransportFactoryOptions } from './queue/queue-transport-facto
 export { QueueTransportFactory } from './queue/queue-transport-factory.js';
 export type { ReplyInboxOptions } from './queue/reply-inbox.js';
 export { ReplyInbox, ReplySubscription } from './queue/reply-inbox.js';
+export { errorResponse, ReplyWriter } from './queue/reply-writer.js';
 export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.js';
 export { AgentRegistry } from './registry/agent-registry.js';
 export type { RegistryClientOptions } from './registry/registry-client.js';

@@ -25,7 +25,7 @@ export interface A2aQueueServerOptions {
   address: QueueAddress;
   /** For replies and dedup records; the worker opens its own blocking duplicate. */
   redis: Redis;
-  /** Jobs processed at once by this process (default 16). */
+  /** Jobs processed at once by this process (default 50: agent runs mostly wait on models and tools). */
   concurrency?: number;
   /** Same as the HTTP app: token → user name. Requests with a wrong token are refused. */
   bearerTokens?: Readonly<Record<string, string>>;
@@ -92,7 +92,7 @@ export class A2aQueueServer {
   /** Starts consuming; resolves when the worker is connected. */
   async start(): Promise<void> {
     if (this.#worker) return;
-    const { address, concurrency = 16, lockDurationMs = 30_000, stalledIntervalMs = 30_000 } = this.#o;
+    const { address, concurrency = 50, lockDurationMs = 30_000, stalledIntervalMs = 30_000 } = this.#o;
     this.#workerRedis = this.#o.redis.duplicate({ maxRetriesPerRequest: null });
     this.#worker = new Worker(address.queue, (job) => this.#process(job), {
       connection: this.#workerRedis,

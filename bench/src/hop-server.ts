@@ -1,0 +1,124 @@
+/**
+ * The server side of the a2a-hop bench, run as its own process by `a2a-hop.ts`:
+ *
+ *   node --import tsx src/hop-server.ts <queue|http|raw> <key prefix>
+ *
+ * - `queue`: the agent behind `A2aQueueServer` (BullMQ binding);
+ * - `http`: the same agent behind `createA2aHttpApp` on a loopback port (JSON-RPC binding);
+ * - `raw`: a BullMQ `Worker` with an inline no-op processor that answers each job with one reply frame
+ *   (`ReplyWriter`, as the queue server writes it) or, for jobs that ask for it, one Redis PUBLISH.
+ *
+ * Prints one line `ready <json>` ({ url, card }) once it serves, and exits on SIGTERM.
+ * Reads REDIS_URL (default redis://127.0.0.1:6379).
+ */
+
+import type { RequestListener } from 'node:http';
+import { AgentCard } from '@a2a-js/sdk';
+import {
+  A2aQueueServer,
+  a2aHttpInterfaces,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  type CardInterface,
+  createA2aHttpApp,
+  createHostedAgent,
+  queueUrl,
+  ReplyWriter,
+  startA2aHttpServer,
+} from '@switchboard/a2a';
+import { defineAgent, silentLogger } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+
+/** What a job of the raw floor carries. */
+export interface RawJob {
+  requestId: string;
+  replyTo: string;
+  /** `stream` (default): a reply frame on the caller's inbox; `pubsub`: a PUBLISH on `replyTo`. */
+  via?: 'stream' | 'pubsub';
+}
+
+/** The queue every mode uses, under the prefix it is given. */
+const HOP_QUEUE = 'hop';
+
+const [mode, prefix] = process.argv.slice(2);
+if ((mode !== 'queue' && mode !== 'http' && mode !== 'raw') || !prefix) {
+  console.error('usage: hop-server.ts <queue|http|raw> <key prefix>');
+  process.exit(2);
+}
+const logger = silentLogger();
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const address = { queue: HOP_QUEUE, prefix };
+
+/** An agent with no tools whose model answers at once: what is left is transport and A2A handling. */
+function hostedAgent(interfaces: readonly CardInterface[]) {
+  const agent = defineAgent({ name: 'hop', instructions: 'Answer "ok".' });
+  const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'ok' } });
+  const card = buildAgentCard({ agent, interfaces });
+  return createHostedAgent({ agent, model, card, logger });
+}
+
+let stop: () => Promise<unknown>;
+let ready: { url: string; card?: unknown };
+
+if (mode === 'queue') {
+  const { requestHandler, card } = hostedAgent([{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }]);
+  const server = new A2aQueueServer({ requestHandler, card, address, redis, logger });
+  await server.start();
+  stop = () => server.close({ graceMs: 5_000 });
+  ready = { url: queueUrl(address), card: AgentCard.toJSON(card) };
+} else if (mode === 'http') {
+  // The card names the port, so the app is mounted once the server listens.
+  let app: RequestListener | undefined;
+  const server = await startA2aHttpServer({
+    app: (req, res) => {
+      if (app) app(req, res);
+      else res.writeHead(503).end();
+    },
+  });
+  const { requestHandler, card } = hostedAgent(a2aHttpInterfaces({ baseUrl: server.url }));
+  app = createA2aHttpApp({ requestHandler, card, logger });
+  stop = () => server.close();
+  ready = { url: server.url, card: AgentCard.toJSON(card) };
+} else {
+  // The same worker settings as A2aQueueServer: its own blocking connection, concurrency 16.
+  const workerRedis = redis.duplicate({ maxRetriesPerRequest: null });
+  const worker = new Worker<RawJob>(
+    HOP_QUEUE,
+    async (job: Job<RawJob>) => {
+      const { requestId, replyTo, via = 'stream' } = job.data;
+      if (via === 'pubsub') await redis.publish(replyTo, `${requestId} ok`);
+      else await new ReplyWriter(redis, replyTo, requestId).end('ok');
+    },
+    {
+      connection: workerRedis,
+      prefix,
+      concurrency: 16,
+      lockDuration: 30_000,
+      stalledInterval: 30_000,
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('error', (error) => console.error('raw worker error:', error.message));
+  await worker.waitUntilReady();
+  stop = async () => {
+    await worker.close();
+    workerRedis.disconnect();
+  };
+  ready = { url: `bullmq://queue/${HOP_QUEUE}?prefix=${encodeURIComponent(prefix)}` };
+}
+
+process.once('SIGTERM', () => {
+  setTimeout(() => process.exit(1), 10_000).unref();
+  stop()
+    .then(() => redis.quit())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('hop-server did not stop cleanly:', error);
+        process.exit(1);
+      },
+    );
+});
+process.stdout.write(`ready ${JSON.stringify(ready)}\n`);
