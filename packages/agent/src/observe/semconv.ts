@@ -18,6 +18,10 @@ export const GEN_AI = {
   toolCallId: 'gen_ai.tool.call.id',
   toolType: 'gen_ai.tool.type',
   errorType: 'error.type',
+  inputMessages: 'gen_ai.input.messages',
+  outputMessages: 'gen_ai.output.messages',
+  toolCallArguments: 'gen_ai.tool.call.arguments',
+  toolCallResult: 'gen_ai.tool.call.result',
 } as const;
 
 /** Switchboard's own attributes, under the `switchboard.` namespace. */

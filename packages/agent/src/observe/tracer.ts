@@ -21,6 +21,12 @@ export interface AgentSpan {
    * the logger only.
    */
   setError(errorType: string, message: string): void;
+  /**
+   * Offers content: prompts, model output, tool arguments and results, keyed by their GenAI
+   * attribute names. A tracer records it only when content capture is switched on, and redacted;
+   * by default it is dropped.
+   */
+  offerContent?(content: Record<string, unknown>): void;
 }
 
 /**

@@ -9,6 +9,8 @@ export interface RecordedSpan {
   /** The enclosing span's name, if any. */
   parent: string | undefined;
   error?: { type: string; message: string };
+  /** What the runtime offered as content (a real tracer drops it unless content capture is on). */
+  offeredContent: Record<string, unknown>;
   ended: boolean;
 }
 
@@ -23,6 +25,7 @@ export class RecordingTracer implements AgentTracer {
       operation: spec.operation,
       attributes: { ...spec.attributes },
       parent: this.#current.getStore()?.name,
+      offeredContent: {},
       ended: false,
     };
     this.spans.push(recorded);
@@ -31,6 +34,7 @@ export class RecordingTracer implements AgentTracer {
       setError: (type, message) => {
         recorded.error = { type, message };
       },
+      offerContent: (content) => Object.assign(recorded.offeredContent, content),
     };
     try {
       return await this.#current.run(recorded, () => fn(span));

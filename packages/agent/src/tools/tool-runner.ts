@@ -378,6 +378,10 @@ export class ToolRunner {
   }
 
   #report(span: AgentSpan, outcome: ToolCallOutcome): void {
+    span.offerContent?.({
+      [GEN_AI.toolCallArguments]: outcome.record.arguments,
+      ...(outcome.kind === 'settled' ? { [GEN_AI.toolCallResult]: outcome.envelope } : {}),
+    });
     span.setAttributes({
       [SWITCHBOARD.toolStatus]: outcome.record.status,
       [SWITCHBOARD.toolAttempts]: outcome.record.attempts,
