@@ -48,6 +48,19 @@ export type { HttpBinding, HttpProblem } from './http/problems.js';
 export { HTTP_PROBLEMS } from './http/problems.js';
 export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-server.js';
 export { startA2aHttpServer } from './http/start-server.js';
+export type { A2aMethod, MessagingOperation } from './observe/a2a-semconv.js';
+export {
+  A2A_ATTR,
+  A2A_TRACER_NAME,
+  ERROR_TYPE,
+  ERROR_TYPES,
+  GEN_AI_ATTR,
+  MESSAGING_ATTR,
+  MESSAGING_SYSTEM,
+  messagingSpanName,
+} from './observe/a2a-semconv.js';
+export type { TracedRequestHandlerOptions } from './observe/traced-request-handler.js';
+export { tracedRequestHandler } from './observe/traced-request-handler.js';
 export type { QueueAddress } from './queue/binding.js';
 export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.js';
 export type { ReplyFrame } from './queue/envelope.js';

@@ -7,8 +7,10 @@ import {
   type OwnerResolver,
   type TaskStore,
 } from '@a2a-js/sdk/server';
+import type { Tracer } from '@opentelemetry/api';
 import { A2aError } from '../errors.js';
 import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor/agent-executor.js';
+import { tracedRequestHandler } from '../observe/traced-request-handler.js';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
 export interface HostedAgentOptions extends AgentExecutorOptions {
@@ -23,9 +25,18 @@ export interface HostedAgentOptions extends AgentExecutorOptions {
    * event-bus manager; a `taskStore` you pass does its own scoping.
    */
   ownerResolver?: OwnerResolver;
+  /**
+   * The OpenTelemetry tracer of the A2A SERVER spans (`SendMessage`, `GetTask`, …; default: the
+   * global provider's `@switchboard/a2a` tracer, a no-op until an SDK is registered). Not to be
+   * confused with `tracer`, the agent runtime's port for `invoke_agent`, `chat` and `execute_tool`.
+   */
+  requestTracer?: Tracer;
 }
 
-/** An agent ready to serve: hand `requestHandler` to the HTTP app or the queue server. */
+/**
+ * An agent ready to serve: hand `requestHandler` to the HTTP app or the queue server. It is traced:
+ * each call is a SERVER span named after its A2A method (see `tracedRequestHandler`).
+ */
 export interface HostedAgent {
   readonly requestHandler: A2ARequestHandler;
   readonly executor: SwitchboardAgentExecutor;
@@ -34,8 +45,8 @@ export interface HostedAgent {
 
 /**
  * Composes an agent server: the SDK's `DefaultRequestHandler` over a task store and a
- * {@link SwitchboardAgentExecutor}. The one place that does, so every binding (HTTP, queue) serves
- * the same tasks the same way.
+ * {@link SwitchboardAgentExecutor}, traced with `tracedRequestHandler`. The one place that does, so
+ * every binding (HTTP, queue) serves the same tasks the same way, under the same spans.
  *
  * @example
  * const hosted = createHostedAgent({ agent, model, card, canApprove: (user) => user?.userName === 'ops' });
@@ -45,6 +56,7 @@ export function createHostedAgent({
   card,
   taskStore,
   ownerResolver,
+  requestTracer,
   ...executorOptions
 }: HostedAgentOptions): HostedAgent {
   const problems: string[] = [];
@@ -63,11 +75,15 @@ export function createHostedAgent({
     });
   }
   const executor = new SwitchboardAgentExecutor(executorOptions);
-  const requestHandler = new DefaultRequestHandler(
+  const handler = new DefaultRequestHandler(
     card,
     taskStore ?? new InMemoryTaskStore(ownerResolver),
     executor,
     new DefaultExecutionEventBusManager(ownerResolver),
   );
+  const requestHandler = tracedRequestHandler(handler, {
+    agentName: card.name,
+    ...(requestTracer ? { tracer: requestTracer } : {}),
+  });
   return { requestHandler, executor, card };
 }

@@ -8,11 +8,23 @@ import {
   type User,
   validateVersion,
 } from '@a2a-js/sdk/server';
+import {
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
 import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.js';
+import { A2A_TRACER_NAME, ERROR_TYPES, messagingSpanName } from '../observe/a2a-semconv.js';
+import { errorType, messagingAttributes, recordFailure } from '../observe/a2a-span-attributes.js';
 import { BULLMQ_BINDING, type QueueAddress } from './binding.js';
 import { JobEnvelope } from './envelope.js';
 import { MessageDedup } from './message-dedup.js';
@@ -36,13 +48,19 @@ export interface A2aQueueServerOptions {
   /** How often stalled jobs are looked for (default 30 s). */
   stalledIntervalMs?: number;
   /**
-   * Runs the handling of one job inside the trace context its envelope carries (the telemetry
-   * package restores W3C context here). Default: runs it as is.
+   * Runs the handling of one job inside the trace context its envelope carries. Default: the W3C
+   * context restored with the global propagator (`propagation.extract`), so the job's
+   * `process <queue>` span is a child of the caller's `send <queue>` span.
    */
   withTraceContext?: <T>(
     trace: Readonly<Record<string, string>> | undefined,
     run: () => Promise<T>,
   ) => Promise<T>;
+  /**
+   * Where the `process <queue>` spans go (default: the `@switchboard/a2a` tracer of the global
+   * tracer provider, a no-op until an OpenTelemetry SDK is registered).
+   */
+  tracer?: Tracer;
   logger?: Logger;
 }
 
@@ -60,6 +78,15 @@ type RpcRequest = {
   params?: Record<string, unknown>;
 };
 
+/** Runs `run` in the W3C context a job's envelope carries (none: a new trace). */
+function restoreTraceContext<T>(
+  carrier: Readonly<Record<string, string>> | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  // From the root, not the worker's ambient context: a job without a carrier starts its own trace.
+  return context.with(propagation.extract(ROOT_CONTEXT, carrier ?? {}), run);
+}
+
 /** A stable conversation id for a message that starts one, in UUID form. */
 function contextIdFor(messageId: string): string {
   const hex = createHash('sha256').update(`context:${messageId}`).digest('hex');
@@ -71,6 +98,9 @@ function contextIdFor(messageId: string): string {
  * JSON-RPC request to the SDK's `JsonRpcTransportHandler` (the same request handler that serves HTTP)
  * and writes the reply frames to the caller's inbox. Malformed jobs are answered with the proper
  * JSON-RPC error when they can be, recorded as failed jobs when they cannot, and never stop the worker.
+ *
+ * Each job is a CONSUMER span `process <queue>` in the trace context its envelope carries; the
+ * request handler's spans (`SendMessage`, … from `createHostedAgent`) are its children.
  */
 export class A2aQueueServer {
   readonly #o: A2aQueueServerOptions;
@@ -78,6 +108,7 @@ export class A2aQueueServer {
   readonly #dedup: MessageDedup;
   readonly #logger: Logger;
   readonly #verify: ((presented: string) => string | undefined) | undefined;
+  readonly #tracer: Tracer;
   #worker: Worker | undefined;
   #workerRedis: Redis | undefined;
 
@@ -87,6 +118,7 @@ export class A2aQueueServer {
     this.#dedup = new MessageDedup({ redis: options.redis, prefix: options.address.prefix });
     this.#logger = options.logger ?? stderrLogger();
     this.#verify = options.bearerTokens ? tokenVerifier(options.bearerTokens) : undefined;
+    this.#tracer = options.tracer ?? trace.getTracer(A2A_TRACER_NAME);
   }
 
   /** Starts consuming; resolves when the worker is connected. */
@@ -145,17 +177,44 @@ export class A2aQueueServer {
         { jobId: job.id, queue: job.queueName, why },
         'poison job: not an A2A envelope, no reply possible',
       );
+      const span = this.#startProcess(job, ROOT_CONTEXT);
+      recordFailure(
+        span,
+        ERROR_TYPES.invalidEnvelope,
+        'The job is not a Switchboard A2A envelope: recorded as failed, not run, no reply sent.',
+      );
+      span.end();
       throw new UnrecoverableError(`Not a Switchboard A2A job envelope (${why}).`);
     }
     const envelope = parsed.data;
     const reply = new ReplyWriter(this.#o.redis, envelope.replyTo, envelope.requestId);
-    const withTrace = this.#o.withTraceContext ?? ((_trace, run) => run());
+    const withTrace = this.#o.withTraceContext ?? restoreTraceContext;
     try {
-      await withTrace(envelope.trace, () => this.#serve(envelope, job, reply));
+      await withTrace(envelope.trace, async () => {
+        const span = this.#startProcess(job, context.active());
+        try {
+          await context.with(trace.setSpan(context.active(), span), () => this.#serve(envelope, job, reply));
+        } catch (error) {
+          const type = errorType(error);
+          recordFailure(span, type, `Handling the job failed: ${type}.`);
+          throw error;
+        } finally {
+          span.end();
+        }
+      });
     } catch (error) {
       this.#logger.error({ err: error, jobId: job.id }, 'queue request failed');
       await reply.end(errorResponse(null, -32603, 'Internal error while handling the request.'));
     }
+  }
+
+  /** Opens the CONSUMER span `process <queue>` of a job. */
+  #startProcess(job: Job, parent: Context): Span {
+    return this.#tracer.startSpan(
+      messagingSpanName('process', job.queueName),
+      { kind: SpanKind.CONSUMER, attributes: messagingAttributes('process', job.queueName, job.id) },
+      parent,
+    );
   }
 
   async #serve(envelope: JobEnvelope, job: Job, reply: ReplyWriter): Promise<void> {

@@ -21,8 +21,29 @@ import {
 } from '@a2a-js/sdk';
 import type { RequestOptions, Transport } from '@a2a-js/sdk/client';
 import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
 import type { Queue } from 'bullmq';
 import { A2aError } from '../errors.js';
+import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, messagingSpanName } from '../observe/a2a-semconv.js';
+import {
+  errorType,
+  messageAttributes,
+  messagingAttributes,
+  recordCallFailure,
+  recordFailure,
+  requestAttributes,
+  resultAttributes,
+  streamEventAttributes,
+} from '../observe/a2a-span-attributes.js';
 import { BULLMQ_BINDING } from './binding.js';
 import type { JobEnvelope } from './envelope.js';
 import type { ReplyInbox, ReplySubscription } from './reply-inbox.js';
@@ -35,8 +56,26 @@ export interface QueueTransportOptions {
   timeoutMs?: number;
   /** Requests larger than this are refused before they are sent (default 1 MiB). */
   maxRequestBytes?: number;
-  /** Fills the envelope's trace slot (e.g. W3C `traceparent`) for each call. */
+  /**
+   * Fills the envelope's trace slot for each call, called with the `send` span active. Default: the
+   * W3C context (`traceparent`, `tracestate`, `baggage`) of that span, through the global propagator.
+   */
   injectTrace?: () => Record<string, string>;
+  /**
+   * Where the spans go (default: the `@switchboard/a2a` tracer of the global tracer provider, a
+   * no-op until an OpenTelemetry SDK is registered).
+   */
+  tracer?: Tracer;
+}
+
+/** One A2A call through the queue. */
+interface Call<P extends { tenant: string }> {
+  method: A2aMethod;
+  type: MessageFns<P>;
+  params: P;
+  options: RequestOptions | undefined;
+  /** What the request tells about the call (message, task, tenant), for its CLIENT span. */
+  attributes: Attributes;
 }
 
 type JsonRpcResponse = { jsonrpc: '2.0'; id: string | number | null; result?: unknown; error?: unknown };
@@ -45,6 +84,10 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: string | number | null; result?: un
  * The SDK `Transport` of the BullMQ binding: every A2A operation becomes one job on the agent's
  * queue carrying the JSON-RPC request and the service parameters; replies come back on the
  * caller's {@link ReplyInbox}. Errors are the SDK's own JSON-RPC error classes, as over HTTP.
+ *
+ * Each call is a CLIENT span named after its A2A method (`SendMessage`, …) with `a2a.*` attributes,
+ * around a PRODUCER span `send <queue>` whose W3C context travels in the envelope, so the agent's
+ * `process <queue>` span continues the trace. A streaming call's span lasts until the stream ends.
  */
 export class QueueTransport implements Transport {
   readonly #queue: Queue;
@@ -52,6 +95,7 @@ export class QueueTransport implements Transport {
   readonly #timeoutMs: number;
   readonly #maxRequestBytes: number;
   readonly #injectTrace: (() => Record<string, string>) | undefined;
+  readonly #tracer: Tracer;
 
   constructor({
     queue,
@@ -59,12 +103,14 @@ export class QueueTransport implements Transport {
     timeoutMs = 120_000,
     maxRequestBytes = 1024 * 1024,
     injectTrace,
+    tracer = trace.getTracer(A2A_TRACER_NAME),
   }: QueueTransportOptions) {
     this.#queue = queue;
     this.#inbox = inbox;
     this.#timeoutMs = timeoutMs;
     this.#maxRequestBytes = maxRequestBytes;
     this.#injectTrace = injectTrace;
+    this.#tracer = tracer;
   }
 
   get protocolName(): string {
@@ -79,66 +125,92 @@ export class QueueTransport implements Transport {
     params: GetExtendedAgentCardRequest,
     options?: RequestOptions,
   ): Promise<AgentCard> {
-    return AgentCard.fromJSON(
-      await this.#unary('GetExtendedAgentCard', GetExtendedAgentCardRequest, params, options),
+    return this.#unary(
+      { method: 'GetExtendedAgentCard', type: GetExtendedAgentCardRequest, params, options, attributes: {} },
+      AgentCard.fromJSON,
     );
   }
 
   async sendMessage(params: SendMessageRequest, options?: RequestOptions): Promise<SendMessageResult> {
-    const response = SendMessageResponse.fromJSON(
-      await this.#unary('SendMessage', SendMessageRequest, params, options),
+    const call = {
+      method: 'SendMessage',
+      type: SendMessageRequest,
+      params,
+      options,
+      attributes: messageAttributes(params.message),
+    } as const;
+    return this.#unary(
+      call,
+      (result) => {
+        const response = SendMessageResponse.fromJSON(result);
+        if (!response.payload) {
+          throw new A2aError('BAD_REPLY', { message: 'SendMessage reply has neither a task nor a message.' });
+        }
+        return response.payload.value;
+      },
+      resultAttributes,
     );
-    if (!response.payload)
-      throw new A2aError('BAD_REPLY', { message: 'SendMessage reply has neither a task nor a message.' });
-    return response.payload.value;
   }
 
   async *sendMessageStream(
     params: SendMessageRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    for await (const result of this.#stream('SendStreamingMessage', SendMessageRequest, params, options)) {
-      yield StreamResponse.fromJSON(result);
-    }
+    yield* this.#stream({
+      method: 'SendStreamingMessage',
+      type: SendMessageRequest,
+      params,
+      options,
+      attributes: messageAttributes(params.message),
+    });
   }
 
   async createTaskPushNotificationConfig(
     params: TaskPushNotificationConfig,
     options?: RequestOptions,
   ): Promise<TaskPushNotificationConfig> {
-    const result = await this.#unary(
-      'CreateTaskPushNotificationConfig',
-      TaskPushNotificationConfig,
-      params,
-      options,
+    return this.#unary(
+      {
+        method: 'CreateTaskPushNotificationConfig',
+        type: TaskPushNotificationConfig,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.taskId }),
+      },
+      TaskPushNotificationConfig.fromJSON,
     );
-    return TaskPushNotificationConfig.fromJSON(result);
   }
 
   async getTaskPushNotificationConfig(
     params: GetTaskPushNotificationConfigRequest,
     options?: RequestOptions,
   ): Promise<TaskPushNotificationConfig> {
-    const result = await this.#unary(
-      'GetTaskPushNotificationConfig',
-      GetTaskPushNotificationConfigRequest,
-      params,
-      options,
+    return this.#unary(
+      {
+        method: 'GetTaskPushNotificationConfig',
+        type: GetTaskPushNotificationConfigRequest,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.taskId }),
+      },
+      TaskPushNotificationConfig.fromJSON,
     );
-    return TaskPushNotificationConfig.fromJSON(result);
   }
 
   async listTaskPushNotificationConfig(
     params: ListTaskPushNotificationConfigsRequest,
     options?: RequestOptions,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    const result = await this.#unary(
-      'ListTaskPushNotificationConfigs',
-      ListTaskPushNotificationConfigsRequest,
-      params,
-      options,
+    return this.#unary(
+      {
+        method: 'ListTaskPushNotificationConfigs',
+        type: ListTaskPushNotificationConfigsRequest,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.taskId }),
+      },
+      ListTaskPushNotificationConfigsResponse.fromJSON,
     );
-    return ListTaskPushNotificationConfigsResponse.fromJSON(result);
   }
 
   async deleteTaskPushNotificationConfig(
@@ -146,73 +218,144 @@ export class QueueTransport implements Transport {
     options?: RequestOptions,
   ): Promise<void> {
     await this.#unary(
-      'DeleteTaskPushNotificationConfig',
-      DeleteTaskPushNotificationConfigRequest,
-      params,
-      options,
+      {
+        method: 'DeleteTaskPushNotificationConfig',
+        type: DeleteTaskPushNotificationConfigRequest,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.taskId }),
+      },
+      () => undefined,
     );
   }
 
   async getTask(params: GetTaskRequest, options?: RequestOptions): Promise<Task> {
-    return Task.fromJSON(await this.#unary('GetTask', GetTaskRequest, params, options));
+    return this.#unary(
+      {
+        method: 'GetTask',
+        type: GetTaskRequest,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.id }),
+      },
+      Task.fromJSON,
+      resultAttributes,
+    );
   }
 
   async cancelTask(params: CancelTaskRequest, options?: RequestOptions): Promise<Task> {
-    return Task.fromJSON(await this.#unary('CancelTask', CancelTaskRequest, params, options));
+    return this.#unary(
+      {
+        method: 'CancelTask',
+        type: CancelTaskRequest,
+        params,
+        options,
+        attributes: requestAttributes({ taskId: params.id }),
+      },
+      Task.fromJSON,
+      resultAttributes,
+    );
   }
 
   async listTasks(params: ListTasksRequest, options?: RequestOptions): Promise<ListTasksResponse> {
-    return ListTasksResponse.fromJSON(await this.#unary('ListTasks', ListTasksRequest, params, options));
+    return this.#unary(
+      { method: 'ListTasks', type: ListTasksRequest, params, options, attributes: {} },
+      ListTasksResponse.fromJSON,
+    );
   }
 
   async *resubscribeTask(
     params: SubscribeToTaskRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    for await (const result of this.#stream('SubscribeToTask', SubscribeToTaskRequest, params, options)) {
-      yield StreamResponse.fromJSON(result);
-    }
+    yield* this.#stream({
+      method: 'SubscribeToTask',
+      type: SubscribeToTaskRequest,
+      params,
+      options,
+      attributes: requestAttributes({ taskId: params.id }),
+    });
   }
 
-  async #unary<P>(
-    method: string,
-    type: MessageFns<P>,
-    params: P,
-    options?: RequestOptions,
-  ): Promise<unknown> {
-    const subscription = await this.#send(method, type, params, options);
+  /** Opens the CLIENT span of a call, a child of the active span. */
+  #startCall<P extends { tenant: string }>(call: Call<P>): { span: Span; active: Context } {
+    const parent = context.active();
+    const span = this.#tracer.startSpan(
+      call.method,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [A2A_ATTR.method]: call.method,
+          [A2A_ATTR.protocolVersion]: requestedVersion(call.options) ?? this.protocolVersion,
+          ...requestAttributes({ tenant: call.params.tenant }),
+          ...call.attributes,
+        },
+      },
+      parent,
+    );
+    return { span, active: trace.setSpan(parent, span) };
+  }
+
+  async #unary<P extends { tenant: string }, R>(
+    call: Call<P>,
+    decode: (result: unknown) => R,
+    describe?: (result: R) => Attributes,
+  ): Promise<R> {
+    const { span, active } = this.#startCall(call);
     try {
-      const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: options?.signal });
-      return readResult(frame.body, method);
+      return await context.with(active, async () => {
+        const subscription = await this.#send(call);
+        try {
+          const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: call.options?.signal });
+          const result = decode(readResult(frame.body, call.method));
+          if (describe) span.setAttributes(describe(result));
+          return result;
+        } finally {
+          subscription.close();
+        }
+      });
+    } catch (error) {
+      recordCallFailure(span, call.method, error);
+      throw error;
     } finally {
-      subscription.close();
+      span.end();
     }
   }
 
-  async *#stream<P>(
-    method: string,
-    type: MessageFns<P>,
-    params: P,
-    options?: RequestOptions,
-  ): AsyncGenerator<unknown> {
-    const subscription = await this.#send(method, type, params, options);
+  async *#stream<P extends { tenant: string }>(
+    call: Call<P>,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const { span, active } = this.#startCall(call);
     try {
-      while (true) {
-        const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: options?.signal });
-        if (frame.body !== undefined) yield readResult(frame.body, method);
-        if (frame.kind === 'end') return;
+      const subscription = await context.with(active, () => this.#send(call));
+      try {
+        while (true) {
+          const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: call.options?.signal });
+          if (frame.body !== undefined) {
+            const event = StreamResponse.fromJSON(readResult(frame.body, call.method));
+            span.setAttributes(streamEventAttributes(event));
+            yield event;
+          }
+          if (frame.kind === 'end') return;
+        }
+      } finally {
+        subscription.close();
       }
+    } catch (error) {
+      recordCallFailure(span, call.method, error);
+      throw error;
     } finally {
-      subscription.close();
+      span.end();
     }
   }
 
-  async #send<P>(
-    method: string,
-    type: MessageFns<P>,
-    params: P,
-    options?: RequestOptions,
-  ): Promise<ReplySubscription> {
+  /** Enqueues the call under a PRODUCER span `send <queue>`, whose context the envelope carries. */
+  async #send<P extends { tenant: string }>({
+    method,
+    type,
+    params,
+    options,
+  }: Call<P>): Promise<ReplySubscription> {
     const requestId = randomUUID();
     const request = JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params: type.toJSON(params) });
     if (Buffer.byteLength(request) > this.#maxRequestBytes) {
@@ -223,26 +366,55 @@ export class QueueTransport implements Transport {
     const serviceParameters = Object.fromEntries(
       Object.entries(options?.serviceParameters ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
     );
-    const envelope: JobEnvelope = {
-      v: 1,
-      requestId,
-      replyTo: this.#inbox.key,
-      serviceParameters,
-      request,
-      ...(this.#injectTrace ? { trace: this.#injectTrace() } : {}),
-    };
-    const subscription = this.#inbox.open(requestId);
+    const queueName = this.#queue.name;
+    const span = this.#tracer.startSpan(messagingSpanName('send', queueName), {
+      kind: SpanKind.PRODUCER,
+      attributes: messagingAttributes('send', queueName, requestId),
+    });
+    const sending = trace.setSpan(context.active(), span);
     try {
-      await this.#queue.add(method, envelope, { jobId: requestId });
-    } catch (error) {
-      subscription.close();
-      throw new A2aError('REDIS_UNAVAILABLE', {
-        message: `Could not enqueue ${method}: Redis did not accept the job.`,
-        cause: error,
-      });
+      const traceSlot = context.with(sending, () => this.#traceSlot());
+      const envelope: JobEnvelope = {
+        v: 1,
+        requestId,
+        replyTo: this.#inbox.key,
+        serviceParameters,
+        request,
+        ...(traceSlot ? { trace: traceSlot } : {}),
+      };
+      const subscription = this.#inbox.open(requestId);
+      try {
+        await context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
+      } catch (error) {
+        subscription.close();
+        const refused = new A2aError('REDIS_UNAVAILABLE', {
+          message: `Could not enqueue ${method}: Redis did not accept the job.`,
+          cause: error,
+        });
+        recordFailure(span, errorType(refused), refused.message);
+        throw refused;
+      }
+      return subscription;
+    } finally {
+      span.end();
     }
-    return subscription;
   }
+
+  /** The envelope's trace slot: the override's, or the active context through the global propagator. */
+  #traceSlot(): Record<string, string> | undefined {
+    if (this.#injectTrace) return this.#injectTrace();
+    const carrier: Record<string, string> = {};
+    propagation.inject(context.active(), carrier);
+    return Object.keys(carrier).length > 0 ? carrier : undefined;
+  }
+}
+
+/** The `A2A-Version` service parameter of a call, whatever its spelling. */
+function requestedVersion(options: RequestOptions | undefined): string | undefined {
+  const entry = Object.entries(options?.serviceParameters ?? {}).find(
+    ([name]) => name.toLowerCase() === 'a2a-version',
+  );
+  return entry?.[1] || undefined;
 }
 
 function readResult(body: string | undefined, method: string): unknown {
