@@ -1,0 +1,162 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { context, ProxyTracerProvider, propagation, type TracerProvider, trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type Sampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { type AgentTracer, redactText } from '@switchboard/agent';
+import { createAgentTracer } from './agent-tracer.js';
+import { TelemetryError } from './errors.js';
+import { RESOURCE } from './semconv.js';
+import { DEFAULT_SPAN_FILE, SpanFileExporter } from './span-file.js';
+
+/** Options of {@link startTelemetry}. */
+export interface StartTelemetryOptions {
+  /** `service.name`: one per agent service, so A2A hops show as service-to-service edges. */
+  serviceName: string;
+  serviceVersion: string;
+  /** `deployment.environment.name`, e.g. `development`, `production`. */
+  environment: string;
+  /** `service.instance.id`: unique per process (pod name, or a UUID). */
+  instanceId: string;
+  /**
+   * OTLP/HTTP base URL, e.g. `http://localhost:4318` for Jaeger; `/v1/traces` is appended. Without
+   * it spans go to the local span file.
+   */
+  otlpEndpoint?: string;
+  /** The span file used without an OTLP endpoint (default `.switchboard/spans.jsonl` under the cwd). */
+  spanFile?: string;
+  /** Record prompts, model output and tool arguments/results, redacted (default false). */
+  captureContent?: boolean;
+  /** HTTP server and client spans, `traceparent` in and out, for `http` and `fetch` (default true). */
+  instrumentHttp?: boolean;
+  /** Default: the SDK's (`OTEL_TRACES_SAMPLER`, else parent-based always-on). */
+  sampler?: Sampler;
+  /** Jaeger UI base URL, e.g. `http://localhost:16686`, for {@link Telemetry.traceUrl}. */
+  jaegerUiUrl?: string;
+}
+
+/** A started OpenTelemetry SDK. */
+export interface Telemetry {
+  /** The agent runtime's tracer port, backed by this SDK. */
+  tracer: AgentTracer;
+  /** The absolute path of the span file when spans go there, else undefined. */
+  spanFile: string | undefined;
+  /** The Jaeger UI link of a trace, when `jaegerUiUrl` was given. */
+  traceUrl(traceId: string): string | undefined;
+  /** Flushes batched spans and stops the SDK; safe to call more than once. Always await it. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK for one Switchboard process: resource attributes, a
+ * BatchSpanProcessor exporting OTLP/HTTP (or to a local span file), W3C propagation and HTTP/fetch
+ * instrumentation. The SDK's own `OTEL_*` variables keep working (sampler, batch sizes, headers,
+ * `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`). Call it before the process does its work.
+ *
+ * @example
+ * const telemetry = await startTelemetry({ serviceName: 'orders', serviceVersion: '0.1.0',
+ *   environment: 'development', instanceId: randomUUID(), otlpEndpoint: 'http://localhost:4318' });
+ * await runAgent({ agent, model, input, tracer: telemetry.tracer });
+ * await telemetry.shutdown();
+ */
+export async function startTelemetry(options: StartTelemetryOptions): Promise<Telemetry> {
+  const { serviceName, serviceVersion, environment, instanceId, otlpEndpoint, jaegerUiUrl } = options;
+  const { spanFile = DEFAULT_SPAN_FILE, captureContent = false, instrumentHttp = true, sampler } = options;
+  const required = { serviceName, serviceVersion, environment, instanceId, spanFile };
+  for (const [name, value] of Object.entries(required)) {
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new TelemetryError('INVALID_OPTIONS', {
+        message: `startTelemetry needs ${name} as a non-empty string (got ${JSON.stringify(value)}).`,
+      });
+    }
+  }
+  const tracesUrl = otlpEndpoint === undefined ? undefined : toTracesUrl(otlpEndpoint);
+  const uiBase =
+    jaegerUiUrl === undefined ? undefined : checkUrl('jaegerUiUrl', jaegerUiUrl).replace(/\/+$/, '');
+  const filePath = tracesUrl ? undefined : resolve(spanFile);
+  if (filePath) await mkdir(dirname(filePath), { recursive: true });
+  const exporter: SpanExporter = tracesUrl
+    ? new OTLPTraceExporter({ url: tracesUrl })
+    : new SpanFileExporter({ path: filePath ?? DEFAULT_SPAN_FILE });
+  const instrumentations = instrumentHttp
+    ? [new HttpInstrumentation(), new UndiciInstrumentation({ startSpanHook: redactedUrl })]
+    : [];
+  const sdk = new NodeSDK({
+    serviceName,
+    resource: defaultResource().merge(
+      resourceFromAttributes({
+        [RESOURCE.serviceName]: serviceName,
+        [RESOURCE.serviceVersion]: serviceVersion,
+        [RESOURCE.serviceInstanceId]: instanceId,
+        [RESOURCE.deploymentEnvironmentName]: environment,
+      }),
+    ),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+    instrumentations,
+    ...(sampler ? { sampler } : {}),
+  });
+  const delegateBefore = tracerDelegate();
+  sdk.start();
+  // Whether the SDK registered the globals (it does not when OTEL_SDK_DISABLED is set).
+  const ownsGlobals = tracerDelegate() !== delegateBefore;
+  // Core modules loaded before start are patched on their next require: make that happen now.
+  if (instrumentHttp) for (const name of ['node:http', 'node:https']) createRequire(import.meta.url)(name);
+  let stopping: Promise<void> | undefined;
+  return {
+    tracer: createAgentTracer({ tracer: trace.getTracer('switchboard'), captureContent }),
+    spanFile: filePath,
+    traceUrl: (traceId) => (uiBase ? `${uiBase}/trace/${traceId}` : undefined),
+    shutdown: () => {
+      stopping ??= sdk.shutdown().finally(() => {
+        for (const instrumentation of instrumentations) instrumentation.disable();
+        // Let a later startTelemetry in this process register its own SDK.
+        if (ownsGlobals) {
+          trace.disable();
+          context.disable();
+          propagation.disable();
+        }
+      });
+      return stopping;
+    },
+  };
+}
+
+function toTracesUrl(endpoint: string): string {
+  const base = checkUrl('otlpEndpoint', endpoint);
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
+
+function checkUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TelemetryError('INVALID_OPTIONS', {
+      message: `${name} must be an http(s) base URL such as http://localhost:4318 (got "${value}").`,
+    });
+  }
+  return value;
+}
+
+function tracerDelegate(): TracerProvider {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+}
+
+/** `fetch` spans record the URL; secrets in it (query keys, user:password@) are redacted. */
+function redactedUrl(request: { origin: string; path: string }): Record<string, string> {
+  try {
+    const url = new URL(request.path, request.origin);
+    return { 'url.full': redactText(url.toString()), 'url.query': redactText(url.search) };
+  } catch {
+    return {};
+  }
+}
