@@ -3,6 +3,8 @@ import { cardsCheck } from './commands/cards-check.js';
 import { cardsConvert } from './commands/cards-convert.js';
 import { cardsDiff } from './commands/cards-diff.js';
 import { cardsVerify } from './commands/cards-verify.js';
+import { traceCommand } from './commands/trace.js';
+import { loadCliConfig } from './config.js';
 import { EXIT, type Output, processOutput } from './io/output.js';
 
 /** Builds the `switchboard` command; each action stores its exit code in `exit`. */
@@ -79,6 +81,20 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
         json: options.json,
         output,
       });
+    });
+  const config = loadCliConfig();
+  program
+    .command('trace')
+    .description('Draw a trace as a tree: service, span, duration, status and key attributes.')
+    .argument('<traceId|last>', 'a trace id, or "last" for the newest trace in the span file')
+    .option('--file <path>', 'the local span file (SWITCHBOARD_SPAN_FILE)', config.spanFile)
+    .option(
+      '--jaeger <url>',
+      'read the trace from Jaeger’s query API instead (SWITCHBOARD_JAEGER_URL)',
+      config.jaegerUrl,
+    )
+    .action(async (which: string, options: { file: string; jaeger?: string }) => {
+      exit.code = await traceCommand({ which, file: options.file, jaeger: options.jaeger, output });
     });
   return program;
 }

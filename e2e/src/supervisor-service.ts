@@ -1,0 +1,54 @@
+/** The supervisor as its own process: A2A over HTTP, delegating over the queue, traced. Prints its URL. */
+import { startTelemetry } from '@switchboard/telemetry';
+import { ordersQueue, serviceEnv } from './service-env.js';
+
+const env = serviceEnv(process.env);
+const telemetry = await startTelemetry({
+  serviceName: 'supervisor',
+  serviceVersion: '0.1.0',
+  environment: 'test',
+  instanceId: `supervisor-${process.pid}`,
+  ...(env.otlpEndpoint ? { otlpEndpoint: env.otlpEndpoint } : {}),
+  ...(env.spanFile ? { spanFile: env.spanFile } : {}),
+});
+// Loaded after telemetry started, so HTTP instrumentation is in place first.
+const a2a = await import('@switchboard/a2a');
+const { silentLogger } = await import('@switchboard/agent');
+const { ClientFactory } = await import('@a2a-js/sdk/client');
+const { Redis } = await import('ioredis');
+const { createOrdersAgent, createSupervisorAgent } = await import('./agents.js');
+
+const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
+const queue = new a2a.QueueTransportFactory({ redis, timeoutMs: 20_000 });
+const ordersCard = a2a.buildAgentCard({
+  agent: createOrdersAgent().agent,
+  interfaces: [{ url: a2a.queueUrl(ordersQueue(env.prefix)), protocolBinding: a2a.BULLMQ_BINDING }],
+});
+const ordersClient = new ClientFactory({ transports: [queue] }).createFromAgentCard(ordersCard);
+const { agent, model } = createSupervisorAgent(() => ordersClient);
+
+const port = Number(process.env.E2E_PORT);
+if (!Number.isInteger(port) || port <= 0)
+  throw new Error('E2E_PORT is required: the port the supervisor listens on');
+const card = a2a.buildAgentCard({
+  agent,
+  interfaces: a2a.a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+});
+const hosted = a2a.createHostedAgent({
+  agent,
+  model,
+  card,
+  tracer: telemetry.tracer,
+  logger: silentLogger(),
+});
+const app = a2a.createA2aHttpApp({ requestHandler: hosted.requestHandler, card, logger: silentLogger() });
+const http = await a2a.startA2aHttpServer({ app, port });
+process.stdout.write(`ready ${http.url}\n`);
+
+process.once('SIGTERM', async () => {
+  await http.close();
+  await queue.close();
+  await redis.quit();
+  await telemetry.shutdown();
+  process.exit(0);
+});

@@ -1,0 +1,45 @@
+/** The orders worker as its own process: A2A over its BullMQ queue, traced. Prints "ready". */
+import { startTelemetry } from '@switchboard/telemetry';
+import { ordersQueue, serviceEnv } from './service-env.js';
+
+const env = serviceEnv(process.env);
+const telemetry = await startTelemetry({
+  serviceName: 'orders',
+  serviceVersion: '0.1.0',
+  environment: 'test',
+  instanceId: `orders-${process.pid}`,
+  ...(env.otlpEndpoint ? { otlpEndpoint: env.otlpEndpoint } : {}),
+  ...(env.spanFile ? { spanFile: env.spanFile } : {}),
+});
+// Loaded after telemetry started, so instrumentation is in place first.
+const { A2aQueueServer, BULLMQ_BINDING, buildAgentCard, createHostedAgent, queueUrl } = await import(
+  '@switchboard/a2a'
+);
+const { silentLogger } = await import('@switchboard/agent');
+const { Redis } = await import('ioredis');
+const { createOrdersAgent } = await import('./agents.js');
+
+const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
+const address = ordersQueue(env.prefix);
+const { agent, model } = createOrdersAgent();
+const card = buildAgentCard({
+  agent,
+  interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+});
+const hosted = createHostedAgent({ agent, model, card, tracer: telemetry.tracer, logger: silentLogger() });
+const server = new A2aQueueServer({
+  requestHandler: hosted.requestHandler,
+  card,
+  address,
+  redis,
+  logger: silentLogger(),
+});
+await server.start();
+process.stdout.write('ready\n');
+
+process.once('SIGTERM', async () => {
+  await server.close({ graceMs: 5_000 });
+  await redis.quit();
+  await telemetry.shutdown();
+  process.exit(0);
+});

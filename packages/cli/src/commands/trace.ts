@@ -1,0 +1,64 @@
+import {
+  buildTraceTree,
+  fetchJaegerTrace,
+  lastTraceId,
+  readSpanFile,
+  renderTraceTree,
+  type SpanRecord,
+} from '@switchboard/telemetry';
+import { EXIT, type Output } from '../io/output.js';
+
+/**
+ * `switchboard trace <traceId|last>`: draws one trace as a tree, from the local span file (the
+ * embedded default) or, with `--jaeger <url>`, from Jaeger's query API.
+ */
+export async function traceCommand({
+  which,
+  file,
+  jaeger,
+  output,
+}: {
+  which: string;
+  file: string;
+  jaeger: string | undefined;
+  output: Output;
+}): Promise<number> {
+  const wantsLast = which === 'last';
+  if (!wantsLast && !/^[0-9a-f]{32}$/i.test(which)) {
+    output.err(`"${which}" is not a trace id: give the 32 hex digits of a trace id, or "last".`);
+    return EXIT.usage;
+  }
+  let spans: SpanRecord[];
+  let traceId = which.toLowerCase();
+  try {
+    if (jaeger) {
+      if (wantsLast) {
+        output.err('"last" reads the local span file; with --jaeger give the trace id.');
+        return EXIT.usage;
+      }
+      spans = await fetchJaegerTrace({ baseUrl: jaeger, traceId });
+    } else {
+      const all = await readSpanFile(file);
+      traceId = (wantsLast ? lastTraceId(all) : traceId) ?? '';
+      spans = all.filter((span) => span.traceId === traceId);
+    }
+  } catch (error) {
+    output.err(`Cannot read the trace: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.usage;
+  }
+  if (spans.length === 0) {
+    output.err(
+      wantsLast
+        ? `No spans in ${file} yet. Run a request with the services writing spans there (the default without OTEL_EXPORTER_OTLP_ENDPOINT).`
+        : `Trace ${traceId} has no spans in ${jaeger ?? file}.`,
+    );
+    return EXIT.problems;
+  }
+  const services = new Set(spans.map((span) => span.service));
+  output.out(
+    `Trace ${traceId}: ${spans.length} spans across ${services.size} services (${[...services].join(', ')})`,
+  );
+  for (const line of renderTraceTree(buildTraceTree(spans))) output.out(line);
+  if (jaeger) output.out(`Open in Jaeger: ${jaeger.replace(/\/+$/, '')}/trace/${traceId}`);
+  return EXIT.ok;
+}
