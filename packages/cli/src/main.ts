@@ -9,6 +9,7 @@ import { EXIT, type Output, processOutput } from './io/output.js';
 
 /** Builds the `switchboard` command; each action stores its exit code in `exit`. */
 export function buildProgram(output: Output, exit: { code: number }): Command {
+  const config = loadCliConfig();
   const program = new Command('switchboard')
     .description('Run and inspect teams of A2A agents.')
     .exitOverride()
@@ -79,10 +80,10 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
         token: options.token,
         send: options.send,
         json: options.json,
+        jaegerUrl: config.jaegerUrl,
         output,
       });
     });
-  const config = loadCliConfig();
   program
     .command('trace')
     .description('Draw a trace as a tree: service, span, duration, status and key attributes.')

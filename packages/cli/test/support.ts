@@ -5,9 +5,13 @@ import { fileURLToPath } from 'node:url';
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 
 /** Runs `switchboard` as a user would, in a child process. */
-export function switchboard(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function switchboard(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
+    execFile(process.execPath, [bin, ...args], options, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -56,6 +56,15 @@ describe('switchboard cards verify', () => {
     expect(hasStack(stdout + stderr)).toBe(false);
   });
 
+  it('prints the Jaeger link of the verification’s trace when Jaeger is configured', async () => {
+    const url = await serve({ auth: false });
+    const { code, stdout } = await switchboard(['cards', 'verify', url, '--no-send'], {
+      SWITCHBOARD_JAEGER_URL: 'http://localhost:16686/',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Trace: http:\/\/localhost:16686\/trace\/[0-9a-f]{32}$/m);
+  });
+
   it('fails a card that declares auth the agent does not enforce (exit 1)', async () => {
     const url = await serve({ auth: false, lie: true });
     const { code, stdout } = await switchboard(['cards', 'verify', url, '--no-send']);

@@ -24,6 +24,11 @@ export interface VerifyCardOptions {
   send?: boolean;
   /** Per request (default 10 s). */
   timeoutMs?: number;
+  /**
+   * A W3C `traceparent` sent with every request, so the agent's spans of the verification join one
+   * trace the caller can open (e.g. in Jaeger).
+   */
+  traceparent?: string;
   fetchImpl?: typeof fetch;
 }
 
@@ -58,6 +63,7 @@ export async function verifyCard({
   send = true,
   timeoutMs = 10_000,
   fetchImpl = fetch,
+  traceparent,
 }: VerifyCardOptions): Promise<CardVerification> {
   const cardUrl = cardUrlOf(url);
   const checks: VerifyCheck[] = [];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { verifyCard } from '@switchboard/a2a';
 import { EXIT, type Output } from '../io/output.js';
 
@@ -7,19 +8,24 @@ export async function cardsVerify({
   token,
   send,
   json,
+  jaegerUrl,
   output,
 }: {
   url: string;
   token: string | undefined;
   send: boolean;
   json: boolean;
+  /** When set, the verification's requests share one trace and its Jaeger link is printed. */
+  jaegerUrl: string | undefined;
   output: Output;
 }): Promise<number> {
   if (!/^https?:\/\//i.test(url)) {
     output.err(`"${url}" is not an http(s) URL; give the agent's base URL, e.g. http://localhost:8080`);
     return EXIT.usage;
   }
-  const result = await verifyCard({ url, send, ...(token ? { token } : {}) });
+  const traceId = randomBytes(16).toString('hex');
+  const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  const result = await verifyCard({ url, send, traceparent, ...(token ? { token } : {}) });
   if (json) output.out(JSON.stringify(result, null, 2));
   else {
     output.out(`Verifying ${result.cardUrl}`);
@@ -31,6 +37,7 @@ export async function cardsVerify({
     output.out(
       failed === 0 ? 'Everything the card declares and could be reached works.' : `${failed} checks failed.`,
     );
+    if (jaegerUrl) output.out(`Trace: ${jaegerUrl.replace(/\/+$/, '')}/trace/${traceId}`);
   }
   return result.ok ? EXIT.ok : EXIT.problems;
 }
