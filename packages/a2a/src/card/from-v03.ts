@@ -9,7 +9,7 @@ import {
   pick,
   V03_ONLY_FIELDS,
 } from './card-json.js';
-import { requirementsFromV03, schemeFromV03 } from './security-shapes.js';
+import { convertSkills, requirementsFromV03, schemeFromV03 } from './security-shapes.js';
 
 /** `0.3.0` → `0.3`: v1.0 writes protocol versions as Major.Minor. */
 function majorMinor(version: unknown): string {
@@ -90,13 +90,12 @@ export function fromV03(card: JsonObject): ConvertedCard {
       : {}),
     defaultInputModes: card.defaultInputModes ?? [],
     defaultOutputModes: card.defaultOutputModes ?? [],
-    skills: objects(card.skills).map((skill) => ({
-      ...pick(skill, ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes']),
-      tags: Array.isArray(skill.tags) ? skill.tags : [],
-      ...(objects(skill.security).length > 0
-        ? { securityRequirements: requirementsFromV03(skill.security) }
-        : {}),
-    })),
+    skills: convertSkills({
+      skills: card.skills,
+      from: 'security',
+      to: 'securityRequirements',
+      convert: requirementsFromV03,
+    }),
     ...pick(card, ['iconUrl']),
   };
   return { card: out, warnings };

@@ -142,3 +142,25 @@ export function requirementsFromV03(security: unknown): JsonObject[] {
     ),
   }));
 }
+
+/**
+ * Skills in the other version's shape: the same fields, with their security requirements moved
+ * from `from` to `to` and converted.
+ */
+export function convertSkills({
+  skills,
+  from,
+  to,
+  convert,
+}: {
+  skills: unknown;
+  from: 'security' | 'securityRequirements';
+  to: 'security' | 'securityRequirements';
+  convert: (requirements: unknown) => JsonObject[];
+}): JsonObject[] {
+  return objects(skills).map((skill) => ({
+    ...pick(skill, ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes']),
+    tags: Array.isArray(skill.tags) ? skill.tags : [],
+    ...(objects(skill[from]).length > 0 ? { [to]: convert(skill[from]) } : {}),
+  }));
+}

@@ -9,7 +9,7 @@ import {
   objects,
   pick,
 } from './card-json.js';
-import { requirementsToV03, schemeToV03 } from './security-shapes.js';
+import { convertSkills, requirementsToV03, schemeToV03 } from './security-shapes.js';
 
 /** Bindings a v0.3 peer knows by name. */
 const V03_TRANSPORTS = new Set(['JSONRPC', 'HTTP+JSON', 'GRPC']);
@@ -105,13 +105,12 @@ export function toV03(card: JsonObject): ConvertedCard {
       : {}),
     defaultInputModes: card.defaultInputModes ?? [],
     defaultOutputModes: card.defaultOutputModes ?? [],
-    skills: objects(card.skills).map((skill) => ({
-      ...pick(skill, ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes']),
-      tags: Array.isArray(skill.tags) ? skill.tags : [],
-      ...(objects(skill.securityRequirements).length > 0
-        ? { security: requirementsToV03(skill.securityRequirements) }
-        : {}),
-    })),
+    skills: convertSkills({
+      skills: card.skills,
+      from: 'securityRequirements',
+      to: 'security',
+      convert: requirementsToV03,
+    }),
     supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard === true,
   };
   return { card: out, warnings };
