@@ -8,6 +8,7 @@ import {
 } from '@switchboard/a2a';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.js';
 
@@ -15,6 +16,9 @@ const servers: A2aHttpServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
+
+/** W3C traceparent headers the served agent received. */
+const traceparents: string[] = [];
 
 /** Serves an echo agent; `lie` declares bearer auth in the card without enforcing it. */
 async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
@@ -33,7 +37,14 @@ async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
     logger: silentLogger(),
     ...(auth ? { auth: { bearerTokens: { 'tok-verify-0123456789': 'ops' } } } : {}),
   });
-  const server = await startA2aHttpServer({ app, port });
+  const outer = express();
+  outer.use((req, _res, next) => {
+    const header = req.header('traceparent');
+    if (header) traceparents.push(header);
+    next();
+  });
+  outer.use(app);
+  const server = await startA2aHttpServer({ app: outer, port });
   servers.push(server);
   return server.url;
 }
@@ -58,11 +69,15 @@ describe('switchboard cards verify', () => {
 
   it('prints the Jaeger link of the verification’s trace when Jaeger is configured', async () => {
     const url = await serve({ auth: false });
+    traceparents.length = 0;
     const { code, stdout } = await switchboard(['cards', 'verify', url, '--no-send'], {
       SWITCHBOARD_JAEGER_URL: 'http://localhost:16686/',
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Trace: http:\/\/localhost:16686\/trace\/[0-9a-f]{32}$/m);
+    const traceId = /^Trace: http:\/\/localhost:16686\/trace\/([0-9a-f]{32})$/m.exec(stdout)?.[1];
+    expect(traceId).toBeDefined();
+    expect(traceparents.length).toBeGreaterThan(1);
+    expect(new Set(traceparents.map((header) => header.split('-')[1]))).toEqual(new Set([traceId]));
   });
 
   it('fails a card that declares auth the agent does not enforce (exit 1)', async () => {

@@ -76,7 +76,7 @@ export async function verifyCard({
   let raw: unknown;
   try {
     const response = await fetchImpl(cardUrl, {
-      headers: { 'A2A-Version': '1.0' },
+      headers: { 'A2A-Version': '1.0', ...(traceparent ? { traceparent } : {}) },
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
@@ -115,6 +115,7 @@ export async function verifyCard({
     async (input, init) => {
       const headers = new Headers(init?.headers);
       if (bearer) headers.set('Authorization', `Bearer ${bearer}`);
+      if (traceparent) headers.set('traceparent', traceparent);
       const response = await fetchImpl(input, { ...init, headers });
       lastStatus = response.status;
       return response;
