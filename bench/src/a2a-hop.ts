@@ -2,42 +2,71 @@
  * Round-trip latency and throughput of one A2A hop, for the same agent (no tools, a model that answers
  * at once) over:
  *  (a) the BullMQ binding: SDK Client + QueueTransportFactory → queue → A2aQueueServer → SDK handler →
- *      SwitchboardAgentExecutor → reply stream;
+ *      SwitchboardAgentExecutor → reply stream; measured four ways:
+ *      - with the client in this process, as (b) and (c) are;
+ *      - with the client in its own process (src/hop-client.ts) and its own server, untraced: the
+ *        baseline of the next two;
+ *      - traced: the same, with an OpenTelemetry SDK registered in both processes (startTelemetry, as
+ *        a deployment starts it), exporting OTLP/HTTP to a loopback receiver in one more process
+ *        (src/otlp-sink.ts, which only takes the bodies in while the bench measures);
+ *      - the same with the sampler off (OTEL_TRACES_SAMPLER=always_off): context propagation and the
+ *        tracing API calls without any span recorded, which splits tracing's cost in two.
+ *      This process never registers an SDK, so the untraced bindings pay nothing for tracing;
  *  (b) the SDK's JSON-RPC over HTTP: SDK Client → createA2aHttpApp → the same handler;
  *  (c) the floor with no A2A: Queue.add → Worker with a no-op processor → ReplyWriter → ReplyInbox,
  *      and (c') the same with the reply over Redis pub/sub.
  * The server side of each runs in its own child process (src/hop-server.ts), one process each side.
- * Every binding is warmed up, then measured in interleaved rounds (c, c', a, b, c, c', a, b, ...) at 1
- * call in flight and at 100 in flight, so a slower stretch of the machine falls on all of them alike;
- * a server not being measured sits idle.
+ * Every binding is warmed up, then measured in interleaved rounds (c, c', a, …, b, then b, …, a, c',
+ * c, …) at 1 call in flight and at 100 in flight, so a slower stretch of the machine, or a place in
+ * the order, falls on all of them alike; a server not being measured sits idle. The cost of tracing is
+ * taken round by round, against the untraced client process measured in the same round; the spans
+ * the sink received are checked: the six of a call, each once, in one trace per call.
  *
  *   pnpm --filter @switchboard/bench a2a-hop
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { AgentCard, Role, type SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { parseQueueUrl, QueueTransportFactory, ReplyInbox, textPart } from '@switchboard/a2a';
 import { silentLogger } from '@switchboard/agent';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { RawJob } from './hop-server.js';
+import {
+  BINDING,
+  type Binding,
+  type HopContext,
+  type Opened,
+  openClientProcessBinding,
+  openHttpBinding,
+  openQueueBinding,
+  openRawFloor,
+} from './hop-bindings.js';
+import { ask, startChild } from './hop-children.js';
+import { SinkCount } from './hop-ipc.js';
+import type { Measured } from './hop-measure.js';
 
 const WARMUP_SEQUENTIAL = 200;
 const WARMUP_PARALLEL = 500;
 /** Untimed calls at IN_FLIGHT before each loaded round. */
 const REWARM_PARALLEL = 300;
-const ROUNDS = 3;
+/** Even, so that every binding runs as often in the forward order as in the reverse. */
+const ROUNDS = 4;
 /** Per round: sequential round trips, and calls at IN_FLIGHT at once. */
-const SEQUENTIAL_CALLS = 400;
-const PARALLEL_CALLS = 5_000;
+const SEQUENTIAL_CALLS = 300;
+const PARALLEL_CALLS = 3_000;
 const IN_FLIGHT = 100;
-/** Each measured phase stops issuing calls after this long, whatever its count. */
-const PHASE_BUDGET_MS = 20_000;
-const CALL_TIMEOUT_MS = 10_000;
 const TARGET_LATENCY_RATIO = 1.3;
 const TARGET_THROUGHPUT_RATIO = 2;
+/** Tracing may cost at most this share of (a)'s throughput at IN_FLIGHT. */
+const TARGET_TRACING_COST = 0.1;
+/**
+ * The spans of one traced call, as the OTLP sink names them (`<service> <kind> <name>`): each must
+ * arrive once per call, and only the first is a root (the server's continue the client's trace).
+ */
+const EXPECTED_SPANS = [
+  'hop-client CLIENT SendMessage',
+  'hop-client PRODUCER send hop',
+  'hop-server CONSUMER process hop',
+  'hop-server SERVER SendMessage',
+  'hop-server INTERNAL invoke_agent hop',
+  'hop-server CLIENT chat scripted',
+];
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisHost = new URL(redisUrl).hostname;
@@ -45,21 +74,15 @@ if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(redisHost)) {
   console.error(`a2a-hop measures loopback only; REDIS_URL points at ${redisHost}. Use a local Redis.`);
   process.exit(2);
 }
-const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const serverScript = fileURLToPath(new URL('./hop-server.ts', import.meta.url));
 /** Every key and channel of this run starts with it; all are deleted at the end. */
 const namespace = `bench-hop-${randomUUID().slice(0, 8)}`;
-const logger = silentLogger();
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-/** The job options QueueTransportFactory gives its queues, so (c) stores what (a) stores. */
-const jobOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: { age: 60, count: 1_000 },
-  removeOnFail: { age: 24 * 3600, count: 10_000 },
-};
+const context: HopContext = { redisUrl, redis, namespace, logger: silentLogger() };
 
-type Call = () => Promise<void>;
+/** One measured phase, with the CPU time its server process took meanwhile. */
+interface Phase extends Measured {
+  serverCpuMs: number;
+}
 
 interface Row {
   binding: string;
@@ -69,81 +92,8 @@ interface Row {
   p50: number;
   p99: number;
   perSecond: number;
-}
-
-interface Ready {
-  url: string;
-  card?: unknown;
-}
-
-/** Starts hop-server.ts in one process (node with tsx as a loader) and waits for its ready line. */
-async function startServer(mode: 'queue' | 'http' | 'raw', prefix: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', serverScript, mode, prefix], {
-    cwd: benchDir,
-    env: { ...process.env, REDIS_URL: redisUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`hop-server ${mode} did not start within 30 s: ${output}`));
-    }, 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = /^ready (.*)$/m.exec(output)?.[1];
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(line) as Ready);
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`hop-server ${mode} exited (${code}) before it was ready: ${output}`));
-    });
-  });
-  const stop = async () => {
-    child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(kill);
-  };
-  return { ready, stop };
-}
-
-interface Measured {
-  latencies: number[];
-  errors: number;
-  wallMs: number;
-}
-
-/** Runs `calls` calls with `inFlight` at once; each round trip timed with performance.now(). */
-async function measure(call: Call, calls: number, inFlight: number): Promise<Measured> {
-  const latencies: number[] = [];
-  let issued = 0;
-  let errors = 0;
-  let firstError: unknown;
-  const start = performance.now();
-  const deadline = start + PHASE_BUDGET_MS;
-  const lane = async () => {
-    while (issued < calls && performance.now() < deadline) {
-      issued++;
-      const began = performance.now();
-      try {
-        await call();
-        latencies.push(performance.now() - began);
-      } catch (error) {
-        errors++;
-        firstError ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  const wallMs = performance.now() - start;
-  if (firstError) console.error(`  ${errors} calls failed; the first: ${String(firstError)}`);
-  return { latencies, errors, wallMs };
+  clientCpuUs: number;
+  serverCpuUs: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -151,11 +101,17 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 const rate = ({ latencies, wallMs }: Measured) => (latencies.length / wallMs) * 1000;
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length / 2;
+  const upper = sorted[Math.floor(middle)] ?? Number.NaN;
+  return Number.isInteger(middle) ? ((sorted[middle - 1] ?? Number.NaN) + upper) / 2 : upper;
+};
 
-/** One table row from the rounds of a phase: latencies pooled, throughput of the median round. */
-function row(binding: string, inFlight: number, runs: readonly Measured[]): Row {
+/** One table row from the rounds of a phase: latencies pooled, the median of the rounds' throughputs. */
+function row(binding: string, inFlight: number, runs: readonly Phase[]): Row {
   const sorted = runs.flatMap((run) => run.latencies).sort((x, y) => x - y);
-  const rates = runs.map(rate).sort((x, y) => x - y);
+  const calls = runs.reduce((sum, run) => sum + run.latencies.length + run.errors, 0);
   return {
     binding,
     inFlight,
@@ -163,153 +119,52 @@ function row(binding: string, inFlight: number, runs: readonly Measured[]): Row 
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
-    perSecond: rates[Math.floor(rates.length / 2)] ?? Number.NaN,
+    perSecond: median(runs.map(rate)),
+    clientCpuUs: (runs.reduce((sum, run) => sum + run.cpuMs, 0) / calls) * 1000,
+    serverCpuUs: (runs.reduce((sum, run) => sum + run.serverCpuMs, 0) / calls) * 1000,
   };
 }
 
-/** A blocking SendMessage that starts a new task; the reply must be the completed task. */
-function sendOnce(client: Client): Call {
-  return async () => {
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        role: Role.ROLE_USER,
-        parts: [textPart('ping')],
-        contextId: '',
-        taskId: '',
-        metadata: {},
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: {},
-    };
-    const result = await client.sendMessage(request, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
-    if (!('status' in result) || result.status?.state !== TaskState.TASK_STATE_COMPLETED) {
-      throw new Error('the reply is not a completed task');
-    }
-  };
-}
-
-/** A binding under test: how to make one call, and how to take its server and client down. */
-interface Opened {
-  bindings: { name: string; call: Call }[];
-  close(): Promise<void>;
-}
-
-async function openQueueBinding(): Promise<Opened> {
-  const server = await startServer('queue', `{${namespace}:a2a}`);
-  const factory = new QueueTransportFactory({ redis, namespace, timeoutMs: CALL_TIMEOUT_MS, logger });
-  const close = async () => {
-    await factory.close();
-    await server.stop();
-  };
-  try {
-    const client = await new ClientFactory({ transports: [factory] }).createFromAgentCard(
-      AgentCard.fromJSON(server.ready.card),
-    );
-    return { bindings: [{ name: '(a) A2A over BullMQ', call: sendOnce(client) }], close };
-  } catch (error) {
-    await close();
-    throw error;
+/** Runs one phase and charges its server's CPU time to it; reports failures. */
+async function phase(binding: Binding, calls: number, inFlight: number): Promise<Phase> {
+  const before = await binding.serverCpuMs();
+  const measured = await binding.run(calls, inFlight);
+  const serverCpuMs = (await binding.serverCpuMs()) - before;
+  if (measured.firstError) {
+    console.error(`  ${binding.name}: ${measured.errors} calls failed; the first: ${measured.firstError}`);
   }
+  return { ...measured, serverCpuMs };
 }
 
-async function openHttpBinding(): Promise<Opened> {
-  const server = await startServer('http', `{${namespace}:http}`);
-  try {
-    const client = await new ClientFactory({
-      transports: [new JsonRpcTransportFactory()],
-    }).createFromAgentCard(AgentCard.fromJSON(server.ready.card));
-    return { bindings: [{ name: '(b) A2A JSON-RPC over HTTP', call: sendOnce(client) }], close: server.stop };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+interface Runs {
+  sequential: Phase[];
+  loaded: Phase[];
 }
 
-async function openRawFloor(): Promise<Opened> {
-  const server = await startServer('raw', `{${namespace}:raw}`);
-  const { queue: name, prefix } = parseQueueUrl(server.ready.url);
-  const queue = new Queue<RawJob>(name, { connection: redis, prefix, defaultJobOptions: jobOptions });
-  const inbox = new ReplyInbox({ redis, namespace, logger });
-  const subscriber = redis.duplicate();
-  const channel = `${namespace}:pubsub`;
-  const waiting = new Map<string, () => void>();
-  subscriber.on('message', (_channel: string, message: string) => {
-    waiting.get(message.slice(0, message.indexOf(' ')))?.();
-  });
-  const close = async () => {
-    await inbox.close();
-    await queue.close();
-    subscriber.disconnect();
-    await server.stop();
-  };
-  try {
-    await subscriber.subscribe(channel);
-  } catch (error) {
-    await close();
-    throw error;
+/** Warms every binding up, then measures them in interleaved rounds, every other round in reverse. */
+async function measureAll(bindings: readonly Binding[]): Promise<Map<string, Runs>> {
+  for (const binding of bindings) {
+    await phase(binding, WARMUP_SEQUENTIAL, 1);
+    await phase(binding, WARMUP_PARALLEL, IN_FLIGHT);
   }
-  const viaStream: Call = async () => {
-    const requestId = randomUUID();
-    const subscription = inbox.open(requestId);
-    try {
-      await queue.add('raw', { requestId, replyTo: inbox.key }, { jobId: requestId });
-      await subscription.next({ timeoutMs: CALL_TIMEOUT_MS });
-    } finally {
-      subscription.close();
-    }
-  };
-  const viaPubSub: Call = async () => {
-    const requestId = randomUUID();
-    let timer: NodeJS.Timeout | undefined;
-    const replied = new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
-      waiting.set(requestId, resolve);
-    });
-    try {
-      await queue.add('raw', { requestId, replyTo: channel, via: 'pubsub' }, { jobId: requestId });
-      await replied;
-    } finally {
-      clearTimeout(timer);
-      waiting.delete(requestId);
-    }
-  };
-  return {
-    bindings: [
-      { name: '(c) raw BullMQ, reply stream', call: viaStream },
-      { name: "(c') raw BullMQ, pub/sub", call: viaPubSub },
-    ],
-    close,
-  };
-}
-
-/** Warms every binding up, then measures them in interleaved rounds. */
-async function measureAll(bindings: Opened['bindings']): Promise<Row[]> {
-  for (const { call } of bindings) {
-    await measure(call, WARMUP_SEQUENTIAL, 1);
-    await measure(call, WARMUP_PARALLEL, IN_FLIGHT);
-  }
-  const runs = bindings.map(() => ({ sequential: [] as Measured[], loaded: [] as Measured[] }));
+  const runs = new Map(bindings.map(({ name }) => [name, { sequential: [], loaded: [] } as Runs]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [i, { call }] of bindings.entries()) {
-      runs[i]?.sequential.push(await measure(call, SEQUENTIAL_CALLS, 1));
+    const order = round % 2 === 1 ? bindings : [...bindings].reverse();
+    for (const binding of order) {
+      runs.get(binding.name)?.sequential.push(await phase(binding, SEQUENTIAL_CALLS, 1));
       // Untimed: reopens the HTTP keep-alive connections that went idle (5 s) while the others ran.
-      await measure(call, REWARM_PARALLEL, IN_FLIGHT);
-      runs[i]?.loaded.push(await measure(call, PARALLEL_CALLS, IN_FLIGHT));
+      await phase(binding, REWARM_PARALLEL, IN_FLIGHT);
+      runs.get(binding.name)?.loaded.push(await phase(binding, PARALLEL_CALLS, IN_FLIGHT));
     }
     console.error(`  round ${round} of ${ROUNDS} done`);
   }
-  return bindings.flatMap(({ name }, i) => {
-    const { sequential = [], loaded = [] } = runs[i] ?? {};
+  for (const [name, { sequential, loaded }] of runs) {
     console.error(
       `  ${name}: msg/s by round at 1 in flight ${sequential.map((run) => rate(run).toFixed(0)).join(', ')}; ` +
         `at ${IN_FLIGHT} in flight ${loaded.map((run) => rate(run).toFixed(0)).join(', ')}`,
     );
-    return [row(name, 1, sequential), row(name, IN_FLIGHT, loaded)];
-  });
+  }
+  return runs;
 }
 
 /** Deletes every key of this run (bounded: at most 10,000 SCAN pages or 30 s). */
@@ -327,41 +182,77 @@ async function deleteKeys(): Promise<void> {
 }
 
 const opened: Opened[] = [];
-let rows: Row[] = [];
+let runs = new Map<string, Runs>();
+let tracedCalls = 0;
+let received: SinkCount | undefined;
+let sinkStartCpuMs = 0;
 try {
   console.error(`a2a-hop: key prefix ${namespace}, Redis ${redisUrl}`);
-  opened.push(await openRawFloor());
-  opened.push(await openQueueBinding());
-  opened.push(await openHttpBinding());
-  rows = await measureAll(opened.flatMap((entry) => entry.bindings));
+  const sink = await startChild('otlp-sink.ts', []);
+  try {
+    sinkStartCpuMs = (await ask(sink.process, { type: 'count' }, SinkCount)).cpuMs;
+    let traced: Awaited<ReturnType<typeof openClientProcessBinding>> | undefined;
+    try {
+      opened.push(await openRawFloor(context));
+      opened.push(await openQueueBinding(context));
+      opened.push(await openClientProcessBinding(context, BINDING.queueProcess, 'a2a-process', {}));
+      traced = await openClientProcessBinding(context, BINDING.queueTraced, 'a2a-traced', {
+        otlp: sink.ready.url,
+        sampled: true,
+      });
+      opened.push(traced);
+      opened.push(
+        await openClientProcessBinding(context, BINDING.queueUnsampled, 'a2a-unsampled', {
+          otlp: sink.ready.url,
+          sampled: false,
+        }),
+      );
+      opened.push(await openHttpBinding(context));
+      runs = await measureAll(opened.flatMap((entry) => entry.bindings));
+    } finally {
+      // Closing the traced processes flushes their spans, so the sink has them all once they exit.
+      for (const entry of opened.reverse()) await entry.close();
+    }
+    tracedCalls = traced?.calls() ?? 0;
+    // The sink parses what it kept only now: allow it time.
+    received = await ask(sink.process, { type: 'count' }, SinkCount, () => true, 120_000);
+  } finally {
+    await sink.stop();
+  }
 } finally {
-  for (const entry of opened.reverse()) await entry.close();
   await deleteKeys();
   await redis.quit();
 }
 
+const rows = [...runs].flatMap(([name, { sequential, loaded }]) => [
+  row(name, 1, sequential),
+  row(name, IN_FLIGHT, loaded),
+]);
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 console.log(
   `One A2A hop, same agent (no tools, model answers at once), server in a child process; ` +
     `${ROUNDS} interleaved rounds of ${SEQUENTIAL_CALLS} calls at 1 in flight and ${PARALLEL_CALLS} at ` +
-    `${IN_FLIGHT} in flight (p50/p99 over all calls, msg/s of the median round); after ` +
-    `${WARMUP_SEQUENTIAL} + ${WARMUP_PARALLEL} warm-up calls\n`,
+    `${IN_FLIGHT} in flight (p50/p99 over all calls, msg/s the median of the rounds, CPU time per call of the ` +
+    `client and the server process); after ${WARMUP_SEQUENTIAL} + ${WARMUP_PARALLEL} warm-up calls\n`,
 );
 const width = Math.max(...rows.map((entry) => entry.binding.length));
-console.log(`${'binding'.padEnd(width)} | in flight |  calls | p50 ms | p99 ms |  msg/s`);
+console.log(
+  `${'binding'.padEnd(width)} | in flight |  calls | p50 ms | p99 ms |  msg/s | client CPU us | server CPU us`,
+);
 for (const entry of rows) {
   console.log(
     `${entry.binding.padEnd(width)} | ${pad(entry.inFlight, 9)} | ${pad(entry.calls, 6)} | ${pad(fixed(entry.p50, 2), 6)} | ` +
-      `${pad(fixed(entry.p99, 2), 6)} | ${pad(fixed(entry.perSecond, 0), 6)}`,
+      `${pad(fixed(entry.p99, 2), 6)} | ${pad(fixed(entry.perSecond, 0), 6)} | ${pad(fixed(entry.clientCpuUs, 0), 13)} | ` +
+      `${pad(fixed(entry.serverCpuUs, 0), 13)}`,
   );
 }
-const find = (prefix: string, inFlight: number) =>
-  rows.find((entry) => entry.binding.startsWith(prefix) && entry.inFlight === inFlight);
-const a1 = find('(a)', 1);
-const c1 = find('(c)', 1);
-const aN = find('(a)', IN_FLIGHT);
-const bN = find('(b)', IN_FLIGHT);
+const find = (binding: string, inFlight: number) =>
+  rows.find((entry) => entry.binding === binding && entry.inFlight === inFlight);
+const a1 = find(BINDING.queue, 1);
+const c1 = find(BINDING.rawStream, 1);
+const aN = find(BINDING.queue, IN_FLIGHT);
+const bN = find(BINDING.http, IN_FLIGHT);
 const errors = rows.reduce((sum, entry) => sum + entry.errors, 0);
 const latencyRatio = (a1?.p50 ?? Number.NaN) / (c1?.p50 ?? Number.NaN);
 const throughputRatio = (aN?.perSecond ?? Number.NaN) / (bN?.perSecond ?? Number.NaN);
@@ -370,9 +261,61 @@ const complete = rows.every(
 );
 const latencyMet = latencyRatio <= TARGET_LATENCY_RATIO && complete && errors === 0;
 const throughputMet = throughputRatio >= TARGET_THROUGHPUT_RATIO && complete && errors === 0;
+
+// Tracing's cost, round by round: against the untraced client process measured in the same round.
+const loadedRates = (binding: string) => (runs.get(binding)?.loaded ?? []).map(rate);
+const untracedRates = loadedRates(BINDING.queueProcess);
+const costsOf = (binding: string) =>
+  loadedRates(binding).map((value, i) => 1 - value / (untracedRates[i] ?? Number.NaN));
+const costs = costsOf(BINDING.queueTraced);
+const unsampledCosts = costsOf(BINDING.queueUnsampled);
+const tracingCost = median(costs);
+const unsampledCost = median(unsampledCosts);
+const perCall = (count: number | undefined) => (count ?? Number.NaN) / tracedCalls;
+const onceEach = (count: number | undefined) => Math.abs(perCall(count) - 1) <= 0.01;
+const spansPerCall = perCall(received?.spans);
+// Every expected span once per call, nothing else, one trace per call, no body refused.
+const fullyTraced =
+  received?.rejected === 0 &&
+  onceEach(received.roots) &&
+  Math.abs(spansPerCall - EXPECTED_SPANS.length) <= 0.01 * EXPECTED_SPANS.length &&
+  EXPECTED_SPANS.every((name) => onceEach(received?.byName[name]));
+const tracingMet = tracingCost <= TARGET_TRACING_COST && complete && errors === 0 && fullyTraced;
+
 console.log(`\nfailed calls: ${errors}${complete ? '' : '; some phases ran out of time before their count'}`);
 console.log(
   `A2A cost per hop at 1 in flight, (a) - (c): ${fixed((a1?.p50 ?? Number.NaN) - (c1?.p50 ?? Number.NaN), 2)} ms p50`,
+);
+if (received) {
+  console.log(
+    `spans received by the OTLP sink for the ${tracedCalls} traced calls (warm-up included): ` +
+      `${received.spans} in ${received.requests} requests (${fixed(received.bytes / 1e6, 1)} MB, ` +
+      `${received.rejected} refused): ${fixed(spansPerCall, 2)} per call (expected ${EXPECTED_SPANS.length}), ` +
+      `${fixed(perCall(received.roots), 2)} traces per call; the sink's CPU over the run ` +
+      `${fixed(((received.cpuMs - sinkStartCpuMs) / tracedCalls) * 1000, 0)} us per traced call`,
+  );
+  for (const [name, count] of Object.entries(received.byName).sort(([x], [y]) => x.localeCompare(y))) {
+    console.log(`  ${fixed(perCall(count), 2)} per call  ${name}`);
+  }
+}
+const percents = (values: readonly number[]) => values.map((cost) => `${fixed(cost * 100, 1)}%`).join(', ');
+console.log(
+  `throughput lost at ${IN_FLIGHT} in flight against the untraced client process, by round: traced ` +
+    `${percents(costs)}; SDK on, sampler off ${percents(unsampledCosts)}`,
+);
+const cpuPerCall = (binding: string) => {
+  const entry = find(binding, IN_FLIGHT);
+  return (entry?.clientCpuUs ?? Number.NaN) + (entry?.serverCpuUs ?? Number.NaN);
+};
+const untracedCpu = cpuPerCall(BINDING.queueProcess);
+const unsampledCpu = cpuPerCall(BINDING.queueUnsampled);
+console.log(
+  `where it goes, in CPU time per call at ${IN_FLIGHT} in flight (client + server process): untraced ` +
+    `${fixed(untracedCpu, 0)} us; SDK on, sampler off +${fixed(unsampledCpu - untracedCpu, 0)} us (context ` +
+    `propagation: AsyncLocalStorage, W3C inject/extract, the tracing API calls); traced ` +
+    `+${fixed(cpuPerCall(BINDING.queueTraced) - unsampledCpu, 0)} us more (recording and exporting ` +
+    `${EXPECTED_SPANS.length} spans); in throughput (medians of the rounds) ${fixed(unsampledCost * 100, 1)}% ` +
+    `and ${fixed((tracingCost - unsampledCost) * 100, 1)}%`,
 );
 console.log(
   `target: (a) p50 at 1 in flight within ${TARGET_LATENCY_RATIO}x of (c): ${fixed(latencyRatio, 2)}x -> ${latencyMet ? 'met' : 'MISSED'}`,
@@ -380,4 +323,9 @@ console.log(
 console.log(
   `target: (a) throughput at ${IN_FLIGHT} in flight at least ${TARGET_THROUGHPUT_RATIO}x (b): ${fixed(throughputRatio, 2)}x -> ${throughputMet ? 'met' : 'MISSED'}`,
 );
-process.exitCode = latencyMet && throughputMet ? 0 : 1;
+console.log(
+  `target: tracing costs at most ${TARGET_TRACING_COST * 100}% of (a)'s throughput at ${IN_FLIGHT} in flight: ` +
+    `${fixed(tracingCost * 100, 1)}% -> ${tracingMet ? 'met' : 'MISSED'}` +
+    (fullyTraced ? '' : ' (the traced calls did not all export the expected spans: see above)'),
+);
+process.exitCode = latencyMet && throughputMet && tracingMet ? 0 : 1;

@@ -1,35 +1,26 @@
 /**
  * The server side of the a2a-hop bench, run as its own process by `a2a-hop.ts`:
  *
- *   node --import tsx src/hop-server.ts <queue|http|raw> <key prefix>
+ *   node --import tsx src/hop-server.ts <queue|http|raw> <key prefix> [--otlp <url>]
  *
  * - `queue`: the agent behind `A2aQueueServer` (BullMQ binding);
  * - `http`: the same agent behind `createA2aHttpApp` on a loopback port (JSON-RPC binding);
  * - `raw`: a BullMQ `Worker` with an inline no-op processor that answers each job with one reply frame
  *   (`ReplyWriter`, as the queue server writes it) or, for jobs that ask for it, one Redis PUBLISH.
  *
- * Prints one line `ready <json>` ({ url, card }) once it serves, and exits on SIGTERM.
- * Reads REDIS_URL (default redis://127.0.0.1:6379).
+ * With `--otlp <url>` the process is traced as a deployment would be: `startTelemetry` runs before
+ * anything else is loaded and exports OTLP/HTTP to that base URL, and the agent gets its tracer, so
+ * the `process`, A2A SERVER, `invoke_agent` and `chat` spans are all recorded.
+ *
+ * Prints one line `ready <json>` ({ url, card }) once it serves, answers `cpu` on the IPC channel (when
+ * started with one) with the CPU time it has used, and exits on SIGTERM (flushing its spans when
+ * traced). Reads REDIS_URL (default redis://127.0.0.1:6379).
  */
-
 import type { RequestListener } from 'node:http';
-import { AgentCard } from '@a2a-js/sdk';
-import {
-  A2aQueueServer,
-  a2aHttpInterfaces,
-  BULLMQ_BINDING,
-  buildAgentCard,
-  type CardInterface,
-  createA2aHttpApp,
-  createHostedAgent,
-  queueUrl,
-  ReplyWriter,
-  startA2aHttpServer,
-} from '@switchboard/a2a';
-import { defineAgent, silentLogger } from '@switchboard/agent';
-import { ScriptedModel } from '@switchboard/agent/testing';
-import { type Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { parseArgs } from 'node:util';
+import type { CardInterface } from '@switchboard/a2a';
+import type { Job } from 'bullmq';
+import type { CpuReport } from './hop-ipc.js';
 
 /** What a job of the raw floor carries. */
 export interface RawJob {
@@ -42,11 +33,41 @@ export interface RawJob {
 /** The queue every mode uses, under the prefix it is given. */
 const HOP_QUEUE = 'hop';
 
-const [mode, prefix] = process.argv.slice(2);
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { otlp: { type: 'string' } } });
+const [mode, prefix] = positionals;
 if ((mode !== 'queue' && mode !== 'http' && mode !== 'raw') || !prefix) {
-  console.error('usage: hop-server.ts <queue|http|raw> <key prefix>');
+  console.error('usage: hop-server.ts <queue|http|raw> <key prefix> [--otlp <url>]');
   process.exit(2);
 }
+// Imported only when tracing, so an untraced server does not even load the SDK.
+const telemetry = values.otlp
+  ? await (await import('@switchboard/telemetry')).startTelemetry({
+      serviceName: 'hop-server',
+      serviceVersion: '0.0.0',
+      environment: 'bench',
+      instanceId: `hop-server-${process.pid}`,
+      otlpEndpoint: values.otlp,
+    })
+  : undefined;
+// Loaded after telemetry started, so instrumentation is in place first.
+const { AgentCard } = await import('@a2a-js/sdk');
+const {
+  A2aQueueServer,
+  a2aHttpInterfaces,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  queueUrl,
+  ReplyWriter,
+  startA2aHttpServer,
+} = await import('@switchboard/a2a');
+const { defineAgent, silentLogger } = await import('@switchboard/agent');
+const { ScriptedModel } = await import('@switchboard/agent/testing');
+const { Worker } = await import('bullmq');
+const { Redis } = await import('ioredis');
+const { CpuQuery } = await import('./hop-ipc.js');
+
 const logger = silentLogger();
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const address = { queue: HOP_QUEUE, prefix };
@@ -56,7 +77,13 @@ function hostedAgent(interfaces: readonly CardInterface[]) {
   const agent = defineAgent({ name: 'hop', instructions: 'Answer "ok".' });
   const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'ok' } });
   const card = buildAgentCard({ agent, interfaces });
-  return createHostedAgent({ agent, model, card, logger });
+  return createHostedAgent({
+    agent,
+    model,
+    card,
+    logger,
+    ...(telemetry ? { tracer: telemetry.tracer } : {}),
+  });
 }
 
 let stop: () => Promise<unknown>;
@@ -109,10 +136,21 @@ if (mode === 'queue') {
   ready = { url: `bullmq://queue/${HOP_QUEUE}?prefix=${encodeURIComponent(prefix)}` };
 }
 
-process.once('SIGTERM', () => {
+// The bench asks before and after each phase, to charge this process's CPU time to the phase.
+process.on('message', (message: unknown) => {
+  if (!CpuQuery.safeParse(message).success) return;
+  const { user, system } = process.cpuUsage();
+  const report: CpuReport = { type: 'cpu', cpuMs: (user + system) / 1000 };
+  process.send?.(report);
+});
+let stopping = false;
+const shutdown = () => {
+  if (stopping) return;
+  stopping = true;
   setTimeout(() => process.exit(1), 10_000).unref();
   stop()
     .then(() => redis.quit())
+    .then(() => telemetry?.shutdown())
     .then(
       () => process.exit(0),
       (error: unknown) => {
@@ -120,5 +158,8 @@ process.once('SIGTERM', () => {
         process.exit(1);
       },
     );
-});
+};
+process.once('SIGTERM', shutdown);
+// The bench went away without stopping this process (when it was started with an IPC channel).
+process.once('disconnect', shutdown);
 process.stdout.write(`ready ${JSON.stringify(ready)}\n`);
