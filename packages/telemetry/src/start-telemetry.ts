@@ -38,6 +38,12 @@ export interface StartTelemetryOptions {
   sampler?: Sampler;
   /** Jaeger UI base URL, e.g. `http://localhost:16686`, for {@link Telemetry.traceUrl}. */
   jaegerUiUrl?: string;
+  /**
+   * Also export metrics and logs through the SDK's environment-driven defaults (`OTEL_METRICS_EXPORTER`,
+   * `OTEL_LOGS_EXPORTER`). Default false: Switchboard emits traces only, and the SDK's defaults would
+   * otherwise push metrics to localhost:4318 whatever `otlpEndpoint` says.
+   */
+  exportMetricsAndLogs?: boolean;
 }
 
 /** A started OpenTelemetry SDK. */
@@ -67,6 +73,7 @@ export interface Telemetry {
 export async function startTelemetry(options: StartTelemetryOptions): Promise<Telemetry> {
   const { serviceName, serviceVersion, environment, instanceId, otlpEndpoint, jaegerUiUrl } = options;
   const { spanFile = DEFAULT_SPAN_FILE, captureContent = false, instrumentHttp = true, sampler } = options;
+  const { exportMetricsAndLogs = false } = options;
   const required = { serviceName, serviceVersion, environment, instanceId, spanFile };
   for (const [name, value] of Object.entries(required)) {
     if (typeof value !== 'string' || value.trim() === '') {
@@ -97,6 +104,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
       }),
     ),
     spanProcessors: [new BatchSpanProcessor(exporter)],
+    ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
     instrumentations,
     ...(sampler ? { sampler } : {}),
   });
