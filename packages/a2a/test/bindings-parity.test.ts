@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory, type RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
+import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   type A2aHttpServer,
   A2aQueueServer,
@@ -20,6 +19,7 @@ import {
   startA2aHttpServer,
 } from '../src/index.js';
 import { sendRequest, userMessage } from './support/messages.js';
+import { refundTool } from './support/refund-tool.js';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const tokens = { 'tok-alice-0123456789': 'alice', 'tok-operator-0123456789': 'operator' };
@@ -33,18 +33,7 @@ let queueFactory: QueueTransportFactory;
 const clients: Record<string, Client> = {};
 
 beforeAll(async () => {
-  const refund = defineTool({
-    name: 'refund_order',
-    summary: 'Refund an order.',
-    whenToUse: 'Refund requests.',
-    input: z.object({ orderId: z.string() }),
-    risk: 'dangerous',
-    describeForApproval: ({ orderId }) => ({ action: `Refund order ${orderId}`, reversible: false }),
-    handler: ({ orderId }) => {
-      refunds.count++;
-      return { refunded: orderId };
-    },
-  });
+  const refund = refundTool(refunds);
   const agent = defineAgent({ name: 'orders', instructions: 'Orders.', tools: [refund] });
   const model = new ScriptedModel({
     turns: [],

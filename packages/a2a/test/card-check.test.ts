@@ -2,28 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type CardProblem, checkCard, fromV03, type JsonObject, toV03 } from '../src/index.js';
+import { v03 } from './support/worked-example.js';
 
 const realWorld = fileURLToPath(new URL('./fixtures/cards/real-world/', import.meta.url));
 const fixture = (name: string) => JSON.parse(readFileSync(`${realWorld}${name}.json`, 'utf8')) as JsonObject;
 
-/** The worked example of one agent in both shapes (as in card-shim.test.ts). */
-const v03: JsonObject = {
-  protocolVersion: '0.3.0',
-  name: 'Echo',
-  description: 'Echoes',
-  url: 'https://a.example/a2a/jsonrpc',
-  preferredTransport: 'JSONRPC',
-  additionalInterfaces: [
-    { url: 'https://a.example/a2a/jsonrpc', transport: 'JSONRPC' },
-    { url: 'https://a.example/a2a/rest', transport: 'HTTP+JSON' },
-  ],
-  version: '1.2.0',
-  capabilities: { streaming: true, pushNotifications: false },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'Echo', description: 'Echo back', tags: ['echo'] }],
-  supportsAuthenticatedExtendedCard: false,
-};
+/** The worked example (test/support/worked-example.ts), with its interfaces listed for protocol 1.0. */
 const { supportedInterfaces: _, ...v1Rest } = fromV03(v03).card;
 const v1: JsonObject = {
   ...v1Rest,

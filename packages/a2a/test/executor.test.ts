@@ -1,11 +1,11 @@
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
-import { defineAgent, defineTool } from '@switchboard/agent';
+import { defineAgent } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { buildAgentCard, createHostedAgent } from '../src/index.js';
 import { sendRequest, userMessage } from './support/messages.js';
+import { refundTool } from './support/refund-tool.js';
 
 const as = (userName: string): ServerCallContext =>
   new ServerCallContext({
@@ -15,18 +15,7 @@ const as = (userName: string): ServerCallContext =>
 
 function host() {
   const refunds = { count: 0 };
-  const refund = defineTool({
-    name: 'refund_order',
-    summary: 'Refund an order.',
-    whenToUse: 'Refund requests.',
-    input: z.object({ orderId: z.string() }),
-    risk: 'dangerous',
-    describeForApproval: ({ orderId }) => ({ action: `Refund order ${orderId}`, reversible: false }),
-    handler: ({ orderId }) => {
-      refunds.count++;
-      return { refunded: orderId };
-    },
-  });
+  const refund = refundTool(refunds);
   const agent = defineAgent({ name: 'orders', instructions: 'Orders.', tools: [refund] });
   const model = new ScriptedModel({
     turns: [],
