@@ -98,6 +98,8 @@ export type {
 } from './structured/generate-object.js';
 export { generateObject } from './structured/generate-object.js';
 export { toStrictSchema } from './structured/strict-schema.js';
+export type { DelegatedApproval } from './tools/approval-wait.js';
+export { ApprovalWait } from './tools/approval-wait.js';
 export { formatArgumentIssues } from './tools/argument-errors.js';
 export type {
   AnyTool,

@@ -6,6 +6,7 @@ import type { ChatRequest, ChatResponse } from '../src/model/chat-model.js';
 import type { ChatMessage } from '../src/model/messages.js';
 import { OfflineModel } from '../src/model/offline/offline-model.js';
 import { silentLogger } from '../src/observe/logger.js';
+import { ApprovalWait } from '../src/tools/approval-wait.js';
 import { type AnyTool, defineTool, type ToolContext } from '../src/tools/define-tool.js';
 import { toModelSchema } from '../src/tools/tool-declaration.js';
 import { toolError, toolOk } from '../src/tools/tool-result.js';
@@ -96,6 +97,8 @@ const context = (callId: string): ToolContext => ({
   idempotencyKey: callId,
   credentials: { get: (name) => name },
   logger: silentLogger(),
+  waitForApproval: (request) => new ApprovalWait(request),
+  report: () => {},
 });
 
 /** Plays a conversation the way the runtime does: validate arguments, run the handler, send the envelope. */

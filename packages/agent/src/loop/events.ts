@@ -30,6 +30,8 @@ export type AgentEvent =
       result: ToolResultEnvelope | undefined;
     }
   | { type: 'approval-required'; step: number; request: ApprovalRequest }
+  /** A running tool said how it is getting on (e.g. a delegate agent's own steps). */
+  | { type: 'tool-progress'; step: number; callId: string; tool: string; text: string }
   | { type: 'step-finished'; step: number; record: StepRecord }
   | { type: 'run-finished'; stopReason: StopReason };
 

@@ -182,6 +182,7 @@ class AgentRun {
       decisions: new Map((options.decisions ?? []).map((decision) => [decision.approvalId, decision])),
       approver: options.approver,
       signal: this.#signal,
+      onProgress: (progress) => this.#emit({ type: 'tool-progress', ...progress }),
       ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
       ...(options.now ? { now: options.now } : {}),
     });

@@ -18,6 +18,11 @@ export const ApprovalRequest = z.object({
   /** The whole request as one readable paragraph. */
   text: z.string(),
   requestedAt: z.string(),
+  /**
+   * Set when another agent asked for this approval while working for us (a delegated task): where
+   * that agent's task waits. The decision is handed on to it when the call runs again.
+   */
+  delegate: z.object({ agent: z.string(), taskId: z.string(), contextId: z.string() }).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

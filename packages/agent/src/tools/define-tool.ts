@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
+import type { ApprovalDecision, ApprovalRequest } from '../policy/approvals.js';
+import type { ApprovalWait, DelegatedApproval } from './approval-wait.js';
 
 /**
  * How much a tool can change the world. `read` runs freely; `write` runs and is audited;
@@ -29,6 +31,16 @@ export interface ToolContext {
   idempotencyKey: string;
   credentials: Credentials;
   logger: Logger;
+  /**
+   * Stops the run until a human decides, for an approval someone else asked for (a delegate agent's
+   * task that waits in `input-required`). Return its result from the handler; the call runs again
+   * with {@link ToolContext.approval} set once the decision is in.
+   */
+  waitForApproval(request: DelegatedApproval): ApprovalWait;
+  /** Tells the run's listeners how the call is getting on, e.g. "orders: running get_order". */
+  report(text: string): void;
+  /** On the run after {@link ToolContext.waitForApproval}: the request and the human's decision. */
+  approval?: { request: ApprovalRequest; decision: ApprovalDecision };
 }
 
 /** How a dangerous action is described to the human who must approve it. */

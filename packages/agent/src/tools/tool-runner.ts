@@ -10,8 +10,9 @@ import { createApprovalRequest } from '../policy/approvals.js';
 import type { CredentialVault } from '../policy/credentials.js';
 import type { IntentStore } from '../state/intents.js';
 import type { TaskState } from '../state/task-state.js';
+import { ApprovalWait } from './approval-wait.js';
 import { formatArgumentIssues } from './argument-errors.js';
-import type { AnyTool } from './define-tool.js';
+import type { AnyTool, ToolContext } from './define-tool.js';
 import { invokeHandler, sleep } from './invoke-handler.js';
 import { toolCallAuditRecord } from './tool-audit.js';
 import type { ToolCallOutcome, ToolCallRecord } from './tool-call-record.js';
@@ -39,6 +40,8 @@ export interface ToolRunnerOptions {
   signal: AbortSignal;
   /** First retry delay; doubles per retry, capped at 2 s (default 100 ms). */
   retryDelayMs?: number;
+  /** Receives what running handlers report (`context.report`). */
+  onProgress?: (progress: { callId: string; tool: string; step: number; text: string }) => void;
   now?: () => Date;
 }
 
@@ -160,6 +163,10 @@ export class ToolRunner {
     draft.record.argumentsValid = true;
     draft.input = parsed.data;
 
+    const delegated = this.#o.state.pendingApprovals.find(
+      (pending) => pending.toolCallId === call.id && pending.delegate,
+    );
+    if (delegated) return this.#resumeDelegated(call, draft, tool, delegated);
     if (tool.risk === 'dangerous') {
       const gate = await this.#approve(call, draft, tool);
       if (gate) return gate;
@@ -211,6 +218,51 @@ export class ToolRunner {
     );
   }
 
+  /** A call whose handler waited for someone else's approval: runs again once the decision is in. */
+  async #resumeDelegated(
+    call: ToolCall,
+    draft: Draft,
+    tool: AnyTool,
+    request: ApprovalRequest,
+  ): Promise<ToolCallOutcome> {
+    const { agent, conversationId, decisions, state } = this.#o;
+    draft.record.approvalId = request.id;
+    const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
+    if (!decision) {
+      draft.record.status = 'awaiting_approval';
+      return { kind: 'awaiting_approval', request, record: draft.record };
+    }
+    state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
+    state.slots.pending = {};
+    await this.#write({
+      kind: 'approval_decision',
+      agent,
+      conversationId,
+      approvalId: request.id,
+      tool: request.tool,
+      decision: decision.decision,
+      decidedBy: decision.decidedBy,
+      decidedAt: decision.decidedAt,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
+    return this.#runHandler(call, draft, tool, { request, decision });
+  }
+
+  /** The handler handed on another agent's approval request: the call waits for a human. */
+  async #suspend(call: ToolCall, draft: Draft, wait: ApprovalWait): Promise<ToolCallOutcome> {
+    const { conversationId, state } = this.#o;
+    const request: ApprovalRequest = { ...wait.request, conversationId, toolCallId: call.id };
+    if (draft.intentKey) {
+      await this.#o.intents.finish({ key: draft.intentKey, status: 'failed', now: this.#now() });
+    }
+    state.toolLog = state.toolLog.filter((entry) => entry.callId !== call.id);
+    state.pendingApprovals = [...state.pendingApprovals.filter((p) => p.id !== request.id), request];
+    Object.assign(state.slots.pending, redactValue(draft.input, { secrets: this.#o.vault.secrets() }));
+    draft.record.approvalId = request.id;
+    draft.record.status = 'awaiting_approval';
+    return { kind: 'awaiting_approval', request, record: draft.record };
+  }
+
   /** An approver that fails leaves the call waiting: a broken approver must never approve. */
   async #askApprover(request: ApprovalRequest): Promise<ApprovalDecision | undefined> {
     const { approver, logger } = this.#o;
@@ -226,7 +278,12 @@ export class ToolRunner {
     }
   }
 
-  async #runHandler(call: ToolCall, draft: Draft, tool: AnyTool): Promise<ToolCallOutcome> {
+  async #runHandler(
+    call: ToolCall,
+    draft: Draft,
+    tool: AnyTool,
+    approval?: ToolContext['approval'],
+  ): Promise<ToolCallOutcome> {
     const { agent, conversationId, intents, vault, logger, signal, state } = this.#o;
     const idempotencyKey = createHash('sha256')
       .update(`${tool.name}\u0000${JSON.stringify(draft.input)}`)
@@ -266,6 +323,10 @@ export class ToolRunner {
       idempotencyKey,
       credentials: vault.scoped({ tool: tool.name, names: tool.credentials }),
       logger,
+      waitForApproval: (request: ConstructorParameters<typeof ApprovalWait>[0]) => new ApprovalWait(request),
+      report: (text: string) =>
+        this.#o.onProgress?.({ callId: call.id, tool: tool.name, step: draft.record.step, text }),
+      ...(approval ? { approval } : {}),
     };
     const maxAttempts = 1 + (tool.idempotent ? tool.retries : 0);
     let delay = this.#o.retryDelayMs ?? 100;
@@ -277,6 +338,8 @@ export class ToolRunner {
         context: { ...context, attempt },
         signal,
       });
+      if (result.kind === 'ok' && result.data instanceof ApprovalWait)
+        return this.#suspend(call, draft, result.data);
       if (result.kind === 'ok') return this.#succeed(draft, result.data);
       if (result.kind === 'cancelled') {
         return this.#fail(draft, 'CANCELLED', `The ${tool.name} call was cancelled.`, undefined, 'unknown');
