@@ -1,3 +1,14 @@
+export { ACTING_FOR, actingForOwner } from './approvals/acting-for.js';
+export type {
+  ApprovalBoard,
+  BoardDecision,
+  DecideResult,
+  TaskApprovals,
+} from './approvals/approval-board.js';
+export { MemoryApprovalBoard } from './approvals/approval-board.js';
+export { BoardApproval, BoardStatus } from './approvals/board-approval.js';
+export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.js';
+export { RedisApprovalBoard } from './approvals/redis-approval-board.js';
 export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.js';
 export type { PeerCard } from './card/accept-peer-card.js';
 export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.js';
@@ -20,9 +31,13 @@ export {
 } from './card/permissions-extension.js';
 export type { PublishedCardVersion } from './card/render-card.js';
 export { CARD_VERSIONS, renderAgentCard } from './card/render-card.js';
+export type { SkillSpec } from './card/skill-spec.js';
 export { toV03 } from './card/to-v03.js';
 export type { CardVerification, VerifyCardOptions, VerifyCheck } from './card/verify-card.js';
 export { verifyCard } from './card/verify-card.js';
+export type { DelegateOutcome } from './delegate/delegation-result.js';
+export type { DelegationToolsOptions } from './delegate/delegation-tools.js';
+export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.js';
 export type { A2aErrorCode } from './errors.js';
 export { A2A_ERRORS, A2aError } from './errors.js';
 export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';
@@ -38,6 +53,8 @@ export type { RunStateStore } from './executor/run-state-store.js';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.js';
 export { createHostedAgent } from './host/hosted-agent.js';
+export type { AdminApprovalsOptions, AdminErrorCode } from './http/admin-approvals.js';
+export { ADMIN_ERRORS, adminApprovalsRouter } from './http/admin-approvals.js';
 export type { AgentCardRouteOptions } from './http/agent-card-route.js';
 export { AGENT_CARD_MAX_AGE, agentCardRoute } from './http/agent-card-route.js';
 export type { A2aHttpAppOptions } from './http/create-app.js';

@@ -1,8 +1,9 @@
-import type { AgentCard, AgentInterface, AgentSkill, SecurityScheme } from '@a2a-js/sdk';
+import type { AgentCard, AgentInterface, SecurityScheme } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { Agent } from '@switchboard/agent';
 import { A2aError } from '../errors.js';
-import { permissionsExtension, permittedTools } from './permissions-extension.js';
+import { permissionsExtension } from './permissions-extension.js';
+import { cardSkills, type SkillSpec, skillProblems } from './skill-spec.js';
 
 /** One way to reach the agent, as listed in the card's `supportedInterfaces`. */
 export interface CardInterface {
@@ -34,11 +35,14 @@ export interface BuildAgentCardOptions {
   legacyCompat?: boolean;
   /** Example requests per tool name, shown as the examples of that tool's skill. */
   examples?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The card's skills as capabilities that group tools (default: one skill per permitted tool).
+   * Every permitted tool must belong to a skill; the grouping is published in the permission manifest.
+   */
+  skills?: readonly SkillSpec[];
 }
 
 const LEGACY_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
-
-const humanize = (name: string) => name.replace(/[_-]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /**
  * The canonical v1.0 Agent Card of a Switchboard agent, derived from its definition only, so two
@@ -70,8 +74,15 @@ export function buildAgentCard({
   bearerAuth = false,
   legacyCompat = true,
   examples = {},
+  skills,
 }: BuildAgentCardOptions): AgentCard {
   checkOptions({ agent, interfaces, examples });
+  const problems = skills ? skillProblems(agent, skills) : [];
+  if (problems.length > 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `buildAgentCard skills are not valid: ${problems.join('; ')}.`,
+    });
+  }
   const supportedInterfaces: AgentInterface[] = interfaces.map((entry) => ({
     url: entry.url,
     protocolBinding: entry.protocolBinding,
@@ -99,40 +110,16 @@ export function buildAgentCard({
     capabilities: {
       streaming: true,
       pushNotifications: false,
-      extensions: [permissionsExtension({ agent })],
+      extensions: [permissionsExtension({ agent, ...(skills ? { skills } : {}) })],
       extendedAgentCard: false,
     },
     securitySchemes,
     securityRequirements: bearerAuth ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: toolSkills({ agent, examples }),
+    skills: cardSkills({ agent, skills, examples }),
     signatures: [],
   };
-}
-
-/** One skill per permitted tool, sorted by name. */
-function toolSkills({
-  agent,
-  examples,
-}: {
-  agent: Agent;
-  examples: Readonly<Record<string, readonly string[]>>;
-}): AgentSkill[] {
-  return permittedTools(agent).map((tool) => ({
-    id: tool.name,
-    name: humanize(tool.name),
-    description: [
-      tool.summary,
-      `Use when: ${tool.whenToUse}`,
-      ...(tool.whenNotToUse ? [`Not for: ${tool.whenNotToUse}`] : []),
-    ].join(' '),
-    tags: [tool.risk, ...(tool.risk === 'dangerous' ? ['requires-approval'] : [])],
-    examples: [...(examples[tool.name] ?? [])],
-    inputModes: [],
-    outputModes: [],
-    securityRequirements: [],
-  }));
 }
 
 function checkOptions({

@@ -23,7 +23,11 @@ export const PermissionManifestTool = z.object({
 export type PermissionManifestTool = z.infer<typeof PermissionManifestTool>;
 
 /** The `params` of the permission-manifest extension: every tool the agent may call, by name. */
-export const PermissionManifest = z.object({ tools: z.array(PermissionManifestTool) });
+export const PermissionManifest = z.object({
+  tools: z.array(PermissionManifestTool),
+  /** Which tools stand behind each skill, when the card's skills group tools (absent: one per tool). */
+  skills: z.array(z.object({ id: z.string().min(1), tools: z.array(z.string().min(1)) })).optional(),
+});
 /** The `params` of the permission-manifest extension. */
 export type PermissionManifest = z.infer<typeof PermissionManifest>;
 
@@ -44,8 +48,21 @@ export function permittedTools(agent: Agent) {
  * card.capabilities?.extensions.find((ext) => ext.uri === PERMISSIONS_EXTENSION_URI)?.params;
  * // { tools: [{ name: 'refund_order', risk: 'dangerous', requiresApproval: true, idempotent: false }] }
  */
-export function permissionsExtension({ agent }: { agent: Agent }): AgentExtension {
+export function permissionsExtension({
+  agent,
+  skills,
+}: {
+  agent: Agent;
+  skills?: readonly { id: string; tools: readonly string[] }[];
+}): AgentExtension {
   const params: PermissionManifest = {
+    ...(skills
+      ? {
+          skills: [...skills]
+            .map(({ id, tools }) => ({ id, tools: [...tools].sort() }))
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        }
+      : {}),
     tools: permittedTools(agent).map((tool) => ({
       name: tool.name,
       risk: tool.risk,

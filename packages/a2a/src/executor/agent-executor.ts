@@ -1,10 +1,12 @@
 import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
-import type {
-  AgentExecutor,
-  ExecutionEventBus,
-  RequestContext,
-  ServerCallContext,
-  User,
+import {
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type OwnerResolver,
+  type RequestContext,
+  resolveUserScope,
+  type ServerCallContext,
+  type User,
 } from '@a2a-js/sdk/server';
 import {
   type Agent,
@@ -22,6 +24,7 @@ import {
   type StopReason,
   stderrLogger,
 } from '@switchboard/agent';
+import type { ApprovalBoard } from '../approvals/approval-board.js';
 import { agentMessage, dataPart, readMessage, textPart } from './messages.js';
 import { progressOf } from './progress.js';
 import { MemoryRunStateStore, type RunStateStore } from './run-state-store.js';
@@ -48,8 +51,15 @@ export interface AgentExecutorOptions {
   model: ChatModel;
   /** Conversation state by A2A contextId (default: in memory, this process only). */
   runState?: RunStateStore;
-  /** Who may approve a pending dangerous action by sending a decision in a message (default: nobody). */
+  /**
+   * Who may approve a pending dangerous action by sending a decision in a message (default: nobody).
+   * A decision may name the operator it is sent for (`decidedBy`); the audit then records both.
+   */
   canApprove?: (user: User | undefined) => boolean;
+  /** Where operators see what this agent's tasks wait for (default: nowhere). */
+  approvals?: ApprovalBoard;
+  /** Whose task is whose, as the task store scopes them; recorded on the board (default: per user). */
+  ownerResolver?: OwnerResolver;
   /**
    * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
    * use the same contextId never see each other's history. A task keeps the scope it started with,
@@ -145,6 +155,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         ...this.#runOptions(),
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
+      await this.#postApprovals(requestContext, result);
       this.#publishResult(publisher, result, decisions.refused > 0);
     } catch (error) {
       this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
@@ -200,6 +211,27 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     };
   }
 
+  /** Keeps the operators' board in step with what this task waits for now. */
+  async #postApprovals(requestContext: RequestContext, result: AgentRunResult): Promise<void> {
+    const board = this.#o.approvals;
+    if (!board) return;
+    const { taskId, contextId, context } = requestContext;
+    try {
+      await board.sync({
+        taskId,
+        contextId,
+        owner: (this.#o.ownerResolver ?? resolveUserScope)(context),
+        tenant: context.tenant ?? '',
+        pending: result.pendingApprovals,
+      });
+    } catch (error) {
+      this.#logger.error(
+        { err: error, taskId, approvals: result.pendingApprovals.map((request) => request.id) },
+        'approval board could not be updated; operators will not see these approvals',
+      );
+    }
+  }
+
   #decisions(
     data: unknown[],
     requestContext: RequestContext,
@@ -210,16 +242,18 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     for (const item of data) {
       if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
       const allowed = this.#o.canApprove?.(user) ?? false;
-      const parsed = ApprovalDecision.omit({ decidedBy: true, decidedAt: true }).safeParse(
-        (item as Record<string, unknown>)[APPROVAL_DECISION_KEY],
-      );
+      const parsed = ApprovalDecision.omit({ decidedAt: true })
+        .partial({ decidedBy: true })
+        .safeParse((item as Record<string, unknown>)[APPROVAL_DECISION_KEY]);
       if (!allowed || !parsed.success) {
         refused++;
         continue;
       }
+      const caller = user?.userName ?? 'unknown';
+      const { decidedBy: operator, ...decision } = parsed.data;
       accepted.push({
-        ...parsed.data,
-        decidedBy: user?.userName ?? 'unknown',
+        ...decision,
+        decidedBy: operator && operator !== caller ? `${operator} (via ${caller})` : caller,
         decidedAt: new Date().toISOString(),
       });
     }

@@ -33,6 +33,11 @@ export function progressOf(event: AgentEvent): Progress | undefined {
         },
       };
     }
+    case 'tool-progress':
+      return {
+        text: `Step ${event.step}: ${event.tool}: ${event.text}`,
+        metadata: { event: 'tool-progress', step: event.step, tool: event.tool, callId: event.callId },
+      };
     default:
       return undefined;
   }

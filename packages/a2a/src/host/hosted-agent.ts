@@ -13,7 +13,7 @@ import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor
 import { tracedRequestHandler } from '../observe/traced-request-handler.js';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
-export interface HostedAgentOptions extends AgentExecutorOptions {
+export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {
   /** The agent's v1.0 card; its interfaces decide which protocol versions each binding accepts. */
   card: AgentCard;
   /** Where tasks live (default: in memory, this process only). */
@@ -74,7 +74,10 @@ export function createHostedAgent({
       message: `createHostedAgent options are not valid: ${problems.join('; ')}.`,
     });
   }
-  const executor = new SwitchboardAgentExecutor(executorOptions);
+  const executor = new SwitchboardAgentExecutor({
+    ...executorOptions,
+    ...(ownerResolver ? { ownerResolver } : {}),
+  });
   const handler = new DefaultRequestHandler(
     card,
     taskStore ?? new InMemoryTaskStore(ownerResolver),

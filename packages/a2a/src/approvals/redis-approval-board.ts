@@ -1,0 +1,174 @@
+import type { Redis } from 'ioredis';
+import { A2aError } from '../errors.js';
+import {
+  type ApprovalBoard,
+  type BoardDecision,
+  type DecideResult,
+  matchesStatus,
+  type TaskApprovals,
+} from './approval-board.js';
+import { BoardApproval, boardEntry } from './board-approval.js';
+
+/** Options of {@link RedisApprovalBoard}. */
+export interface RedisApprovalBoardOptions {
+  /** An ioredis connection; the caller owns it. */
+  redis: Redis;
+  /** Key prefix, e.g. `{switchboard:supervisor}` (a hash tag keeps the board on one Cluster slot). */
+  prefix: string;
+  /** How long an entry is kept after its last change (default 30 days). */
+  ttlSeconds?: number;
+}
+
+const SYNC = `
+local prefix, taskId, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local entries = cjson.decode(ARGV[4])
+local taskKey = prefix .. ':approvals:task:' .. taskId
+local asked = {}
+for _, entry in ipairs(entries) do asked[entry.id] = true end
+for _, id in ipairs(redis.call('SMEMBERS', taskKey)) do
+  local key = prefix .. ':approval:' .. id
+  local raw = redis.call('GET', key)
+  if raw and not asked[id] then
+    local entry = cjson.decode(raw)
+    if entry.status == 'pending' then
+      entry.status = 'withdrawn'
+      redis.call('SET', key, cjson.encode(entry), 'EX', ttl)
+    end
+  end
+end
+for i, entry in ipairs(entries) do
+  local key = prefix .. ':approval:' .. entry.id
+  local raw = redis.call('GET', key)
+  if not raw or cjson.decode(raw).status == 'withdrawn' then
+    redis.call('SET', key, ARGV[4 + i], 'EX', ttl)
+    redis.call('ZADD', prefix .. ':approvals', ARGV[4 + #entries + i], entry.id)
+  end
+  redis.call('SADD', taskKey, entry.id)
+end
+redis.call('EXPIRE', taskKey, ttl)
+return 1
+`;
+
+const DECIDE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return {'not_found'} end
+local entry = cjson.decode(raw)
+if entry.status ~= 'pending' then return {'already_decided', raw} end
+entry.status = ARGV[1]
+entry.decidedBy = ARGV[2]
+entry.decidedAt = ARGV[3]
+if ARGV[4] ~= '' then entry.reason = ARGV[4] end
+local updated = cjson.encode(entry)
+redis.call('SET', KEYS[1], updated, 'KEEPTTL')
+return {'ok', updated}
+`;
+
+const REOPEN = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local entry = cjson.decode(raw)
+entry.status = 'pending'
+entry.decidedBy = nil
+entry.decidedAt = nil
+entry.reason = nil
+redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
+return 1
+`;
+
+/**
+ * The approval board on Redis, shared by every replica of a service: one JSON entry per approval
+ * (`<prefix>:approval:<id>`), an index by request time and a set per task. Syncing and deciding are
+ * Lua scripts, so a decision is taken once even when two operators click at the same moment.
+ *
+ * @example
+ * const approvals = new RedisApprovalBoard({ redis, prefix: '{switchboard:supervisor}' });
+ */
+export class RedisApprovalBoard implements ApprovalBoard {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #ttl: number;
+
+  constructor({ redis, prefix, ttlSeconds = 30 * 24 * 60 * 60 }: RedisApprovalBoardOptions) {
+    if (!redis || !prefix) {
+      throw new A2aError('INVALID_OPTIONS', {
+        message:
+          'RedisApprovalBoard needs a redis connection and a key prefix, e.g. "{switchboard:supervisor}".',
+      });
+    }
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) {
+      throw new A2aError('INVALID_OPTIONS', {
+        message: `ttlSeconds must be a positive whole number of seconds, got ${ttlSeconds}.`,
+      });
+    }
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#ttl = ttlSeconds;
+  }
+
+  async sync({ pending, ...task }: TaskApprovals): Promise<void> {
+    const entries = pending.map((request) => boardEntry(request, task));
+    const scores = entries.map((entry) => String(Date.parse(entry.requestedAt) || Date.now()));
+    // The entries travel twice: decoded by the script to read ids, and verbatim to be stored as sent.
+    await this.#redis.eval(
+      SYNC,
+      0,
+      this.#prefix,
+      task.taskId,
+      String(this.#ttl),
+      JSON.stringify(entries.map(({ id }) => ({ id }))),
+      ...entries.map((entry) => JSON.stringify(entry)),
+      ...scores,
+    );
+  }
+
+  async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
+    const index = `${this.#prefix}:approvals`;
+    const ids = await this.#redis.zrange(index, '0', '-1');
+    if (ids.length === 0) return [];
+    const raws = await this.#redis.mget(ids.map((id) => this.#key(id)));
+    const gone = ids.filter((_, i) => raws[i] === null);
+    if (gone.length > 0) await this.#redis.zrem(index, ...gone);
+    return raws
+      .flatMap((raw) => (raw === null ? [] : [this.#parse(raw)]))
+      .filter((entry): entry is BoardApproval => entry !== undefined)
+      .filter((entry) => matchesStatus(entry.status, status));
+  }
+
+  async get(id: string) {
+    const raw = await this.#redis.get(this.#key(id));
+    return raw === null ? undefined : this.#parse(raw);
+  }
+
+  async decide({ id, decision, decidedBy, reason, now = new Date() }: BoardDecision): Promise<DecideResult> {
+    const [outcome, raw] = (await this.#redis.eval(
+      DECIDE,
+      1,
+      this.#key(id),
+      decision,
+      decidedBy,
+      now.toISOString(),
+      reason ?? '',
+    )) as [string, string | undefined];
+    const approval = raw === undefined ? undefined : this.#parse(raw);
+    if (outcome === 'ok' && approval) return { ok: true, approval };
+    if (outcome === 'already_decided' && approval) return { ok: false, reason: 'already_decided', approval };
+    return { ok: false, reason: 'not_found' };
+  }
+
+  async reopen(id: string): Promise<void> {
+    await this.#redis.eval(REOPEN, 1, this.#key(id));
+  }
+
+  #key(id: string): string {
+    return `${this.#prefix}:approval:${id}`;
+  }
+
+  #parse(raw: string): BoardApproval | undefined {
+    try {
+      const parsed = BoardApproval.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

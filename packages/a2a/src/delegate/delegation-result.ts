@@ -1,0 +1,91 @@
+import { type Part, type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { ApprovalRequest } from '@switchboard/agent';
+import { z } from 'zod';
+
+/** What a delegate's task came to, as read from its stream of events. */
+export interface DelegateOutcome {
+  taskId: string;
+  contextId: string;
+  state: TaskState;
+  /** The answer artifact's text, else the last status message's text. */
+  answer: string;
+  /** Approvals the delegate waits for (input-required). */
+  pendingApprovals: ApprovalRequest[];
+}
+
+const PendingApprovals = z.object({ pendingApprovals: z.array(ApprovalRequest) });
+
+const textOf = (parts: readonly Part[]) =>
+  parts
+    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
+    .join('\n')
+    .trim();
+
+function approvalsOf(parts: readonly Part[]): ApprovalRequest[] {
+  return parts.flatMap((part) => {
+    if (part.content?.$case !== 'data') return [];
+    const parsed = PendingApprovals.safeParse(part.content.value);
+    return parsed.success ? parsed.data.pendingApprovals : [];
+  });
+}
+
+/** Folds a delegate's stream events into its outcome; `onStatus` sees each working status text. */
+export class DelegateStream {
+  #outcome: DelegateOutcome = {
+    taskId: '',
+    contextId: '',
+    state: TaskState.TASK_STATE_UNSPECIFIED,
+    answer: '',
+    pendingApprovals: [],
+  };
+  #artifact = '';
+
+  constructor(private readonly onStatus: (text: string) => void) {}
+
+  get outcome(): DelegateOutcome {
+    return { ...this.#outcome, answer: this.#artifact || this.#outcome.answer };
+  }
+
+  read(event: StreamResponse): void {
+    const payload = event.payload;
+    if (!payload) return;
+    const o = this.#outcome;
+    switch (payload.$case) {
+      case 'task': {
+        const task = payload.value;
+        Object.assign(o, {
+          taskId: task.id,
+          contextId: task.contextId,
+          state: task.status?.state ?? o.state,
+        });
+        const artifact = task.artifacts.find((a) => a.name === 'answer');
+        if (artifact) this.#artifact = textOf(artifact.parts);
+        if (task.status?.message) this.#status(task.status.state, task.status.message.parts);
+        return;
+      }
+      case 'statusUpdate': {
+        const { status, taskId, contextId } = payload.value;
+        Object.assign(o, { taskId, contextId, state: status?.state ?? o.state });
+        if (status?.message) this.#status(status.state, status.message.parts);
+        return;
+      }
+      case 'artifactUpdate':
+        if (payload.value.artifact?.name === 'answer') this.#artifact = textOf(payload.value.artifact.parts);
+        return;
+      case 'message':
+        o.answer = textOf(payload.value.parts);
+        o.state = TaskState.TASK_STATE_COMPLETED;
+        return;
+    }
+  }
+
+  #status(state: TaskState, parts: readonly Part[]): void {
+    const text = textOf(parts);
+    if (state === TaskState.TASK_STATE_WORKING) {
+      if (text) this.onStatus(text);
+      return;
+    }
+    this.#outcome.answer = text;
+    this.#outcome.pendingApprovals = approvalsOf(parts);
+  }
+}

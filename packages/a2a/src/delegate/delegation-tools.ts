@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { type AgentCard, type AgentSkill, Role, type SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { type AnyTool, defineTool, type Logger, silentLogger, type ToolContext } from '@switchboard/agent';
+import { z } from 'zod';
+import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.js';
+import { highestRisk } from '../card/skill-spec.js';
+import { A2aError } from '../errors.js';
+import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.js';
+import { dataPart, textPart } from '../executor/messages.js';
+import { type DelegateOutcome, DelegateStream } from './delegation-result.js';
+
+/** Options of {@link delegationTools}. */
+export interface DelegationToolsOptions {
+  /** The peers' accepted v1.0 cards (see `acceptPeerCards`), e.g. from the registry. */
+  peers: readonly AgentCard[];
+  /** An SDK client for a peer, e.g. from `clientFromRegistryEntry` or a `ClientFactory`. */
+  clientFor: (card: AgentCard) => Promise<Client> | Client;
+  /** How long one delegation may take, approvals aside (default 60 000 ms). */
+  timeoutMs?: number;
+  /** The bearer token this service presents to its peers (they may accept decisions from it). */
+  token?: string;
+  logger?: Logger;
+}
+
+/** The metadata key naming the skill a delegation was made for. */
+export const DELEGATED_SKILL_KEY = 'switchboard.skill';
+
+const Request = z.object({
+  request: z
+    .string()
+    .trim()
+    .min(1, 'write the request for the agent in full')
+    .max(8_000, 'keep the request under 8,000 characters')
+    .describe('The customer’s request for this agent, in full, with every id, product and detail it needs.'),
+});
+
+/** The delegation tool's name for a peer's skill: `orders_order_status`. */
+export function delegationToolName(agent: string, skill: string): string {
+  return `${agent}_${skill}`.replace(/[^a-zA-Z0-9_]+/g, '_').slice(0, 64);
+}
+
+function manifestOf(card: AgentCard): PermissionManifest | undefined {
+  const extension = card.capabilities?.extensions.find((ext) => ext.uri === PERMISSIONS_EXTENSION_URI);
+  const parsed = PermissionManifest.safeParse(extension?.params);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Read or write: a delegate's dangerous tools wait for their own approval, so delegating is never "dangerous". */
+function riskOf(card: AgentCard, skill: AgentSkill): 'read' | 'write' {
+  const manifest = manifestOf(card);
+  const toolNames = manifest?.skills?.find((entry) => entry.id === skill.id)?.tools ?? [skill.id];
+  const tools = manifest?.tools.filter((tool) => toolNames.includes(tool.name)) ?? [];
+  if (tools.length === 0) return skill.tags.includes('read') ? 'read' : 'write';
+  return highestRisk(tools) === 'read' ? 'read' : 'write';
+}
+
+const stableId = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+
+/**
+ * One tool per skill of each peer, for a supervisor: the model asks for `orders_order_status` with
+ * the request in full, and the tool sends it to the peer as an A2A message (streamed, so the
+ * peer's steps show as progress). The peer's answer is the tool's result. When the peer stops for a
+ * human approval, the call waits too (`waitForApproval`), and the decision is handed on to the
+ * peer's task when it comes. A peer that does not answer in `timeoutMs` fails the call with a
+ * message the model can pass on; its task is canceled.
+ *
+ * The delegate's context id is derived from the supervisor's conversation, so the same request
+ * retried after a crash lands in the same conversation (and the peer's intent records hold).
+ *
+ * @example
+ * const tools = delegationTools({ peers: cards, clientFor: (card) => factory.createFromAgentCard(card) });
+ * const supervisor = defineAgent({ name: 'supervisor', instructions, tools });
+ */
+export function delegationTools({
+  peers,
+  clientFor,
+  timeoutMs = 60_000,
+  token,
+  logger = silentLogger(),
+}: DelegationToolsOptions): AnyTool[] {
+  const serviceParameters: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  if (!Array.isArray(peers) || typeof clientFor !== 'function') {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: 'delegationTools needs peers (v1.0 agent cards) and clientFor (card → SDK client).',
+    });
+  }
+  return peers.flatMap((card) =>
+    card.skills.map((skill: AgentSkill) => {
+      const name = delegationToolName(card.name, skill.id);
+      const examples =
+        skill.examples.length > 0
+          ? ` Requests like: ${skill.examples.map((e: string) => `"${e}"`).join('; ')}.`
+          : '';
+      return defineTool({
+        name,
+        summary: `Ask the ${card.name} agent (${skill.name}): ${skill.description}`,
+        whenToUse: `The customer needs the ${card.name} agent's ${skill.name.toLowerCase()} skill.${examples}`,
+        input: Request,
+        risk: riskOf(card, skill),
+        idempotent: true,
+        timeoutMs,
+        fallbackMessage: `The ${card.name} agent is not reachable right now, so this part of the request was not done. Tell the customer plainly and suggest trying again later.`,
+        handler: async ({ request }, context) => {
+          const client = await clientFor(card);
+          const outcome = await delegate({
+            client,
+            card,
+            skill: skill.id,
+            request,
+            context,
+            serviceParameters,
+            logger,
+          });
+          return settle(card.name, outcome, context);
+        },
+      });
+    }),
+  );
+}
+
+async function delegate({
+  client,
+  card,
+  skill,
+  request,
+  context,
+  serviceParameters,
+  logger,
+}: {
+  client: Client;
+  serviceParameters: Record<string, string>;
+  card: AgentCard;
+  skill: string;
+  request: string;
+  context: ToolContext;
+  logger: Logger;
+}): Promise<DelegateOutcome> {
+  const resume = context.approval;
+  const delegateTask = resume?.request.delegate;
+  const params: SendMessageRequest = {
+    tenant: '',
+    message: {
+      messageId: stableId(context.conversationId, context.callId, resume?.decision.approvalId ?? ''),
+      role: Role.ROLE_USER,
+      taskId: delegateTask?.taskId ?? '',
+      contextId: delegateTask?.contextId ?? stableId(context.conversationId, card.name),
+      parts: resume
+        ? [
+            dataPart({
+              [APPROVAL_DECISION_KEY]: {
+                approvalId: resume.decision.approvalId,
+                decision: resume.decision.decision,
+                decidedBy: resume.decision.decidedBy,
+                ...(resume.decision.reason ? { reason: resume.decision.reason } : {}),
+              },
+            }),
+          ]
+        : [textPart(request)],
+      metadata: { [DELEGATED_SKILL_KEY]: skill },
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: {},
+  };
+  const stream = new DelegateStream((text) => context.report(`${card.name}: ${text}`));
+  context.report(
+    resume ? `handing the ${resume.decision.decision} decision to ${card.name}` : `asking ${card.name}`,
+  );
+  try {
+    for await (const event of client.sendMessageStream(params, { signal: context.signal, serviceParameters }))
+      stream.read(event);
+  } catch (error) {
+    const { taskId } = stream.outcome;
+    if (context.signal.aborted && taskId) {
+      await client
+        .cancelTask(
+          { tenant: '', id: taskId, metadata: {} },
+          { signal: AbortSignal.timeout(2_000), serviceParameters },
+        )
+        .catch((cancelError: unknown) =>
+          logger.warn({ err: cancelError, taskId, agent: card.name }, 'could not cancel delegate task'),
+        );
+    }
+    throw error;
+  }
+  return stream.outcome;
+}
+
+const STATE_WORDS: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_COMPLETED]: 'completed',
+  [TaskState.TASK_STATE_FAILED]: 'failed',
+  [TaskState.TASK_STATE_CANCELED]: 'canceled',
+  [TaskState.TASK_STATE_REJECTED]: 'rejected',
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'needs_input',
+  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'needs_auth',
+};
+
+function settle(agent: string, outcome: DelegateOutcome, context: ToolContext) {
+  const [approval] = outcome.pendingApprovals;
+  if (outcome.state === TaskState.TASK_STATE_INPUT_REQUIRED && approval) {
+    const { conversationId: _c, toolCallId: _t, delegate: _d, ...request } = approval;
+    return context.waitForApproval({
+      ...request,
+      delegate: { agent, taskId: outcome.taskId, contextId: outcome.contextId },
+    });
+  }
+  const status = STATE_WORDS[outcome.state];
+  if (!status) {
+    throw new A2aError('BAD_REPLY', {
+      message: `The ${agent} agent's stream ended with its task still ${TaskState[outcome.state] ?? outcome.state}.`,
+    });
+  }
+  return { agent, status, answer: outcome.answer };
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { Role } from '@a2a-js/sdk';
+import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { type Logger, stderrLogger } from '@switchboard/agent';
+import express, { type Response, type Router } from 'express';
+import { z } from 'zod';
+import { ACTING_FOR } from '../approvals/acting-for.js';
+import type { ApprovalBoard } from '../approvals/approval-board.js';
+import type { BoardApproval } from '../approvals/board-approval.js';
+import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
+import { A2aError } from '../errors.js';
+import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.js';
+import { dataPart } from '../executor/messages.js';
+
+/** The codes of the admin API's error bodies `{ error: { code, message } }`. */
+export const ADMIN_ERRORS = {
+  UNAUTHORIZED: 401,
+  INVALID_REQUEST: 400,
+  APPROVAL_NOT_FOUND: 404,
+  APPROVAL_ALREADY_DECIDED: 409,
+  TASK_UNREACHABLE: 502,
+} as const;
+export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
+
+/** Options of {@link adminApprovalsRouter}. */
+export interface AdminApprovalsOptions {
+  board: ApprovalBoard;
+  /** The hosted agent whose tasks the board lists; decisions are delivered to them through it. */
+  requestHandler: A2ARequestHandler;
+  /** Operator tokens: each maps to the operator name recorded with the decision. */
+  operatorTokens: BearerAuthOptions['bearerTokens'];
+  logger?: Logger;
+}
+
+const DecisionBody = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();
+const StatusFilter = z.enum(['pending', 'decided', 'all']);
+
+function fail(res: Response, code: AdminErrorCode, message: string): void {
+  res.status(ADMIN_ERRORS[code]).json({ error: { code, message } });
+}
+
+/**
+ * The operators' API, mounted under `/admin` next to the A2A routes:
+ * - `GET /approvals?status=pending|decided|all` lists the board (default pending);
+ * - `GET /approvals/:id` shows one approval;
+ * - `POST /approvals/:id/approve` and `/deny` (body `{ reason? }`) decide it once (409 when it is
+ *   decided already) and deliver the decision to the waiting task, which resumes; answers 202 with
+ *   the approval and the task id to follow.
+ * Every route needs an operator's bearer token; the operator's name is what the audit records.
+ *
+ * @example
+ * app.use('/admin', adminApprovalsRouter({ board, requestHandler, operatorTokens: { [token]: 'ops-ada' } }));
+ */
+export function adminApprovalsRouter({
+  board,
+  requestHandler,
+  operatorTokens,
+  logger = stderrLogger(),
+}: AdminApprovalsOptions): Router {
+  const tokens = BearerAuthOptions.safeParse({ bearerTokens: operatorTokens });
+  if (!tokens.success || !board || typeof requestHandler?.sendMessage !== 'function') {
+    throw new A2aError('INVALID_OPTIONS', {
+      message:
+        'adminApprovalsRouter needs a board, a request handler and at least one operator token (token → operator name).',
+    });
+  }
+  const verify = tokenVerifier(tokens.data.bearerTokens);
+  const router = express.Router();
+  router.use((req, res, next) => {
+    const operator = bearerUser(req.header('authorization'), verify);
+    if (!operator) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="admin"');
+      fail(
+        res,
+        'UNAUTHORIZED',
+        'The admin API needs an operator token: send "Authorization: Bearer <token>".',
+      );
+      return;
+    }
+    res.locals.operator = operator.userName;
+    next();
+  });
+  router.use(express.json({ limit: '16kb' }));
+
+  router.get('/approvals', async (req, res, next) => {
+    const status = StatusFilter.safeParse(req.query.status ?? 'pending');
+    if (!status.success) {
+      fail(res, 'INVALID_REQUEST', 'status must be pending, decided or all.');
+      return;
+    }
+    try {
+      res.json({ approvals: await board.list({ status: status.data }) });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/approvals/:id', async (req, res, next) => {
+    try {
+      const approval = await board.get(req.params.id);
+      if (!approval) fail(res, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
+      else res.json({ approval });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  for (const [verb, decision] of [
+    ['approve', 'approved'],
+    ['deny', 'denied'],
+  ] as const) {
+    router.post(`/approvals/:id/${verb}`, async (req, res, next) => {
+      const body = DecisionBody.safeParse(req.body ?? {});
+      if (!body.success) {
+        fail(res, 'INVALID_REQUEST', `Invalid body: ${body.error.issues.map((i) => i.message).join('; ')}.`);
+        return;
+      }
+      const operator = String(res.locals.operator);
+      try {
+        const result = await board.decide({
+          id: req.params.id,
+          decision,
+          decidedBy: operator,
+          ...(body.data.reason ? { reason: body.data.reason } : {}),
+        });
+        if (!result.ok && result.reason === 'not_found') {
+          fail(
+            res,
+            'APPROVAL_NOT_FOUND',
+            `There is no approval ${req.params.id}; list them with GET /admin/approvals.`,
+          );
+          return;
+        }
+        if (!result.ok) {
+          const { approval } = result;
+          const by = approval.decidedBy ? ` by ${approval.decidedBy} at ${approval.decidedAt}` : '';
+          fail(
+            res,
+            'APPROVAL_ALREADY_DECIDED',
+            `Approval ${approval.id} is already ${approval.status}${by}.`,
+          );
+          return;
+        }
+        try {
+          await deliver(requestHandler, result.approval, operator);
+        } catch (error) {
+          await board.reopen(result.approval.id);
+          logger.error(
+            { err: error, approvalId: result.approval.id },
+            'decision could not be delivered to its task',
+          );
+          fail(
+            res,
+            'TASK_UNREACHABLE',
+            `The decision could not be delivered to task ${result.approval.taskId}; the approval is pending again. Try again in a moment.`,
+          );
+          return;
+        }
+        logger.info(
+          { approvalId: result.approval.id, decision, operator, taskId: result.approval.taskId },
+          'approval decided',
+        );
+        res.status(202).json({ approval: result.approval, taskId: result.approval.taskId });
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+
+  router.use(((error, _req, res, _next) => {
+    if ((error as { type?: string }).type === 'entity.parse.failed') {
+      fail(res, 'INVALID_REQUEST', 'The body is not valid JSON; send {"reason": "..."} or nothing.');
+      return;
+    }
+    logger.error({ err: error }, 'admin request failed');
+    res
+      .status(500)
+      .json({ error: { code: 'INTERNAL', message: 'The admin request failed; see the server log.' } });
+  }) as express.ErrorRequestHandler);
+  return router;
+}
+
+/** Sends the decision into the waiting task, in its owner's scope, as the operator. */
+async function deliver(handler: A2ARequestHandler, approval: BoardApproval, operator: string): Promise<void> {
+  const context = new ServerCallContext({
+    user: new AuthenticatedUser(operator),
+    ...(approval.tenant ? { tenant: approval.tenant } : {}),
+    requestedVersion: '1.0',
+  });
+  context.state.set(ACTING_FOR, approval.owner);
+  await handler.sendMessage(
+    {
+      tenant: approval.tenant,
+      message: {
+        messageId: randomUUID(),
+        role: Role.ROLE_USER,
+        taskId: approval.taskId,
+        contextId: approval.contextId,
+        parts: [
+          dataPart({
+            [APPROVAL_DECISION_KEY]: {
+              approvalId: approval.id,
+              decision: approval.status,
+              decidedBy: operator,
+              ...(approval.reason ? { reason: approval.reason } : {}),
+            },
+          }),
+        ],
+        metadata: {},
+        extensions: [],
+        referenceTaskIds: [],
+      },
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      },
+      metadata: {},
+    },
+    context,
+  );
+}

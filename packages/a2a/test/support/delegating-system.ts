@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { type AgentCard, TaskState } from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
+import {
+  defineAgent,
+  defineTool,
+  MemoryAuditSink,
+  MemoryIntentStore,
+  silentLogger,
+} from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import express from 'express';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import {
+  A2aQueueServer,
+  a2aHttpInterfaces,
+  actingForOwner,
+  adminApprovalsRouter,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  defaultQueueAddress,
+  delegationTools,
+  MemoryApprovalBoard,
+  QueueTransportFactory,
+  queueUrl,
+  startA2aHttpServer,
+} from '../../src/index.js';
+
+export const SERVICE_TOKEN = 'svc-token-0123456789abcdef';
+export const CUSTOMER_TOKEN = 'cust-token-0123456789abcdef';
+export const OPERATOR_TOKEN = 'ops-token-0123456789abcdef';
+
+/** What the worker did, for assertions. */
+export interface WorkerRecord {
+  refunds: number;
+  audit: MemoryAuditSink;
+  waitAborted: boolean;
+}
+
+const lastUserText = (messages: readonly { role: string; content?: unknown }[]) =>
+  String([...messages].reverse().find((message) => message.role === 'user')?.content ?? '');
+
+/** The orders worker: looks orders up, refunds (dangerous), or waits on a slow warehouse. */
+function ordersWorker(record: WorkerRecord) {
+  const OrderId = z.object({ orderId: z.string().regex(/^A\d{5}$/) });
+  const tools = [
+    defineTool({
+      name: 'get_order',
+      summary: 'Look up an order.',
+      whenToUse: 'Order questions.',
+      input: OrderId,
+      risk: 'read',
+      handler: ({ orderId }) => ({ orderId, status: 'shipped' }),
+    }),
+    defineTool({
+      name: 'refund_order',
+      summary: 'Refund an order in full.',
+      whenToUse: 'Refund requests.',
+      input: OrderId,
+      risk: 'dangerous',
+      describeForApproval: ({ orderId }) => ({
+        action: `Refund order ${orderId} in full (59.90 EUR)`,
+        reversible: false,
+      }),
+      handler: ({ orderId }) => {
+        record.refunds++;
+        return { orderId, refunded: 59.9 };
+      },
+    }),
+    defineTool({
+      name: 'wait_for_warehouse',
+      summary: 'Wait for the warehouse.',
+      whenToUse: 'Warehouse questions.',
+      input: OrderId,
+      risk: 'read',
+      timeoutMs: 30_000,
+      handler: (_input, { signal }) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            record.waitAborted = true;
+            reject(new Error('aborted'));
+          });
+        }),
+    }),
+  ];
+  const agent = defineAgent({ name: 'orders', instructions: 'Orders desk.', tools });
+  const model = new ScriptedModel({
+    turns: [],
+    whenExhausted: (request) => {
+      const last = request.messages.at(-1);
+      const text = lastUserText(request.messages);
+      const orderId = /A\d{5}/.exec(text)?.[0] ?? 'A00000';
+      if (last?.role === 'user') {
+        const tool = /refund/i.test(text)
+          ? 'refund_order'
+          : /warehouse/i.test(text)
+            ? 'wait_for_warehouse'
+            : 'get_order';
+        return { toolCalls: [{ name: tool, arguments: { orderId } }] };
+      }
+      return { text: `orders says: ${last?.role === 'tool' ? last.content : ''}` };
+    },
+  });
+  return { agent, model };
+}
+
+/** A running supervisor (HTTP, with the admin API) delegating to an orders worker over a real Redis queue. */
+export interface DelegatingSystem {
+  url: string;
+  worker: WorkerRecord;
+  customer(): Promise<Client>;
+  admin(path: string, init?: RequestInit): Promise<Response>;
+  waitForState(client: Client, taskId: string, state: TaskState): Promise<import('@a2a-js/sdk').Task>;
+  close(): Promise<void>;
+}
+
+/** Starts the two agents; `workerUp: false` publishes the worker's card but runs no consumer. */
+export async function startDelegatingSystem({
+  redis,
+  namespace,
+  workerUp = true,
+  hopTimeoutMs = 10_000,
+}: {
+  redis: Redis;
+  namespace: string;
+  workerUp?: boolean;
+  hopTimeoutMs?: number;
+}): Promise<DelegatingSystem> {
+  const worker: WorkerRecord = { refunds: 0, audit: new MemoryAuditSink(), waitAborted: false };
+  const address = defaultQueueAddress('orders', namespace);
+  const orders = ordersWorker(worker);
+  const workerCard = buildAgentCard({
+    agent: orders.agent,
+    interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+    skills: [
+      {
+        id: 'order-status',
+        name: 'Order status',
+        description: 'Where an order is.',
+        tools: ['get_order', 'wait_for_warehouse'],
+      },
+      { id: 'refunds', name: 'Refunds', description: 'Refunds of orders.', tools: ['refund_order'] },
+    ],
+  });
+  const workerHost = createHostedAgent({
+    ...orders,
+    card: workerCard,
+    audit: worker.audit,
+    intents: new MemoryIntentStore(),
+    canApprove: (user) => user?.userName === 'switchboard-service',
+    logger: silentLogger(),
+  });
+  const queueServer = new A2aQueueServer({
+    requestHandler: workerHost.requestHandler,
+    card: workerCard,
+    address,
+    redis,
+    bearerTokens: { [SERVICE_TOKEN]: 'switchboard-service' },
+    logger: silentLogger(),
+  });
+  if (workerUp) await queueServer.start();
+
+  const queue = new QueueTransportFactory({ redis, timeoutMs: hopTimeoutMs });
+  const tools = delegationTools({
+    peers: [workerCard],
+    clientFor: (card: AgentCard) => new ClientFactory({ transports: [queue] }).createFromAgentCard(card),
+    timeoutMs: hopTimeoutMs,
+    token: SERVICE_TOKEN,
+  });
+  const supervisorAgent = defineAgent({ name: 'supervisor', instructions: 'Delegate.', tools });
+  const supervisorModel = new ScriptedModel({
+    turns: [],
+    whenExhausted: (request) => {
+      const last = request.messages.at(-1);
+      const text = lastUserText(request.messages);
+      if (last?.role === 'user') {
+        const tool = /refund/i.test(text) ? 'orders_refunds' : 'orders_order_status';
+        return { toolCalls: [{ name: tool, arguments: { request: text } }] };
+      }
+      return { text: `Supervisor: ${last?.role === 'tool' ? last.content : ''}` };
+    },
+  });
+  const shell = express();
+  const server = await startA2aHttpServer({ app: shell });
+  const card = buildAgentCard({
+    agent: supervisorAgent,
+    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
+    bearerAuth: true,
+  });
+  const board = new MemoryApprovalBoard();
+  const hosted = createHostedAgent({
+    agent: supervisorAgent,
+    model: supervisorModel,
+    card,
+    approvals: board,
+    ownerResolver: actingForOwner(),
+    canApprove: (user) => user?.userName === 'ops-ada',
+    logger: silentLogger(),
+  });
+  const app = createA2aHttpApp({
+    requestHandler: hosted.requestHandler,
+    card,
+    auth: { bearerTokens: { [CUSTOMER_TOKEN]: 'customer', [OPERATOR_TOKEN]: 'ops-ada' } },
+    logger: silentLogger(),
+  });
+  app.use(
+    '/admin',
+    adminApprovalsRouter({
+      board,
+      requestHandler: hosted.requestHandler,
+      operatorTokens: { [OPERATOR_TOKEN]: 'ops-ada' },
+      logger: silentLogger(),
+    }),
+  );
+  shell.use(app);
+
+  const fetchAs =
+    (token: string): typeof fetch =>
+    (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('Authorization', `Bearer ${token}`);
+      return fetch(input, { ...init, headers });
+    };
+  return {
+    url: server.url,
+    worker,
+    customer: () =>
+      new ClientFactory({
+        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchAs(CUSTOMER_TOKEN) })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchAs(CUSTOMER_TOKEN) }),
+      }).createFromUrl(server.url),
+    admin: (path, init = {}) =>
+      fetch(`${server.url}/admin${path}`, {
+        ...init,
+        headers: {
+          Authorization: `Bearer ${OPERATOR_TOKEN}`,
+          'Content-Type': 'application/json',
+          ...init.headers,
+        },
+      }),
+    async waitForState(client, taskId, state) {
+      for (let i = 0; i < 200; i++) {
+        const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
+        if (task.status?.state === state) return task;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`task ${taskId} never reached ${TaskState[state]}`);
+    },
+    async close() {
+      await server.close();
+      await queue.close();
+      if (workerUp) await queueServer.close({ graceMs: 1_000 });
+    },
+  };
+}
+
+export const uniqueNamespace = () => `test-sup-${randomUUID().slice(0, 8)}`;
