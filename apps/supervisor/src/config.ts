@@ -1,0 +1,50 @@
+import { ConfigError, loadServiceConfig, type ServiceConfig } from '@switchboard/service';
+import { z } from 'zod';
+
+/** The supervisor's configuration: the common service settings plus the workers it waits for. */
+export interface SupervisorConfig extends ServiceConfig {
+  /** Worker agents to find in the registry before serving (`SWITCHBOARD_WORKERS`). */
+  workers: string[];
+  /** How long startup waits for them (`SWITCHBOARD_DISCOVERY_TIMEOUT_MS`, default 30 000). */
+  discoveryTimeoutMs: number;
+}
+
+const Workers = z
+  .string()
+  .trim()
+  .regex(
+    /^[a-z][a-z0-9_-]*(\s*,\s*[a-z][a-z0-9_-]*)*$/,
+    'must be agent names separated by commas, e.g. "orders,inventory,comms"',
+  );
+const Timeout = z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive();
+
+/** Reads the supervisor's environment; throws `ConfigError` naming each wrong variable. */
+export function loadSupervisorConfig(env: NodeJS.ProcessEnv): SupervisorConfig {
+  const problems: { variable: string; message: string }[] = [];
+  let base: ServiceConfig | undefined;
+  try {
+    base = loadServiceConfig({ env, service: 'supervisor', defaultPort: 4100, public: true });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  const workers = Workers.safeParse(env.SWITCHBOARD_WORKERS?.trim() || 'orders,inventory,comms');
+  if (!workers.success)
+    problems.push({
+      variable: 'SWITCHBOARD_WORKERS',
+      message: workers.error.issues[0]?.message ?? 'is not valid',
+    });
+  const timeout = Timeout.safeParse(env.SWITCHBOARD_DISCOVERY_TIMEOUT_MS?.trim() || 30_000);
+  if (!timeout.success)
+    problems.push({
+      variable: 'SWITCHBOARD_DISCOVERY_TIMEOUT_MS',
+      message: 'must be a positive whole number of milliseconds',
+    });
+  if (!base || !workers.success || !timeout.success || problems.length > 0)
+    throw new ConfigError('supervisor', problems);
+  return {
+    ...base,
+    workers: workers.data.split(',').map((name) => name.trim()),
+    discoveryTimeoutMs: timeout.data,
+  };
+}

@@ -1,0 +1,44 @@
+import { AgentCard } from '@a2a-js/sdk';
+import { type AgentRegistry, acceptPeerCards } from '@switchboard/a2a';
+import type { Logger } from '@switchboard/agent';
+
+/**
+ * The workers' cards from the registry, accepted one by one (a bad card is logged and left out).
+ * Waits up to `timeoutMs` for every name in `names`; then goes on with those found, naming the
+ * missing ones in the log, so one worker that is down does not keep the supervisor from serving.
+ */
+export async function discoverWorkers({
+  registry,
+  names,
+  timeoutMs,
+  logger,
+  signal,
+}: {
+  registry: AgentRegistry;
+  names: readonly string[];
+  timeoutMs: number;
+  logger: Logger;
+  signal?: AbortSignal;
+}): Promise<AgentCard[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = (await registry.list()).filter((entry) => names.includes(entry.name));
+    const missing = names.filter((name) => !entries.some((entry) => entry.name === name));
+    if (missing.length === 0 || Date.now() >= deadline || signal?.aborted) {
+      if (missing.length > 0)
+        logger.warn(
+          { missing },
+          `workers not found in the registry: ${missing.join(', ')}; serving without them`,
+        );
+      const peers = acceptPeerCards({
+        cards: entries.map((entry) => ({
+          json: AgentCard.toJSON(entry.card),
+          source: `registry:${entry.name}`,
+        })),
+        logger,
+      });
+      return peers.flatMap((peer) => (peer.accepted ? [peer.card] : []));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,44 @@
+import type { SkillSpec } from '@switchboard/a2a';
+import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
+
+/** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
+export const SUPERVISOR_INSTRUCTIONS = [
+  'You are the customer-service supervisor of an online shop. You never look up or change shop data yourself:',
+  'every part of a customer request goes to the worker agent skill that owns it, through your tools.',
+  'Hand each worker the customer request in full, with every order id, product and detail it needs.',
+  'When a request has several parts (an order question and a stock question), delegate each part.',
+  'Answer from what the workers said, plainly and briefly; never invent order, stock or refund facts.',
+  'If a worker could not help, or is unreachable, say so honestly and say what the customer can do.',
+  'Refunds and emails wait for an operator approval; when one waits, tell the customer it is pending.',
+].join(' ');
+
+/** The supervisor agent over the delegation tools built from the workers' cards. */
+export function createSupervisorAgent({ tools }: { tools: readonly AnyTool[] }): Agent {
+  return defineAgent({
+    name: 'supervisor',
+    description:
+      'The front desk of customer service: understands the request, delegates each part to the orders, inventory or comms agent, and answers.',
+    instructions: SUPERVISOR_INSTRUCTIONS,
+    tools,
+  });
+}
+
+/** The supervisor's card publishes one skill: customer support, backed by every delegation tool. */
+export function supervisorSkills(agent: Agent): SkillSpec[] | undefined {
+  if (agent.permitted.size === 0) return undefined;
+  return [
+    {
+      id: 'customer-support',
+      name: 'Customer support',
+      description:
+        'Answers customer requests about orders, deliveries, stock, refunds and complaints by delegating to the specialist agents.',
+      tags: ['customer-service'],
+      examples: [
+        'Where is my order A10086 and when will it arrive?',
+        'Is the blue kettle in stock?',
+        'Please refund order A10086, it arrived broken.',
+      ],
+      tools: [...agent.permitted],
+    },
+  ];
+}

@@ -1,0 +1,130 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { ConfigError, type ConfigProblem } from './config-error.js';
+import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.js';
+import { type ModelConfig, readModelConfig } from './model-config.js';
+
+/** Everything a Switchboard service reads from its environment, checked. */
+export interface ServiceConfig {
+  /** The agent this service hosts, e.g. `orders`. */
+  service: string;
+  redisUrl: string;
+  /** Namespace of every Redis key of the system (`SWITCHBOARD_NAMESPACE`, default `switchboard`). */
+  namespace: string;
+  host: string;
+  port: number;
+  /** The base URL clients reach this service at, published in its card. */
+  publicUrl: string;
+  /** The token services present to each other (`SWITCHBOARD_SERVICE_TOKEN`). */
+  serviceToken: string;
+  /** Callers of the A2A HTTP routes: token → user (`SWITCHBOARD_API_TOKENS`). */
+  apiTokens: Record<string, string>;
+  /** Operators who decide approvals: token → name (`SWITCHBOARD_OPERATOR_TOKENS`). */
+  operatorTokens: Record<string, string>;
+  model: ModelConfig;
+  /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); without it spans go to `spanFile`. */
+  otlpEndpoint: string | undefined;
+  spanFile: string;
+  jaegerUiUrl: string | undefined;
+  /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
+  hopTimeoutMs: number;
+  /** Longest a SIGTERM drain waits for running tasks (`SWITCHBOARD_DRAIN_MS`, default 30 000). */
+  drainMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  instanceId: string;
+}
+
+/** What a service needs beyond the common settings. */
+export interface LoadServiceConfigOptions {
+  env: NodeJS.ProcessEnv;
+  /** The agent's name: also the prefix of its own model variables (`ORDERS_MODEL`). */
+  service: string;
+  defaultPort: number;
+  /** Whether this service faces users (needs API and operator tokens): the supervisor. */
+  public?: boolean;
+}
+
+const Common = z.object({
+  REDIS_URL: RedisUrl.default('redis://127.0.0.1:6379'),
+  SWITCHBOARD_NAMESPACE: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be lower-case letters, digits or "-", e.g. "switchboard"')
+    .default('switchboard'),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: Port.optional(),
+  PUBLIC_URL: HttpUrl.optional(),
+  SWITCHBOARD_SERVICE_TOKEN: z
+    .string({ error: 'is required: the token services present to each other (16+ characters)' })
+    .regex(/^[A-Za-z0-9\-._~+/]{16,}$/, 'must be at least 16 characters of letters, digits or -._~+/'),
+  SWITCHBOARD_API_TOKENS: TokenList.optional(),
+  SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
+  SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default('.switchboard/spans.jsonl'),
+  SWITCHBOARD_JAEGER_URL: HttpUrl.optional(),
+  SWITCHBOARD_HOP_TIMEOUT_MS: Millis.default(60_000),
+  SWITCHBOARD_DRAIN_MS: Millis.default(30_000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+/** Unset and empty are the same: a variable exported as "" is not set. */
+const present = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+
+/**
+ * Reads and checks a service's environment; throws {@link ConfigError} naming every variable that
+ * is wrong or missing. The only reader of `process.env` is the app that passes it in.
+ *
+ * @example
+ * const config = loadServiceConfig({ env: process.env, service: 'orders', defaultPort: 4101 });
+ */
+export function loadServiceConfig({
+  env,
+  service,
+  defaultPort,
+  public: isPublic = false,
+}: LoadServiceConfigOptions): ServiceConfig {
+  const problems: ConfigProblem[] = [];
+  const parsed = Common.safeParse(present(env));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push({ variable: String(issue.path[0] ?? '?'), message: issue.message });
+    }
+  }
+  const model = readModelConfig(env, service);
+  if ('problems' in model) problems.push(...model.problems);
+  if (parsed.success && isPublic) {
+    for (const variable of ['SWITCHBOARD_API_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
+      if (!parsed.data[variable]) {
+        problems.push({
+          variable,
+          message: 'is required for a public service: token=name pairs, e.g. "tok-7f3a…=alice"',
+        });
+      }
+    }
+  }
+  if (!parsed.success || 'problems' in model || problems.length > 0) throw new ConfigError(service, problems);
+  const c = parsed.data;
+  const port = c.PORT ?? defaultPort;
+  return {
+    service,
+    redisUrl: c.REDIS_URL,
+    namespace: c.SWITCHBOARD_NAMESPACE,
+    host: c.HOST,
+    port,
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
+    serviceToken: c.SWITCHBOARD_SERVICE_TOKEN,
+    apiTokens: c.SWITCHBOARD_API_TOKENS ?? {},
+    operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
+    model: model.config,
+    otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
+    spanFile: c.SWITCHBOARD_SPAN_FILE,
+    jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
+    hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
+    drainMs: c.SWITCHBOARD_DRAIN_MS,
+    logLevel: c.LOG_LEVEL,
+    instanceId: `${service}-${hostname()}-${process.pid}`,
+  };
+}

@@ -1,0 +1,11 @@
+export type { ConfigProblem } from './config/config-error.js';
+export { ConfigError } from './config/config-error.js';
+export type { ModelConfig } from './config/model-config.js';
+export { DEFAULT_OPENAI_MODEL, readModelConfig } from './config/model-config.js';
+export type { LoadServiceConfigOptions, ServiceConfig } from './config/service-config.js';
+export { loadServiceConfig } from './config/service-config.js';
+export { createModel } from './create-model.js';
+export type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.js';
+export { runAgentService } from './run-agent-service.js';
+export type { AgentSetup, ServiceContext } from './service-setup.js';
+export { SERVICE_USER } from './service-setup.js';

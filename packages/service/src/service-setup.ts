@@ -1,0 +1,29 @@
+import type { AgentRegistry, QueueTransportFactory, SkillSpec } from '@switchboard/a2a';
+import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
+import type { Redis } from 'ioredis';
+import type { ServiceConfig } from './config/service-config.js';
+
+/** What a service's `setup` gets: the connections and parts the kit has made ready. */
+export interface ServiceContext {
+  config: ServiceConfig;
+  /** The service's Redis connection (BullMQ-ready); the kit closes it. */
+  redis: Redis;
+  model: ChatModel;
+  logger: Logger;
+  tracer: AgentTracer;
+  registry: AgentRegistry;
+  /** The queue binding's client side, for calling peers; the kit closes it. */
+  queue: QueueTransportFactory;
+}
+
+/** What a service's `setup` returns: the agent it hosts and how its card shows it. */
+export interface AgentSetup {
+  agent: Agent;
+  /** The card's skills, grouping tools (default: one per tool). */
+  skills?: readonly SkillSpec[];
+  /** Called once on shutdown, before Redis closes. */
+  close?: () => Promise<void>;
+}
+
+/** The username the service token authenticates as, on every service. */
+export const SERVICE_USER = 'switchboard-service';

@@ -1,0 +1,163 @@
+import {
+  A2aQueueServer,
+  AgentRegistry,
+  a2aHttpInterfaces,
+  actingForOwner,
+  adminApprovalsRouter,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  createA2aHttpApp,
+  createHostedAgent,
+  defaultQueueAddress,
+  listenForCancels,
+  QueueTransportFactory,
+  queueUrl,
+  RedisApprovalBoard,
+  RedisIntentStore,
+  RedisRunStateStore,
+  RedisTaskStore,
+  startA2aHttpServer,
+} from '@switchboard/a2a';
+import { createLogger, type Telemetry } from '@switchboard/telemetry';
+import { Redis } from 'ioredis';
+import { createModel } from './create-model.js';
+import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.js';
+import { SERVICE_USER } from './service-setup.js';
+
+/** Connects to Redis or fails startup with a message that names the URL (no endless retry loop). */
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  const safe = url.replace(/\/\/[^@/]*@/, '//***@');
+  try {
+    await Promise.race([
+      redis.connect(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 5 s')), 5_000)),
+    ]);
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(
+      `Redis is not reachable at ${safe} (${error instanceof Error ? error.message : String(error)}). Start it, or set REDIS_URL.`,
+    );
+  }
+}
+
+/** The wiring behind `runAgentService`, loaded once tracing has started. */
+export async function startServing({
+  config,
+  version,
+  setup,
+  approvalsBoard = false,
+  handleSignals = true,
+  telemetry,
+}: RunAgentServiceOptions & { version: string; telemetry: Telemetry }): Promise<RunningAgentService> {
+  const logger = createLogger({ serviceName: config.service, level: config.logLevel });
+  const redis = await connectRedis(config.redisUrl);
+  const { model, label } = createModel(config.model);
+  const queue = new QueueTransportFactory({ redis, timeoutMs: config.hopTimeoutMs });
+  const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
+  const built = await setup({ config, redis, model, logger, tracer: telemetry.tracer, registry, queue });
+  const { agent } = built;
+  const address = defaultQueueAddress(agent.name, config.namespace);
+  const card = buildAgentCard({
+    agent,
+    version,
+    bearerAuth: true,
+    interfaces: [
+      ...a2aHttpInterfaces({ baseUrl: config.publicUrl }),
+      { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
+    ],
+    ...(built.skills ? { skills: built.skills } : {}),
+  });
+  const operators = new Set(Object.values(config.operatorTokens));
+  const board = approvalsBoard ? new RedisApprovalBoard({ redis, prefix: address.prefix }) : undefined;
+  const hosted = createHostedAgent({
+    agent,
+    model,
+    card,
+    taskStore: new RedisTaskStore({ redis, prefix: address.prefix, ownerResolver: actingForOwner(), logger }),
+    ownerResolver: actingForOwner(),
+    runState: new RedisRunStateStore({ redis, prefix: address.prefix, logger }),
+    intents: new RedisIntentStore({ redis, prefix: address.prefix }),
+    canApprove: (user) =>
+      !!user?.userName && (operators.has(user.userName) || user.userName === SERVICE_USER),
+    ...(board ? { approvals: board } : {}),
+    tracer: telemetry.tracer,
+    logger,
+  });
+  const cancels = await listenForCancels({
+    redis,
+    prefix: address.prefix,
+    executor: hosted.executor,
+    logger,
+  });
+  const serviceTokens = { [config.serviceToken]: SERVICE_USER };
+  const queueServer = new A2aQueueServer({
+    requestHandler: hosted.requestHandler,
+    card,
+    address,
+    redis,
+    bearerTokens: serviceTokens,
+    logger,
+  });
+  await queueServer.start();
+  const app = createA2aHttpApp({
+    requestHandler: hosted.requestHandler,
+    card,
+    auth: { bearerTokens: { ...config.apiTokens, ...config.operatorTokens, ...serviceTokens } },
+    readiness: () => redis.status === 'ready',
+    logger,
+  });
+  if (board) {
+    app.use(
+      '/admin',
+      adminApprovalsRouter({
+        board,
+        requestHandler: hosted.requestHandler,
+        operatorTokens: config.operatorTokens,
+        logger,
+      }),
+    );
+  }
+  const http = await startA2aHttpServer({ app, port: config.port, host: config.host });
+  const registration = await registry.register({
+    card,
+    instanceId: config.instanceId,
+    metadata: { url: config.publicUrl },
+  });
+  logger.info(
+    { service: config.service, url: config.publicUrl, queue: address.queue, model: label },
+    `${config.service} ready`,
+  );
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info({ service: config.service }, `${config.service} draining`);
+      await registration.stop().catch(() => {});
+      await http.close();
+      await queueServer.close({ graceMs: config.drainMs });
+      await cancels.close();
+      await built.close?.();
+      await queue.close();
+      await redis.quit().catch(() => redis.disconnect());
+      logger.info({ service: config.service }, `${config.service} stopped`);
+      await telemetry.shutdown();
+    })();
+    return closing;
+  };
+  if (handleSignals) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  return { url: http.url, close };
+}

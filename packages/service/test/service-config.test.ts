@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadServiceConfig } from '../src/index.js';
+
+const base = { SWITCHBOARD_SERVICE_TOKEN: 'svc-0123456789abcdef' };
+
+function problemsOf(env: NodeJS.ProcessEnv, isPublic = false) {
+  try {
+    loadServiceConfig({ env, service: 'orders', defaultPort: 4101, public: isPublic });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadServiceConfig', () => {
+  it('fills defaults: local Redis, the default port, the offline model, spans to a file', () => {
+    const config = loadServiceConfig({ env: base, service: 'orders', defaultPort: 4101 });
+    expect(config).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      namespace: 'switchboard',
+      port: 4101,
+      publicUrl: 'http://127.0.0.1:4101',
+      model: { kind: 'offline' },
+      otlpEndpoint: undefined,
+      spanFile: '.switchboard/spans.jsonl',
+      hopTimeoutMs: 60_000,
+    });
+  });
+
+  it('names every wrong or missing variable in one error, and how to fix it', () => {
+    const error = problemsOf({
+      PORT: 'eighty',
+      REDIS_URL: 'localhost:6379',
+      SWITCHBOARD_HOP_TIMEOUT_MS: '-5',
+    });
+    expect(error.problems.map((problem) => problem.variable).sort()).toEqual([
+      'PORT',
+      'REDIS_URL',
+      'SWITCHBOARD_HOP_TIMEOUT_MS',
+      'SWITCHBOARD_SERVICE_TOKEN',
+    ]);
+    expect(error.message).toContain('The orders service cannot start');
+    expect(error.message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+  });
+
+  it('a public service needs API and operator tokens, written as token=name pairs', () => {
+    const missing = problemsOf(base, true);
+    expect(missing.problems.map((problem) => problem.variable)).toEqual([
+      'SWITCHBOARD_API_TOKENS',
+      'SWITCHBOARD_OPERATOR_TOKENS',
+    ]);
+    const malformed = problemsOf(
+      { ...base, SWITCHBOARD_API_TOKENS: 'short=alice', SWITCHBOARD_OPERATOR_TOKENS: 'nopair' },
+      true,
+    );
+    expect(malformed.message).toContain(
+      'SWITCHBOARD_API_TOKENS: the token for "alice" must be at least 16 characters',
+    );
+    expect(malformed.message).toContain('SWITCHBOARD_OPERATOR_TOKENS: "nopair…" is not token=name');
+    const config = loadServiceConfig({
+      env: {
+        ...base,
+        SWITCHBOARD_API_TOKENS: 'tok-0123456789abcdef=alice',
+        SWITCHBOARD_OPERATOR_TOKENS: 'ops-0123456789abcdef=ada',
+      },
+      service: 'supervisor',
+      defaultPort: 4100,
+      public: true,
+    });
+    expect(config.apiTokens).toEqual({ 'tok-0123456789abcdef': 'alice' });
+    expect(config.operatorTokens).toEqual({ 'ops-0123456789abcdef': 'ada' });
+  });
+
+  it('switches to an OpenAI-compatible model by key, globally or per agent', () => {
+    const global = loadServiceConfig({
+      env: { ...base, OPENAI_API_KEY: 'sk-test' },
+      service: 'orders',
+      defaultPort: 1,
+    });
+    expect(global.model).toEqual({
+      kind: 'openai',
+      model: 'gpt-4.1-mini',
+      apiKey: 'sk-test',
+      baseURL: undefined,
+    });
+    const scoped = loadServiceConfig({
+      env: {
+        ...base,
+        OPENAI_API_KEY: 'sk-test',
+        SWITCHBOARD_MODEL: 'gpt-4.1',
+        ORDERS_MODEL: 'qwen-plus',
+        ORDERS_OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      },
+      service: 'orders',
+      defaultPort: 1,
+    });
+    expect(scoped.model).toEqual({
+      kind: 'openai',
+      model: 'qwen-plus',
+      apiKey: 'sk-test',
+      baseURL: 'http://127.0.0.1:9/v1',
+    });
+    const offline = loadServiceConfig({
+      env: { ...base, OPENAI_API_KEY: 'sk-test', ORDERS_MODEL: 'offline' },
+      service: 'orders',
+      defaultPort: 1,
+    });
+    expect(offline.model).toEqual({ kind: 'offline' });
+  });
+
+  it('refuses a named model without a key or an endpoint, and says the three ways out', () => {
+    const error = problemsOf({ ...base, SWITCHBOARD_MODEL: 'gpt-4.1' });
+    expect(error.problems).toEqual([
+      {
+        variable: 'OPENAI_API_KEY',
+        message: expect.stringContaining(
+          'set OPENAI_BASE_URL to a local server that needs no key, or set SWITCHBOARD_MODEL=offline',
+        ),
+      },
+    ]);
+  });
+});
