@@ -72,8 +72,8 @@ export interface ToolOptions<Schema extends z.ZodType, Output> {
   retries?: number;
   /** What the model is told when the handler fails; the raw error only goes to the logs. */
   fallbackMessage?: string;
-  /** Required for `dangerous` tools: the approval request a human reads. */
-  describeForApproval?: (input: z.output<Schema>) => ApprovalText;
+  /** Required for `dangerous` tools: the approval request a human reads (may look data up). */
+  describeForApproval?: (input: z.output<Schema>) => ApprovalText | Promise<ApprovalText>;
   /** Names of credentials the handler reads from `context.credentials`. */
   credentials?: readonly string[];
   /** Runs the tool. Receives validated arguments; returns JSON-serialisable data. */
@@ -92,7 +92,9 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly idempotent: boolean;
   readonly retries: number;
   readonly fallbackMessage: string;
-  readonly describeForApproval: ((input: z.output<Schema>) => ApprovalText) | undefined;
+  readonly describeForApproval:
+    | ((input: z.output<Schema>) => ApprovalText | Promise<ApprovalText>)
+    | undefined;
   readonly credentials: readonly string[];
   readonly handler: (input: z.output<Schema>, context: ToolContext) => Promise<Output> | Output;
 }

@@ -178,12 +178,19 @@ export class ToolRunner {
     const { agent, conversationId, decisions, state } = this.#o;
     const describe = tool.describeForApproval;
     if (!describe) return this.#fail(draft, 'TOOL_FAILED', tool.fallbackMessage);
+    let text: Awaited<ReturnType<typeof describe>>;
+    try {
+      text = await describe(draft.input);
+    } catch (error) {
+      this.#o.logger.error({ err: error, tool: tool.name, callId: call.id }, 'describeForApproval failed');
+      return this.#fail(draft, 'TOOL_FAILED', tool.fallbackMessage);
+    }
     const request = createApprovalRequest({
       agent,
       conversationId,
       toolCallId: call.id,
       tool: tool.name,
-      text: describe(draft.input),
+      text,
       repeatable: tool.idempotent,
       now: this.#now(),
     });

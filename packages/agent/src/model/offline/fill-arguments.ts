@@ -144,6 +144,18 @@ function fromText(property: PropertyView, source: FillSource, all: readonly Word
   }
 }
 
+/**
+ * A required string property named `request` is a free-text request to hand on (delegation tools
+ * take one): it gets the user's whole request, never a quoted or labelled fragment of it.
+ */
+function wholeRequest(property: PropertyView, view: ObjectView, text: string): string | undefined {
+  if (property.name !== 'request' || property.type !== 'string' || !view.required.has(property.name)) {
+    return undefined;
+  }
+  const request = text.trim();
+  return request && acceptsValue(property, request) ? request : undefined;
+}
+
 function fromKnown(property: PropertyView, known: KnownValues | undefined): unknown {
   return known?.get(normaliseKey(property.name))?.find((value) => acceptsValue(property, value));
 }
@@ -157,7 +169,9 @@ function fillOrder(view: ObjectView): PropertyView[] {
 /**
  * Fills the properties of an object schema from a request text and known values: patterns (case
  * normalised), enum mentions, numbers within range, ISO or relative dates, yes/no cues, emails,
- * labelled or quoted strings. The request wins over known values; what cannot be found is left out.
+ * labelled or quoted strings, and a required string `request` with the whole request text. The
+ * request wins over known values; what cannot be found is
+ * left out.
  *
  * @example
  * fillArguments(getOrderSchema, { text: 'where is a10086?', now: new Date() }).values // { orderId: 'A10086' }
@@ -169,7 +183,7 @@ export function fillArguments(schema: JsonSchema, source: FillSource): FillResul
   const found = new Map<string, unknown>();
   const known = new Set<string>();
   for (const property of fillOrder(view)) {
-    const value = fromText(property, source, all, claims);
+    const value = wholeRequest(property, view, source.text) ?? fromText(property, source, all, claims);
     if (value !== undefined) {
       found.set(property.name, value);
       continue;

@@ -38,6 +38,10 @@ export const DEFAULT_MIN_SCORE = 0.1;
  * inputs earlier results supply, and answers from tool results only. It never invents facts and says
  * plainly when a request is beyond it. Useful for demos, offline development and tests.
  *
+ * One argument rule is for delegation: a required string argument named `request` (a request to
+ * hand on, as a supervisor's delegation tools take) is filled with the user's whole request, never
+ * with a fragment of it.
+ *
  * @example
  * const model = new OfflineModel();
  * const response = await model.generate({

@@ -1,5 +1,5 @@
-import type { SkillSpec } from '@switchboard/a2a';
 import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
+import type { AgentSkill } from '../agent-skill.js';
 
 /** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
 export const SUPERVISOR_INSTRUCTIONS = [
@@ -12,7 +12,10 @@ export const SUPERVISOR_INSTRUCTIONS = [
   'Refunds and emails wait for an operator approval; when one waits, tell the customer it is pending.',
 ].join(' ');
 
-/** The supervisor agent over the delegation tools built from the workers' cards. */
+/**
+ * The supervisor agent over the delegation tools built from the workers' cards (see `delegationTools`
+ * in `@switchboard/a2a`): it has no domain tools of its own.
+ */
 export function createSupervisorAgent({ tools }: { tools: readonly AnyTool[] }): Agent {
   return defineAgent({
     name: 'supervisor',
@@ -24,7 +27,7 @@ export function createSupervisorAgent({ tools }: { tools: readonly AnyTool[] }):
 }
 
 /** The supervisor's card publishes one skill: customer support, backed by every delegation tool. */
-export function supervisorSkills(agent: Agent): SkillSpec[] | undefined {
+export function supervisorSkills(agent: Agent): AgentSkill[] | undefined {
   if (agent.permitted.size === 0) return undefined;
   return [
     {

@@ -1,0 +1,119 @@
+import { type AnyTool, type ChatModel, defineTool, generateObject } from '@switchboard/agent';
+import { z } from 'zod';
+import { OrderId } from '../../domain/order-id.js';
+import type { ShopStore } from '../../domain/shop-store.js';
+import { actionKey } from '../action-key.js';
+import { draftApologyEmail } from './apology-email.js';
+import { TICKET_INSTRUCTIONS, Ticket, ticketCues, ticketPrompt } from './ticket.js';
+
+function extractTicketTool(store: ShopStore, model: ChatModel) {
+  return defineTool({
+    name: 'extract_ticket',
+    summary:
+      "File a support ticket from a customer's message: their sentiment, the product, the urgency and a summary.",
+    whenToUse:
+      'A customer complains, is upset or furious, reports a broken or faulty product, or needs something fixed urgently.',
+    input: z.object({
+      request: z.string().trim().min(1).describe("The customer's message, word for word"),
+    }),
+    risk: 'read',
+    timeoutMs: 30_000,
+    fallbackMessage: 'The ticket could not be filed right now. Tell the customer their message was received.',
+    handler: async ({ request }, context) => {
+      const cues = await ticketCues({ store, message: request });
+      const result = await generateObject({
+        model,
+        schema: Ticket,
+        name: 'ticket',
+        description: 'A support ticket of the shop',
+        system: TICKET_INSTRUCTIONS,
+        prompt: ticketPrompt({ message: request, cues }),
+        signal: context.signal,
+        logger: context.logger,
+        conversationId: context.conversationId,
+      });
+      if (!result.ok) throw result.error;
+      return { ...(cues.orderId ? { orderId: cues.orderId } : {}), ...result.object };
+    },
+  });
+}
+
+function draftApologyEmailTool(store: ShopStore) {
+  return defineTool({
+    name: 'draft_apology_email',
+    summary: 'Write an apology email to the customer of an order; it is not sent.',
+    whenToUse:
+      'The customer should get an apology email about their order, to be sent afterwards with send_email.',
+    input: z.object({
+      orderId: OrderId,
+      issue: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('What went wrong, in a few words, e.g. "the kettle arrived broken"'),
+    }),
+    risk: 'read',
+    fallbackMessage: 'The email could not be drafted right now.',
+    handler: async ({ orderId, issue }) => {
+      const order = await store.getOrder(orderId);
+      const customer = order && (await store.getCustomer(order.customerId));
+      if (!order || !customer) {
+        return {
+          orderId,
+          drafted: false,
+          message: `There is no order ${orderId}. Ask for the order id from the confirmation email.`,
+        };
+      }
+      return { orderId, ...draftApologyEmail({ customer, order, issue }) };
+    },
+  });
+}
+
+function sendEmailTool(store: ShopStore) {
+  return defineTool({
+    name: 'send_email',
+    summary: "Send an email to a customer of the shop, through the shop's outbox. A human approves it first.",
+    whenToUse: 'An email for a customer was written (e.g. by draft_apology_email) and should now be sent.',
+    input: z.object({
+      to: z.email().describe("The customer's email address"),
+      subject: z.string().trim().min(1).max(200),
+      body: z.string().trim().min(1).max(5000),
+    }),
+    risk: 'dangerous',
+    idempotent: false,
+    describeForApproval: ({ to, subject }) => ({
+      action: `Send the email "${subject}" to ${to}`,
+      reversible: false,
+    }),
+    fallbackMessage: 'The email could not be sent right now. Do not try again; an operator will check it.',
+    handler: async ({ to, subject, body }, context) => {
+      const customer = await store.findCustomerByEmail(to);
+      if (!customer) {
+        return {
+          to,
+          queued: false,
+          message: `${to} is not the email of a customer; emails go to customers only.`,
+        };
+      }
+      const result = await store.queueEmail({
+        to: customer.email,
+        subject,
+        body,
+        idempotencyKey: actionKey(context),
+      });
+      return {
+        to: result.email.to,
+        queued: true,
+        emailId: result.email.emailId,
+        ...(result.replayed ? { note: 'This email had already been queued; it was not sent twice.' } : {}),
+      };
+    },
+  });
+}
+
+/** The comms agent's tools, on a store, with the model that extracts tickets. */
+export function createCommsTools({ store, model }: { store: ShopStore; model: ChatModel }): AnyTool[] {
+  return [extractTicketTool(store, model), draftApologyEmailTool(store), sendEmailTool(store)];
+}

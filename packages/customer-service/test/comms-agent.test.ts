@@ -1,0 +1,116 @@
+import { MemoryIntentStore, OfflineModel, runAgent, TaskState } from '@switchboard/agent';
+import { describe, expect, it } from 'vitest';
+import { createCommsAgent, Ticket, ticketCues } from '../src/index.js';
+import { now, quiet, seededMemoryStore, toolResults } from './support/shop.js';
+
+const model = new OfflineModel({ now });
+const FURIOUS = "I'm furious, my kettle from order A10086 arrived broken and I need this fixed today!";
+
+describe('the comms agent on the offline model', () => {
+  it('story 5: files a schema-valid ticket from a furious message', async () => {
+    const agent = createCommsAgent({ store: await seededMemoryStore(), model });
+    const result = await runAgent({ agent, model, input: FURIOUS, ...quiet });
+    expect(result.stopReason).toBe('model');
+    expect(result.toolCalls.map((call) => [call.tool, call.arguments])).toEqual([
+      ['extract_ticket', { request: FURIOUS }],
+    ]);
+    const [filed] = toolResults(result);
+    const ticket = Ticket.parse(filed?.data);
+    expect(ticket.sentiment).toBe('negative');
+    expect(ticket.product).toBe('Stainless Steel Kettle');
+    expect(ticket.urgency).toBeGreaterThanOrEqual(1);
+    expect(ticket.urgency).toBeLessThanOrEqual(5);
+    expect(filed?.data).toMatchObject({ orderId: 'A10086', urgency: 5 });
+    expect(result.output).toContain('sentiment: negative');
+  });
+
+  it('reads cues from the message and the store: mood, urgency and the product', async () => {
+    const store = await seededMemoryStore();
+    expect((await ticketCues({ store, message: 'Thanks, the blue kettle is lovely!' })).ticket).toMatchObject(
+      {
+        sentiment: 'positive',
+        product: 'Blue Enamel Kettle',
+        urgency: 2,
+      },
+    );
+    expect((await ticketCues({ store, message: 'When do toasters come back?' })).ticket).toMatchObject({
+      sentiment: 'neutral',
+      product: 'toaster',
+      urgency: 3,
+    });
+  });
+
+  it('drafts an apology, sends it only after approval, and only once', async () => {
+    const store = await seededMemoryStore();
+    const agent = createCommsAgent({ store, model });
+    const intents = new MemoryIntentStore();
+    const first = await runAgent({
+      agent,
+      model,
+      input: 'Please send the customer of order A10086 an apology email.',
+      intents,
+      ...quiet,
+    });
+    expect(first.stopReason).toBe('approval');
+    expect(first.toolCalls.map((call) => call.tool)).toEqual(['draft_apology_email', 'send_email']);
+    expect(first.pendingApprovals[0]?.action).toBe(
+      'Send the email "We are sorry about your order A10086" to ada.lovelace@example.com',
+    );
+    expect(await store.listOutbox()).toEqual([]);
+
+    const decision = {
+      approvalId: first.pendingApprovals[0]?.id ?? '',
+      decision: 'approved' as const,
+      decidedBy: 'op-ada',
+      decidedAt: '2026-11-30T10:05:00Z',
+    };
+    const stored = JSON.parse(JSON.stringify({ messages: first.messages, state: first.state }));
+    for (const fresh of [false, true]) {
+      await runAgent({
+        agent,
+        model,
+        history: stored.messages,
+        state: TaskState.parse(stored.state),
+        decisions: [decision],
+        intents: fresh ? new MemoryIntentStore() : intents,
+        ...quiet,
+      });
+    }
+    const outbox = await store.listOutbox();
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toMatchObject({
+      to: 'ada.lovelace@example.com',
+      subject: 'We are sorry about your order A10086',
+    });
+    expect(outbox[0]?.body).toContain('Dear Ada,');
+    expect(outbox[0]?.body).toContain('Stainless Steel Kettle');
+  });
+
+  it('refuses to email an address that is not a customer', async () => {
+    const store = await seededMemoryStore();
+    const agent = createCommsAgent({ store, model });
+    const first = await runAgent({
+      agent,
+      model,
+      input: 'Send an email to eve@evil.example with subject: "Hello" and body: "Your data"',
+      ...quiet,
+    });
+    const resumed = await runAgent({
+      agent,
+      model,
+      history: first.messages,
+      state: first.state,
+      decisions: [
+        {
+          approvalId: first.pendingApprovals[0]?.id ?? '',
+          decision: 'approved',
+          decidedBy: 'op-ada',
+          decidedAt: '2026-11-30T10:05:00Z',
+        },
+      ],
+      ...quiet,
+    });
+    expect(resumed.output).toContain('eve@evil.example is not the email of a customer');
+    expect(await store.listOutbox()).toEqual([]);
+  });
+});
