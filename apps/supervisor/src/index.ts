@@ -1,4 +1,3 @@
 export type { SupervisorConfig } from './config.js';
 export { loadSupervisorConfig } from './config.js';
 export { discoverWorkers } from './discover-workers.js';
-export { createSupervisorAgent, SUPERVISOR_INSTRUCTIONS, supervisorSkills } from './supervisor-agent.js';

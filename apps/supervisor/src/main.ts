@@ -1,10 +1,10 @@
 /** The supervisor service. Configuration: see config.ts and docs; a bad setting stops it naming the variable. */
 import type { Client } from '@a2a-js/sdk/client';
 import { clientFromRegistryEntry, delegationTools } from '@switchboard/a2a';
+import { createSupervisorAgent, supervisorSkills } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
 import { loadSupervisorConfig } from './config.js';
 import { discoverWorkers } from './discover-workers.js';
-import { createSupervisorAgent, supervisorSkills } from './supervisor-agent.js';
 
 try {
   const config = loadSupervisorConfig(process.env);

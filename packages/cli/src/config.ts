@@ -1,3 +1,6 @@
+import { DEV_FILE, type DevFile, readDevFile } from './dev-file.js';
+import { CliError } from './errors.js';
+
 /** Settings of the `switchboard` command that come from the environment. */
 export interface CliConfig {
   /** Where services write spans when no collector is configured (`SWITCHBOARD_SPAN_FILE`). */
@@ -12,4 +15,88 @@ export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     spanFile: env.SWITCHBOARD_SPAN_FILE || '.switchboard/spans.jsonl',
     jaegerUrl: env.SWITCHBOARD_JAEGER_URL || undefined,
   };
+}
+
+/**
+ * The settings of the commands that talk to a running supervisor: the variable that sets each, and
+ * its field in `.switchboard/dev.json`, read when the variable is unset.
+ */
+export const SUPERVISOR_SETTINGS = {
+  url: { variable: 'SWITCHBOARD_URL', field: 'supervisorUrl', what: 'the supervisor’s base URL' },
+  token: { variable: 'SWITCHBOARD_TOKEN', field: 'token', what: 'a user’s bearer token' },
+  adminToken: { variable: 'SWITCHBOARD_ADMIN_TOKEN', field: 'adminToken', what: 'an operator’s admin token' },
+} as const satisfies Record<string, { variable: string; field: keyof DevFile; what: string }>;
+
+/** A name from {@link SUPERVISOR_SETTINGS}. */
+export type SupervisorSetting = keyof typeof SUPERVISOR_SETTINGS;
+
+/** A setting's value and where it came from (`--token`, `SWITCHBOARD_TOKEN`, `.switchboard/dev.json`), for messages. */
+export interface ResolvedSetting {
+  value: string;
+  from: string;
+  /** What to set to change it, e.g. `SWITCHBOARD_TOKEN (or pass --token)`. */
+  fix: string;
+}
+
+/** Options of {@link resolveSettings}. */
+export interface ResolveSettingsOptions<K extends SupervisorSetting> {
+  /** The settings the command needs; a missing one is an error naming its variable. */
+  need: readonly K[];
+  /** Values given on the command line, with the flag that gave them; they win over everything. */
+  flags?: Partial<Record<SupervisorSetting, { value: string | undefined; flag: string }>>;
+  /** Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Where `.switchboard/dev.json` is looked for (default: the current directory). */
+  cwd?: string;
+}
+
+/**
+ * Resolves the settings a command needs: a flag wins, then the environment variable, then
+ * `.switchboard/dev.json` (read only when something is still missing). Throws `CliError`
+ * (`MISSING_SETTING`, `INVALID_SETTING`, `INVALID_DEV_FILE`: exit 2) naming what to set.
+ *
+ * @example
+ * const { url, token } = await resolveSettings({ need: ['url', 'token'], flags: { url: { value: options.url, flag: '--url' } } });
+ */
+export async function resolveSettings<K extends SupervisorSetting>({
+  need,
+  flags = {},
+  env = process.env,
+  cwd = process.cwd(),
+}: ResolveSettingsOptions<K>): Promise<Record<K, ResolvedSetting>> {
+  const resolved = {} as Record<K, ResolvedSetting>;
+  const fixOf = (name: SupervisorSetting) => {
+    const flag = flags[name]?.flag;
+    return `${SUPERVISOR_SETTINGS[name].variable}${flag ? ` (or pass ${flag})` : ''}`;
+  };
+  const missing: K[] = [];
+  for (const name of need) {
+    const { variable } = SUPERVISOR_SETTINGS[name];
+    const flag = flags[name];
+    if (flag?.value) resolved[name] = { value: flag.value, from: flag.flag, fix: fixOf(name) };
+    else if (env[variable]) resolved[name] = { value: env[variable], from: variable, fix: fixOf(name) };
+    else missing.push(name);
+  }
+  if (missing.length > 0) {
+    const file = await readDevFile({ cwd });
+    if (!file) {
+      const list = missing.map((name) => `${fixOf(name)} to ${SUPERVISOR_SETTINGS[name].what}`);
+      throw new CliError('MISSING_SETTING', {
+        message: `Set ${list.join(', and ')}. When unset, ${missing.length === 1 ? 'it is' : 'they are'} read from ${DEV_FILE} (written by "switchboard dev"), and there is none in ${cwd}.`,
+      });
+    }
+    for (const name of missing) {
+      resolved[name] = { value: file[SUPERVISOR_SETTINGS[name].field], from: DEV_FILE, fix: fixOf(name) };
+    }
+  }
+  const url = (resolved as Partial<Record<SupervisorSetting, ResolvedSetting>>).url;
+  if (url) {
+    if (!/^https?:\/\/\S+$/i.test(url.value)) {
+      throw new CliError('INVALID_SETTING', {
+        message: `"${url.value}" (from ${url.from}) is not an http(s) URL; set ${url.fix} to the supervisor’s base URL, e.g. http://127.0.0.1:8080`,
+      });
+    }
+    url.value = url.value.replace(/\/+$/, '');
+  }
+  return resolved;
 }

@@ -6,6 +6,7 @@ import { cardsVerify } from './commands/cards-verify.js';
 import { traceCommand } from './commands/trace.js';
 import { loadCliConfig } from './config.js';
 import { EXIT, type Output, processOutput } from './io/output.js';
+import { addSupervisorCommands } from './supervisor-commands.js';
 
 /** Builds the `switchboard` command; each action stores its exit code in `exit`. */
 export function buildProgram(output: Output, exit: { code: number }): Command {
@@ -97,6 +98,7 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
     .action(async (which: string, options: { file: string; jaeger?: string }) => {
       exit.code = await traceCommand({ which, file: options.file, jaeger: options.jaeger, output });
     });
+  addSupervisorCommands({ program, config, output, exit });
   return program;
 }
 

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 
-/** Runs `switchboard` as a user would, in a child process. */
+/** Runs `switchboard` as a user would, in a child process (in `cwd` when given). */
 export function switchboard(
   args: string[],
   env: Record<string, string> = {},
+  { cwd }: { cwd?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const options = { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } };
+    const options = { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) };
     execFile(process.execPath, [bin, ...args], options, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { verifyCard } from '@switchboard/a2a';
 import { EXIT, type Output } from '../io/output.js';
+import { jaegerTraceUrl, newTrace } from '../trace-context.js';
 
 /** `switchboard cards verify <url>`: proves the card with real calls; exit 1 when a check fails. */
 export async function cardsVerify({
@@ -23,8 +23,7 @@ export async function cardsVerify({
     output.err(`"${url}" is not an http(s) URL; give the agent's base URL, e.g. http://localhost:8080`);
     return EXIT.usage;
   }
-  const traceId = randomBytes(16).toString('hex');
-  const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  const { traceId, traceparent } = newTrace();
   const result = await verifyCard({ url, send, traceparent, ...(token ? { token } : {}) });
   if (json) output.out(JSON.stringify(result, null, 2));
   else {
@@ -37,7 +36,7 @@ export async function cardsVerify({
     output.out(
       failed === 0 ? 'Everything the card declares and could be reached works.' : `${failed} checks failed.`,
     );
-    if (jaegerUrl) output.out(`Trace: ${jaegerUrl.replace(/\/+$/, '')}/trace/${traceId}`);
+    if (jaegerUrl) output.out(`Trace: ${jaegerTraceUrl({ jaegerUrl, traceId })}`);
   }
   return result.ok ? EXIT.ok : EXIT.problems;
 }

@@ -13,11 +13,20 @@ export const processOutput: Output = {
 /** Exit codes of every command. */
 export const EXIT = {
   ok: 0,
-  /** The command ran and found problems (invalid card, failed verification, breaking change). */
+  /**
+   * The command ran and found problems (invalid card, failed verification, breaking change), or
+   * the thing it asked for failed (a failed, rejected or canceled task; a refused decision; an
+   * unreachable supervisor).
+   */
   problems: 1,
-  /** The command could not run: bad arguments, unreadable input. */
+  /** The command could not run: bad arguments, unreadable input, a missing or refused setting. */
   usage: 2,
+  /** The task waits for a human: it ended input-required, e.g. on an approval (`switchboard approvals`). */
+  waiting: 3,
 } as const;
+
+/** An exit code from {@link EXIT}. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Pads a column for aligned terminal output. */
 export const column = (text: string, width: number) => text.padEnd(width);

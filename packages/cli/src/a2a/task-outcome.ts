@@ -1,0 +1,118 @@
+import { type Artifact, type Message, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { z } from 'zod';
+import { CliError } from '../errors.js';
+
+/** A task state as users read and scripts compare it: `completed`, `input-required`, … */
+export type TaskStateName =
+  | 'submitted'
+  | 'working'
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'input-required'
+  | 'rejected'
+  | 'auth-required'
+  | 'unknown';
+
+/** The readable name of an SDK `TaskState` (`TASK_STATE_INPUT_REQUIRED` → `input-required`). */
+export function stateName(state: TaskState | undefined): TaskStateName {
+  if (state === undefined || state === TaskState.TASK_STATE_UNSPECIFIED || state === TaskState.UNRECOGNIZED)
+    return 'unknown';
+  return taskStateToJSON(state)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-') as TaskStateName;
+}
+
+/** States after which nothing more happens to a task. */
+export const FINISHED_STATES: ReadonlySet<TaskStateName> = new Set([
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+]);
+
+/** States in which the task waits for someone: it has stopped working but is not finished. */
+export const WAITING_STATES: ReadonlySet<TaskStateName> = new Set(['input-required', 'auth-required']);
+
+/**
+ * One dangerous action a task waits on, as the agent publishes it in the data part
+ * `{ pendingApprovals: [...] }` of an input-required status message. Extra fields are kept.
+ */
+export const PendingApproval = z.looseObject({
+  id: z.string().min(1),
+  agent: z.string(),
+  tool: z.string(),
+  action: z.string(),
+  /** The whole request as one readable paragraph, written for the human who decides. */
+  text: z.string(),
+  reversible: z.boolean(),
+  repeatable: z.boolean(),
+  requestedAt: z.string(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+const PendingApprovals = z.object({ pendingApprovals: z.array(PendingApproval) });
+
+/** Where a task stands, in plain values (no SDK types): what `ask`, `tasks get` and `approvals` print. */
+export interface TaskOutcome {
+  taskId: string;
+  contextId: string;
+  state: TaskStateName;
+  /** The text of the latest status message: progress, the approval request or why it failed. */
+  statusText: string;
+  /** The text of the artifact named `answer`, once there is one. */
+  answer: string | undefined;
+  pendingApprovals: PendingApproval[];
+}
+
+/** The text parts of a message, joined by newlines. */
+export function textOf(message: Message | undefined): string {
+  return (message?.parts ?? [])
+    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
+    .join('\n');
+}
+
+/**
+ * The approvals a status message asks for, from its `{ pendingApprovals }` data part. Throws
+ * `CliError` `BAD_REPLY` when that part does not have the documented shape.
+ */
+export function pendingApprovalsOf(message: Message | undefined): PendingApproval[] {
+  const found: PendingApproval[] = [];
+  for (const part of message?.parts ?? []) {
+    if (part.content?.$case !== 'data') continue;
+    const value: unknown = part.content.value;
+    if (!value || typeof value !== 'object' || !('pendingApprovals' in value)) continue;
+    const parsed = PendingApprovals.safeParse(value);
+    if (!parsed.success) {
+      throw new CliError('BAD_REPLY', {
+        message: `The supervisor sent pending approvals in an unexpected shape: ${parsed.error.issues
+          .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+          .join('; ')}`,
+      });
+    }
+    found.push(...parsed.data.pendingApprovals);
+  }
+  return found;
+}
+
+/** The text of the artifact named `answer`, if the task has one. */
+export function answerOf(artifacts: readonly Artifact[]): string | undefined {
+  const answer = artifacts.find((artifact) => artifact.name === 'answer');
+  return answer
+    ? answer.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('')
+    : undefined;
+}
+
+/** Where a task fetched with GetTask (or returned by SendMessage) stands. */
+export function outcomeOfTask(task: Task): TaskOutcome {
+  const state = stateName(task.status?.state);
+  return {
+    taskId: task.id,
+    contextId: task.contextId,
+    state,
+    statusText: textOf(task.status?.message),
+    answer: answerOf(task.artifacts),
+    pendingApprovals: WAITING_STATES.has(state) ? pendingApprovalsOf(task.status?.message) : [],
+  };
+}

@@ -1,0 +1,106 @@
+import type { z } from 'zod';
+import type { ResolvedSetting } from '../config.js';
+import { CliError } from '../errors.js';
+import { supervisorFetch } from '../io/supervisor-fetch.js';
+import { AdminErrorBody, type Approval, ApprovalList, DecisionReply } from './approval.js';
+
+/** Options of {@link AdminClient}. */
+export interface AdminClientOptions {
+  url: ResolvedSetting;
+  /** An operator's token (`SWITCHBOARD_ADMIN_TOKEN`). */
+  token: ResolvedSetting;
+  /** Sent on every request. */
+  traceparent: string;
+  /** Default: the global `fetch`. */
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The supervisor's admin API (`{url}/admin`): lists approvals and decides them. Replies are
+ * validated; a refusal (400, 404, 409) throws `CliError` `REFUSED` with the server's message, a 401
+ * `UNAUTHORIZED` naming `SWITCHBOARD_ADMIN_TOKEN`, a connection failure `UNREACHABLE`.
+ */
+export class AdminClient {
+  readonly #url: ResolvedSetting;
+  readonly #fetch: typeof fetch;
+
+  constructor({ url, token, traceparent, fetchImpl = fetch }: AdminClientOptions) {
+    this.#url = url;
+    this.#fetch = supervisorFetch({ url, token, tokenLabel: 'admin token', traceparent, fetchImpl });
+  }
+
+  /** The approvals with this status (default `pending`; `decided` are approved or denied ones). */
+  async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}): Promise<Approval[]> {
+    const reply = await this.#call({
+      method: 'GET',
+      path: `/admin/approvals?status=${status}`,
+      schema: ApprovalList,
+    });
+    return reply.approvals;
+  }
+
+  /** Approves or denies a pending approval; the supervisor resumes its task (answers 202). */
+  async decide({
+    id,
+    decision,
+    reason,
+  }: {
+    id: string;
+    decision: 'approve' | 'deny';
+    reason?: string | undefined;
+  }): Promise<DecisionReply> {
+    return this.#call({
+      method: 'POST',
+      path: `/admin/approvals/${encodeURIComponent(id)}/${decision}`,
+      body: reason ? { reason } : {},
+      schema: DecisionReply,
+    });
+  }
+
+  async #call<T>({
+    method,
+    path,
+    body,
+    schema,
+  }: {
+    method: 'GET' | 'POST';
+    path: string;
+    body?: unknown;
+    schema: z.ZodType<T>;
+  }): Promise<T> {
+    const where = `${method} ${this.#url.value}${path}`;
+    const response = await this.#fetch(`${this.#url.value}${path}`, {
+      method,
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const error = AdminErrorBody.safeParse(json);
+      if (error.success) throw new CliError('REFUSED', { message: error.data.error.message });
+      throw new CliError('BAD_REPLY', {
+        message: `${where} answered HTTP ${response.status} without an admin API error: is ${this.#url.value} (from ${this.#url.from}) a supervisor with the admin API?`,
+      });
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new CliError('BAD_REPLY', {
+        message: `${where} answered in an unexpected shape: ${parsed.error.issues
+          .slice(0, 5)
+          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+          .join('; ')}`,
+      });
+    }
+    return parsed.data;
+  }
+}

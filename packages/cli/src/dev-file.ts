@@ -1,0 +1,90 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { CliError } from './errors.js';
+
+/** Where `switchboard dev` writes the local stack's settings, relative to the current directory. */
+export const DEV_FILE = join('.switchboard', 'dev.json');
+
+const HttpUrl = z
+  .string()
+  .regex(/^https?:\/\/\S+$/i, 'write an http(s) URL, e.g. http://127.0.0.1:8080')
+  .transform((url) => url.replace(/\/+$/, ''));
+
+/**
+ * The settings of a local Switchboard stack, as `switchboard dev` writes them to `.switchboard/dev.json`
+ * and every other command reads them when the environment does not set them.
+ *
+ * @example
+ * { "supervisorUrl": "http://127.0.0.1:8080", "token": "dev-user-…", "adminToken": "dev-admin-…",
+ *   "redisUrl": "redis://127.0.0.1:6379", "prefix": "switchboard-dev" }
+ */
+export const DevFile = z.object({
+  /** The supervisor's base URL (`SWITCHBOARD_URL`). */
+  supervisorUrl: HttpUrl,
+  /** A user's bearer token for the supervisor's A2A routes (`SWITCHBOARD_TOKEN`). */
+  token: z.string().min(1, 'give the user token'),
+  /** An operator's bearer token for the supervisor's `/admin` routes (`SWITCHBOARD_ADMIN_TOKEN`). */
+  adminToken: z.string().min(1, 'give the admin token'),
+  /** The Redis the stack's queues and stores use. */
+  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/i, 'write a redis:// URL, e.g. redis://127.0.0.1:6379'),
+  /** The key prefix of the stack's queues and stores in Redis. */
+  prefix: z.string().min(1, 'give the Redis key prefix'),
+});
+export type DevFile = z.infer<typeof DevFile>;
+
+/**
+ * Reads `.switchboard/dev.json` under `cwd`: its settings, or undefined when there is no such file.
+ * Throws `CliError` `INVALID_DEV_FILE` naming each wrong field when the file is not valid.
+ */
+export async function readDevFile({
+  cwd = process.cwd(),
+}: {
+  cwd?: string;
+} = {}): Promise<DevFile | undefined> {
+  const path = join(cwd, DEV_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CliError('INVALID_DEV_FILE', {
+      message: `Cannot read ${path}: ${String(error)}`,
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CliError('INVALID_DEV_FILE', {
+      message: `${path} is not JSON. Run "switchboard dev" again to rewrite it, or delete it and set the SWITCHBOARD_* variables.`,
+      cause: error,
+    });
+  }
+  const parsed = DevFile.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`,
+    );
+    throw new CliError('INVALID_DEV_FILE', {
+      message: `${path} is not valid: ${problems.join('; ')}. Run "switchboard dev" again to rewrite it, or delete it and set the SWITCHBOARD_* variables.`,
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * Writes `.switchboard/dev.json` under `cwd` (creating the folder), validated first, atomically
+ * (a reader never sees half a file), readable by the owner only since it holds tokens.
+ * Returns the file's path.
+ */
+export async function writeDevFile({ settings, cwd = process.cwd() }: { settings: DevFile; cwd?: string }) {
+  const checked = DevFile.parse(settings);
+  const path = join(cwd, DEV_FILE);
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(checked, null, 2)}\n`, { mode: 0o600 });
+  await rename(temporary, path);
+  return path;
+}

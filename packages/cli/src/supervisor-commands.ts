@@ -1,0 +1,144 @@
+import type { Command } from 'commander';
+import { approvalsDecide } from './commands/approvals-decide.js';
+import { approvalsList } from './commands/approvals-list.js';
+import { askCommand } from './commands/ask.js';
+import { tasksCancel } from './commands/tasks-cancel.js';
+import { tasksGet } from './commands/tasks-get.js';
+import type { CliConfig } from './config.js';
+import { EXIT, type Output } from './io/output.js';
+
+const URL_HELP = 'the supervisor’s base URL (default: SWITCHBOARD_URL, then .switchboard/dev.json)';
+const TOKEN_HELP = 'a user’s bearer token (default: SWITCHBOARD_TOKEN, then .switchboard/dev.json)';
+const ADMIN_TOKEN_HELP =
+  'an operator’s admin token (default: SWITCHBOARD_ADMIN_TOKEN, then .switchboard/dev.json)';
+
+const EXIT_HELP = `
+Exit codes: 0 done, 1 the task failed or was refused (or the supervisor is unreachable),
+2 usage or settings (a missing or refused token), 3 waiting for a human (an approval).`;
+
+/** Adds the commands that talk to a running supervisor: `ask`, `tasks` and `approvals`. */
+export function addSupervisorCommands({
+  program,
+  config,
+  output,
+  exit,
+}: {
+  program: Command;
+  config: CliConfig;
+  output: Output;
+  exit: { code: number };
+}): void {
+  program
+    .command('ask')
+    .description(
+      'Ask the supervisor agent: shows progress as it happens, then the answer, task, context and trace.',
+    )
+    .argument('<request>', 'what to ask, e.g. "Where is order A10086?"')
+    .option('--context <contextId>', 'continue a conversation (the context id an earlier ask printed)')
+    .option('--no-stream', 'send one blocking request instead of streaming progress')
+    .option(
+      '--json',
+      'print one JSON object: taskId, contextId, state, answer, pendingApprovals, traceId, progress',
+      false,
+    )
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', TOKEN_HELP)
+    .addHelpText('after', EXIT_HELP)
+    .action(
+      async (
+        request: string,
+        options: { context?: string; stream: boolean; json: boolean; url?: string; token?: string },
+      ) => {
+        exit.code = await askCommand({
+          request,
+          contextId: options.context,
+          json: options.json,
+          stream: options.stream,
+          url: options.url,
+          token: options.token,
+          jaegerUrl: config.jaegerUrl,
+          output,
+        });
+      },
+    );
+
+  const tasks = program.command('tasks').description('Look at and cancel the supervisor’s tasks.');
+  tasks
+    .command('get')
+    .description('Where a task stands: state, last status, answer, pending approvals, history length.')
+    .argument('<taskId>', 'the task id an ask printed')
+    .option('--json', 'print the task as JSON', false)
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', TOKEN_HELP)
+    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string }) => {
+      exit.code = await tasksGet({ taskId, ...options, output });
+    });
+  tasks
+    .command('cancel')
+    .description('Cancel a working or waiting task (exit 1 if it has already finished).')
+    .argument('<taskId>', 'the task id an ask printed')
+    .option('--json', 'print the result as JSON', false)
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', TOKEN_HELP)
+    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string }) => {
+      exit.code = await tasksCancel({ taskId, ...options, output });
+    });
+
+  const approvals = program
+    .command('approvals')
+    .description('List and decide the dangerous actions that wait for a human (the supervisor’s admin API).');
+  approvals
+    .command('list')
+    .description('The approvals as a table: id, agent, action, requested at, status or decider.')
+    .option('--all', 'pending and decided approvals', false)
+    .option('--decided', 'only approved or denied approvals', false)
+    .option('--json', 'print { approvals: [...] } as JSON', false)
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', ADMIN_TOKEN_HELP)
+    .action(
+      async (options: { all: boolean; decided: boolean; json: boolean; url?: string; token?: string }) => {
+        if (options.all && options.decided) {
+          output.err('Give --all or --decided, not both.');
+          exit.code = EXIT.usage;
+          return;
+        }
+        exit.code = await approvalsList({
+          status: options.all ? 'all' : options.decided ? 'decided' : 'pending',
+          json: options.json,
+          url: options.url,
+          token: options.token,
+          output,
+        });
+      },
+    );
+  for (const decision of ['approve', 'deny'] as const) {
+    approvals
+      .command(decision)
+      .description(
+        `${decision === 'approve' ? 'Approve' : 'Deny'} a pending approval; then wait for the task and print its answer.`,
+      )
+      .argument('<approvalId>', 'the approval id (apr_…) that ask or approvals list printed')
+      .option('--reason <text>', 'why, recorded with the decision and told to the agent')
+      .option('--no-wait', 'do not wait for the task; print its id and return')
+      .option('--timeout <seconds>', 'how long to wait for the task', '60')
+      .option('--json', 'print the approval, the task id and where the task ended as JSON', false)
+      .option('--url <url>', URL_HELP)
+      .option('--token <token>', ADMIN_TOKEN_HELP)
+      .addHelpText('after', `${EXIT_HELP}\nWaiting reads the task with the user token (SWITCHBOARD_TOKEN).`)
+      .action(
+        async (
+          id: string,
+          options: {
+            reason?: string;
+            wait: boolean;
+            timeout: string;
+            json: boolean;
+            url?: string;
+            token?: string;
+          },
+        ) => {
+          exit.code = await approvalsDecide({ id, decision, ...options, reason: options.reason, output });
+        },
+      );
+  }
+}

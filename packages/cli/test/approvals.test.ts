@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Supervisor, startSupervisor } from './supervisor-host.js';
+import { hasStack, switchboard } from './support.js';
+
+let supervisor: Supervisor;
+beforeEach(async () => {
+  supervisor = await startSupervisor();
+});
+afterEach(async () => {
+  await supervisor.close();
+});
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  switchboard(args, { ...supervisor.env, ...env }, { cwd: supervisor.cwd });
+
+/** Asks for a refund; returns the approval id the ask printed. */
+async function askForRefund(orderId = 'A10086'): Promise<string> {
+  const { code, stdout } = await run(['ask', `Please refund order ${orderId}`]);
+  expect(code).toBe(3);
+  const id = /switchboard approvals approve (apr_[0-9a-f]+)/.exec(stdout)?.[1];
+  if (!id) throw new Error(`ask printed no approval:\n${stdout}`);
+  return id;
+}
+
+describe('switchboard approvals', () => {
+  it('lists a pending approval, approves it, and prints the resumed task’s answer', async () => {
+    const id = await askForRefund();
+    const list = await run(['approvals', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ID\s+AGENT\s+ACTION\s+REQUESTED AT\s+STATUS$/m);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^${id}\\s+supervisor\\s+Refund order A10086 in full \\(59\\.90 EUR\\)\\s+\\S+Z\\s+pending$`,
+        'm',
+      ),
+    );
+    expect(list.stdout).toContain(`Decide with: switchboard approvals approve ${id}`);
+
+    const approved = await run(['approvals', 'approve', id, '--reason', 'regular customer']);
+    expect(approved.stderr).toBe('');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`Approved ${id}: Refund order A10086 in full (59.90 EUR) (as ops).`);
+    expect(approved.stdout).toMatch(/^Task [\w-]+ resumes\.$/m);
+    expect(approved.stdout).toMatch(/^Order A10086 was refunded\.$/m);
+    expect(supervisor.refunds.count).toBe(1);
+
+    const again = await run(['approvals', 'approve', id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(new RegExp(`^Approval ${id} is already approved by ops at \\S+\\.$`, 'm'));
+    expect(supervisor.refunds.count).toBe(1);
+
+    expect((await run(['approvals', 'list'])).stdout).toContain('No approvals are pending.');
+    const decided = await run(['approvals', 'list', '--decided', '--json']);
+    expect(decided.code).toBe(0);
+    const { approvals } = JSON.parse(decided.stdout) as {
+      approvals: { id: string; status: string; reason: string }[];
+    };
+    expect(approvals).toMatchObject([
+      { id, status: 'approved', decidedBy: 'ops', reason: 'regular customer' },
+    ]);
+    expect((await run(['approvals', 'list', '--all'])).stdout).toMatch(
+      new RegExp(`^${id}\\s.*approved by ops$`, 'm'),
+    );
+  });
+
+  it('denies: the agent answers honestly that it did not act (exit 0), with --json', async () => {
+    const id = await askForRefund();
+    const denied = await run(['approvals', 'deny', id, '--reason', 'outside the refund window', '--json']);
+    expect(denied.code).toBe(0);
+    const reply = JSON.parse(denied.stdout) as {
+      approval: { id: string; status: string };
+      taskId: string;
+      task: { state: string; answer: string };
+      timedOut: boolean;
+    };
+    expect(reply.approval).toMatchObject({ id, status: 'denied' });
+    expect(reply.task).toMatchObject({
+      state: 'completed',
+      answer: 'I did not refund order A10086: an operator declined the refund.',
+    });
+    expect(reply.timedOut).toBe(false);
+    expect(supervisor.refunds.count).toBe(0);
+  });
+
+  it('with --no-wait, returns the task id at once; the task can be followed with tasks get', async () => {
+    const id = await askForRefund();
+    const approved = await run(['approvals', 'approve', id, '--no-wait']);
+    expect(approved.code).toBe(0);
+    const taskId = /^Follow it with: switchboard tasks get ([\w-]+)$/m.exec(approved.stdout)?.[1];
+    expect(taskId).toBeDefined();
+    await expect.poll(() => supervisor.refunds.count).toBe(1);
+    const task = await run(['tasks', 'get', String(taskId)]);
+    expect(task.stdout).toContain(`Task ${taskId}: completed`);
+    expect(task.stdout).toMatch(/^Order A10086 was refunded\.$/m);
+  });
+
+  it('gives the server’s message for an unknown approval (exit 1), and names the admin variable on 401 (exit 2)', async () => {
+    const unknown = await run(['approvals', 'approve', 'apr_0000000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no approval apr_0000000000000000.');
+    const badTimeout = await run(['approvals', 'approve', 'apr_0000000000000000', '--timeout', 'soon']);
+    expect(badTimeout.code).toBe(2);
+    expect(badTimeout.stderr).toContain('--timeout soon is not a number of seconds above 0');
+    const refused = await run(['approvals', 'list'], { SWITCHBOARD_ADMIN_TOKEN: 'wrong-token' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /refused the admin token from SWITCHBOARD_ADMIN_TOKEN \(HTTP 401: The admin API needs an operator token.*\)\. Set SWITCHBOARD_ADMIN_TOKEN \(or pass --token\)/,
+    );
+    const missing = await run(['approvals', 'list'], { SWITCHBOARD_ADMIN_TOKEN: '' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Set SWITCHBOARD_ADMIN_TOKEN (or pass --token)');
+    expect(hasStack(unknown.stderr + refused.stderr + missing.stderr)).toBe(false);
+  });
+});
