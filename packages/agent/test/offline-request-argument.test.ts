@@ -47,3 +47,35 @@ describe('the offline planner and a free-text request argument', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('the offline planner and a delegate’s answer', () => {
+  it('shows the answer another agent wrote in full, not as clipped fields', async () => {
+    const long = `Order A10086 has shipped with DHL. ${'It is on its way. '.repeat(20)}Estimated delivery: 2026-12-01.`;
+    const response = await new OfflineModel().generate({
+      messages: [
+        { role: 'user', content: 'Where is my order A10086?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: {
+                name: 'orders_order_status',
+                arguments: JSON.stringify({ request: 'Where is my order A10086?' }),
+              },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: JSON.stringify({ ok: true, data: { agent: 'orders', status: 'completed', answer: long } }),
+        },
+      ],
+      tools: new Toolset([askOrders]).declarations(),
+    });
+    expect(response.message.content).toBe(`The orders agent answered:\n  ${long}`);
+  });
+});

@@ -7,6 +7,7 @@ import { traceCommand } from './commands/trace.js';
 import { loadCliConfig } from './config.js';
 import { EXIT, type Output, processOutput } from './io/output.js';
 import { addSupervisorCommands } from './supervisor-commands.js';
+import { addSystemCommands } from './system-commands.js';
 
 /** Builds the `switchboard` command; each action stores its exit code in `exit`. */
 export function buildProgram(output: Output, exit: { code: number }): Command {
@@ -99,6 +100,7 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
       exit.code = await traceCommand({ which, file: options.file, jaeger: options.jaeger, output });
     });
   addSupervisorCommands({ program, config, output, exit });
+  addSystemCommands({ program, output, exit });
   return program;
 }
 

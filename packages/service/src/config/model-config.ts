@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { HttpUrl } from './env-values.js';
 
 /** Which model an agent runs on: the offline planner, or an OpenAI-compatible endpoint. */

@@ -68,10 +68,29 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
+/**
+ * A result that carries another agent's answer (`{ agent, status, answer }`, as delegation tools
+ * return) is shown whole: that text was written for the user.
+ */
+function delegateAnswer(data: unknown): string | undefined {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const { agent, status, answer } = data as Record<string, unknown>;
+  if (typeof answer !== 'string' || !answer.trim()) return undefined;
+  const who = typeof agent === 'string' && agent ? `The ${agent} agent` : 'The agent';
+  const state = typeof status === 'string' && status !== 'completed' ? ` (${humanKey(status)})` : '';
+  return `${who} answered${state}:\n${answer
+    .trim()
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')}`;
+}
+
 /** One line about one step: its data, or that it failed and the runtime's message why. */
 export function describeStep(step: ToolStep): string {
   const call = describeCall(step);
   const { result } = step;
+  const delegated = result?.ok ? delegateAnswer(result.data) : undefined;
+  if (delegated) return delegated;
   if (result?.ok) return sentence(`${call} → ${renderValue(withoutEchoes(result.data, step.arguments))}`);
   if (result) {
     const failed = FAILURE_WORDS[result.error.code] ?? 'failed';

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { Redis } from 'ioredis';
+import { EXIT, type Output } from '../io/output.js';
+import { redisAnswers } from '../system/local-redis.js';
+
+/** Options of {@link seedCommand}. */
+export interface SeedCommandOptions {
+  redisUrl: string;
+  namespace: string;
+  /** A fixture file to load instead of the bundled shop. */
+  file: string | undefined;
+  reset: boolean;
+  json: boolean;
+  output: Output;
+}
+
+/** `switchboard seed`: loads the shop fixture (or a file) into Redis, where every replica reads it. */
+export async function seedCommand({
+  redisUrl,
+  namespace,
+  file,
+  reset,
+  json,
+  output,
+}: SeedCommandOptions): Promise<number> {
+  if (!(await redisAnswers(redisUrl))) {
+    output.err(`Redis does not answer at ${redisUrl}. Start it (or "switchboard dev"), or set REDIS_URL.`);
+    return EXIT.problems;
+  }
+  let fixture: unknown;
+  if (file) {
+    try {
+      fixture = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      output.err(
+        `Cannot read the fixture ${file}: ${error instanceof Error ? error.message : String(error)}.`,
+      );
+      return EXIT.usage;
+    }
+  }
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    const result = await seedShop({
+      store: new RedisShopStore({ redis, prefix: namespace }),
+      ...(fixture === undefined ? {} : { fixture }),
+      reset,
+    });
+    if (json) output.out(JSON.stringify(result));
+    else
+      output.out(
+        `Seeded the shop in ${redisUrl} (namespace ${namespace}): ${result.customers} customers, ${result.products} products, ${result.orders} orders, ${result.refunds} refunds; ${result.inserted} records were new.`,
+      );
+    return EXIT.ok;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    output.err(
+      code === 'INVALID_FIXTURE'
+        ? `The fixture is not valid: ${(error as Error).message}`
+        : `Seeding failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return code === 'INVALID_FIXTURE' ? EXIT.usage : EXIT.problems;
+  } finally {
+    await redis.quit();
+  }
+}

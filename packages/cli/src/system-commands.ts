@@ -1,0 +1,82 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { devCommand } from './commands/dev.js';
+import { seedCommand } from './commands/seed.js';
+import { readDevFile } from './dev-file.js';
+import type { Output } from './io/output.js';
+
+const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65_532)
+    throw new InvalidArgumentError('give a port from 1 to 65532 (the workers take the next three)');
+  return parsed;
+}
+
+/** Adds the commands that run the system on this machine: `dev` and `seed`. */
+export function addSystemCommands({
+  program,
+  output,
+  exit,
+}: {
+  program: Command;
+  output: Output;
+  exit: { code: number };
+}): void {
+  program
+    .command('dev')
+    .description(
+      'Run the whole system here: supervisor and workers as child processes on Redis (a local redis-server when none answers, or all in one process without Redis), logs prefixed by service. Ctrl-C stops it.',
+    )
+    .option('--redis-url <url>', 'the Redis to use (default: REDIS_URL, then redis://127.0.0.1:6379)')
+    .option(
+      '--namespace <name>',
+      'the Redis key namespace (default: SWITCHBOARD_NAMESPACE, then switchboard)',
+    )
+    .option('--port <port>', 'the supervisor’s port; the workers take the next three', port, 4100)
+    .option('--in-process', 'run every agent in this process, without Redis', false)
+    .action(async (options: { redisUrl?: string; namespace?: string; port: number; inProcess: boolean }) => {
+      exit.code = await devCommand({
+        redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS,
+        namespace: options.namespace ?? process.env.SWITCHBOARD_NAMESPACE ?? 'switchboard',
+        port: options.port,
+        inProcess: options.inProcess,
+        output,
+      });
+    });
+  program
+    .command('seed')
+    .description(
+      'Load the shop’s fixture (customers, products, orders) into Redis; running it again adds nothing.',
+    )
+    .option(
+      '--redis-url <url>',
+      'default: REDIS_URL, then .switchboard/dev.json, then redis://127.0.0.1:6379',
+    )
+    .option(
+      '--namespace <name>',
+      'default: SWITCHBOARD_NAMESPACE, then .switchboard/dev.json, then switchboard',
+    )
+    .option('--file <fixture.json>', 'load this fixture instead of the bundled shop')
+    .option('--reset', 'remove the shop’s data first (refunds and outbox too)', false)
+    .option('--json', 'print the counts as JSON', false)
+    .action(
+      async (options: {
+        redisUrl?: string;
+        namespace?: string;
+        file?: string;
+        reset: boolean;
+        json: boolean;
+      }) => {
+        const dev = await readDevFile({});
+        exit.code = await seedCommand({
+          redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS,
+          namespace: options.namespace ?? process.env.SWITCHBOARD_NAMESPACE ?? dev?.prefix ?? 'switchboard',
+          file: options.file,
+          reset: options.reset,
+          json: options.json,
+          output,
+        });
+      },
+    );
+}

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import type { Logger } from '@switchboard/agent';
+import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { Redis } from 'ioredis';
+import { startInProcessSystem } from './in-process-system.js';
+import {
+  type LaunchedSystem,
+  launchSystem,
+  type ServiceLogLine,
+  type SystemAccess,
+} from './launch-system.js';
+import { findRedis } from './local-redis.js';
+
+/** How the system runs: one process per service on Redis, or everything in this process. */
+export type SystemMode = 'processes' | 'in-process';
+
+/** A booted system, however it runs. */
+export interface BootedSystem {
+  mode: SystemMode;
+  access: SystemAccess;
+  /** Says where Redis came from, or why the system runs in one process. */
+  note: string;
+  /** The processes, when `mode` is `processes`. */
+  launched: LaunchedSystem | undefined;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link bootSystem}. */
+export interface BootSystemOptions {
+  redisUrl: string;
+  namespace?: string;
+  /** The supervisor's port (default 4100; workers take the next three). */
+  port?: number;
+  /** Force one process (no Redis needed). */
+  inProcess?: boolean;
+  /** Environment for every service process (model settings, OTLP endpoint...). */
+  env?: Readonly<Record<string, string>>;
+  onLog?: (line: ServiceLogLine) => void;
+  /** Where the in-process system logs. */
+  logger: Logger;
+}
+
+/**
+ * Boots the customer-service system the best way this machine allows: on the Redis at `redisUrl`;
+ * else on a `redis-server` started here; else in one process without Redis (and says so). The shop
+ * data is seeded from the bundled fixture.
+ */
+export async function bootSystem({
+  redisUrl,
+  namespace = 'switchboard',
+  port = 4100,
+  inProcess = false,
+  env = {},
+  onLog,
+  logger,
+}: BootSystemOptions): Promise<BootedSystem> {
+  const redis = inProcess ? undefined : await findRedis(redisUrl);
+  if (!redis || redis.kind === 'none') {
+    const system = await startInProcessSystem({ port, logger });
+    return {
+      mode: 'in-process',
+      access: system.access,
+      note: inProcess
+        ? 'in one process, as asked: agents talk A2A over loopback HTTP, data lives in memory'
+        : `in one process, because Redis is not available (${redis?.why}): agents talk A2A over loopback HTTP instead of queues, and data lives in memory`,
+      launched: undefined,
+      stop: () => system.stop(),
+    };
+  }
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    await seedShop({ store: new RedisShopStore({ redis: connection, prefix: namespace }) });
+  } finally {
+    await connection.quit();
+  }
+  try {
+    const launched = await launchSystem({
+      redisUrl,
+      namespace,
+      ports: { supervisor: port, orders: port + 1, inventory: port + 2, comms: port + 3 },
+      env: { SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'), ...env },
+      ...(onLog ? { onLog } : {}),
+    });
+    return {
+      mode: 'processes',
+      access: launched.access,
+      note:
+        redis.kind === 'started'
+          ? `one process per service, on a redis-server started here at ${redisUrl} (stopped with the system)`
+          : `one process per service, on Redis at ${redisUrl}`,
+      launched,
+      stop: async () => {
+        await launched.stop();
+        if (redis.kind === 'started') await redis.stop();
+      },
+    };
+  } catch (error) {
+    if (redis.kind === 'started') await redis.stop();
+    throw error;
+  }
+}

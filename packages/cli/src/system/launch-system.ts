@@ -1,0 +1,228 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { REPO_ROOT, SYSTEM_SERVICES, type SystemService } from './system-services.js';
+
+/** One line a service logged, parsed when it was JSON. */
+export interface ServiceLogLine {
+  service: string;
+  line: string;
+  record: Record<string, unknown> | undefined;
+}
+
+/** Options of {@link launchSystem}. */
+export interface LaunchSystemOptions {
+  redisUrl: string;
+  /** Redis key namespace of this system (default `switchboard`); a test uses a unique one. */
+  namespace?: string;
+  /** Ports by service name (default 4100-4103); 0 is not allowed, the card needs the real port. */
+  ports?: Readonly<Record<string, number>>;
+  /** Extra environment for every service (model settings, OTLP endpoint, ...). */
+  env?: Readonly<Record<string, string>>;
+  /** Extra environment per service name. */
+  serviceEnv?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Every log line of every service, as it comes. */
+  onLog?: (line: ServiceLogLine) => void;
+  /** How long to wait for each service's ready line (default 60 000 ms). */
+  readyTimeoutMs?: number;
+}
+
+/** The secrets and addresses of a launched system, as a client needs them. */
+export interface SystemAccess {
+  supervisorUrl: string;
+  /** A customer's API token (user `customer`). */
+  token: string;
+  /** An operator's token (operator `operator`). */
+  adminToken: string;
+  serviceToken: string;
+  redisUrl: string;
+  namespace: string;
+}
+
+/** A running service process of the system. */
+export interface RunningService {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  readonly exited: Promise<number | string>;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<number | string>;
+  /** SIGKILL, then waits for the exit. */
+  kill(): Promise<number | string>;
+}
+
+/** A running system. */
+export interface LaunchedSystem {
+  readonly access: SystemAccess;
+  readonly services: ReadonlyMap<string, RunningService>;
+  /** Starts one service again (after it stopped), and waits until it is ready. */
+  restart(name: string): Promise<RunningService>;
+  /** Stops every service (SIGTERM and drain), supervisor first. */
+  stop(): Promise<void>;
+}
+
+const token = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
+
+/**
+ * Starts the customer-service system: each service its own `node` child process (workers first,
+ * then the supervisor, which finds them in the registry), with fresh tokens, waiting until each
+ * logs that it is ready. Used by `switchboard dev`, the demo and the end-to-end tests.
+ */
+export async function launchSystem({
+  redisUrl,
+  namespace = 'switchboard',
+  ports = {},
+  env = {},
+  serviceEnv = {},
+  onLog,
+  readyTimeoutMs = 60_000,
+}: LaunchSystemOptions): Promise<LaunchedSystem> {
+  const access: SystemAccess = {
+    supervisorUrl: `http://127.0.0.1:${ports.supervisor ?? 4100}`,
+    token: token('cust'),
+    adminToken: token('ops'),
+    serviceToken: token('svc'),
+    redisUrl,
+    namespace,
+  };
+  const common: Record<string, string> = {
+    REDIS_URL: redisUrl,
+    SWITCHBOARD_NAMESPACE: namespace,
+    SWITCHBOARD_SERVICE_TOKEN: access.serviceToken,
+    SWITCHBOARD_API_TOKENS: `${access.token}=customer`,
+    SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,
+    ...env,
+  };
+  const services = new Map<string, RunningService>();
+  const start = (service: SystemService) =>
+    startService({
+      service,
+      port: ports[service.name] ?? service.port,
+      env: { ...common, ...(serviceEnv[service.name] ?? {}) },
+      ...(onLog ? { onLog } : {}),
+      readyTimeoutMs,
+    });
+  const stopAll = async () => {
+    for (const name of ['supervisor', 'orders', 'inventory', 'comms']) await services.get(name)?.stop();
+  };
+  try {
+    const workers = SYSTEM_SERVICES.filter((service) => service.name !== 'supervisor');
+    for (const running of await Promise.all(workers.map(start))) services.set(running.name, running);
+    const supervisor = SYSTEM_SERVICES.find((service) => service.name === 'supervisor');
+    if (supervisor) services.set('supervisor', await start(supervisor));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return {
+    access,
+    services,
+    restart: async (name) => {
+      const service = SYSTEM_SERVICES.find((entry) => entry.name === name);
+      if (!service) throw new Error(`There is no service "${name}".`);
+      const running = await start(service);
+      services.set(name, running);
+      return running;
+    },
+    stop: stopAll,
+  };
+}
+
+async function startService({
+  service,
+  port,
+  env,
+  onLog,
+  readyTimeoutMs,
+}: {
+  service: SystemService;
+  port: number;
+  env: Record<string, string>;
+  onLog?: (line: ServiceLogLine) => void;
+  readyTimeoutMs: number;
+}): Promise<RunningService> {
+  // tsx is resolved from here, so the services start from any working directory.
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), join(REPO_ROOT, service.entry)],
+    {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  const recent: string[] = [];
+  let ready: (() => void) | undefined;
+  const readyNow = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = '';
+    stream?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        recent.push(line);
+        if (recent.length > 40) recent.shift();
+        const record = parseRecord(line);
+        if (record?.msg === `${service.name} ready`) ready?.();
+        onLog?.({ service: service.name, line, record });
+      }
+    });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      readyNow,
+      exited.then((code) => {
+        throw new Error(
+          `The ${service.name} service exited (${code}) before it was ready:\n${recent.join('\n')}`,
+        );
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `The ${service.name} service was not ready within ${readyTimeoutMs} ms:\n${recent.join('\n')}`,
+              ),
+            ),
+          readyTimeoutMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  const signal = (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    return exited;
+  };
+  return {
+    name: service.name,
+    child,
+    port,
+    exited,
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+  };
+}
+
+function parseRecord(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

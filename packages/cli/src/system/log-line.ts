@@ -1,0 +1,36 @@
+import type { ServiceLogLine } from './launch-system.js';
+
+const LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
+const SHOWN = [
+  'url',
+  'queue',
+  'model',
+  'peers',
+  'tools',
+  'missing',
+  'approvalId',
+  'decision',
+  'operator',
+  'taskId',
+];
+
+/** A service's log line as a person reads it: `[orders    ] info  orders ready  url=… queue=…`. */
+export function formatLogLine({ service, line, record }: ServiceLogLine, width = 10): string {
+  const prefix = `[${service.padEnd(width)}]`;
+  if (!record) return `${prefix} ${line}`;
+  const level = LEVELS[Number(record.level)] ?? String(record.level ?? '');
+  const fields = SHOWN.filter((key) => record[key] !== undefined).map((key) => {
+    const value = record[key];
+    return `${key}=${Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`;
+  });
+  const err = record.err as { message?: string } | undefined;
+  if (err?.message) fields.push(`error=${err.message}`);
+  return `${prefix} ${level.padEnd(5)} ${String(record.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}`;
+}
