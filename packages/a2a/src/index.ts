@@ -101,4 +101,6 @@ export type { RedisRunStateStoreOptions } from './store/redis-run-state-store.js
 export { RedisRunStateStore } from './store/redis-run-state-store.js';
 export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.js';
 export { RedisTaskStore } from './store/redis-task-store.js';
+export type { LedgerEntry, RedisTaskLedgerOptions, TaskLedger } from './store/task-ledger.js';
+export { RedisTaskLedger } from './store/task-ledger.js';
 export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.js';

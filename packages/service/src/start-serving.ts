@@ -15,6 +15,7 @@ import {
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
+  RedisTaskLedger,
   RedisTaskStore,
   startA2aHttpServer,
 } from '@switchboard/a2a';
@@ -71,11 +72,14 @@ export async function startServing({
   });
   const operators = new Set(Object.values(config.operatorTokens));
   const board = approvalsBoard ? new RedisApprovalBoard({ redis, prefix: address.prefix }) : undefined;
+  const taskStore = new RedisTaskStore({ redis, prefix: address.prefix, ownerResolver: actingForOwner(), logger });
+  const ledger = new RedisTaskLedger({ redis, prefix: address.prefix, instanceId: config.instanceId, logger });
   const hosted = createHostedAgent({
     agent,
     model,
     card,
-    taskStore: new RedisTaskStore({ redis, prefix: address.prefix, ownerResolver: actingForOwner(), logger }),
+    taskStore,
+    ledger,
     ownerResolver: actingForOwner(),
     runState: new RedisRunStateStore({ redis, prefix: address.prefix, logger }),
     intents: new RedisIntentStore({ redis, prefix: address.prefix }),
@@ -85,6 +89,7 @@ export async function startServing({
     tracer: telemetry.tracer,
     logger,
   });
+  await ledger.start(taskStore);
   const cancels = await listenForCancels({
     redis,
     prefix: address.prefix,
@@ -138,6 +143,7 @@ export async function startServing({
       await http.close();
       await queueServer.close({ graceMs: config.drainMs });
       await cancels.close();
+      await ledger.stop();
       await built.close?.();
       await queue.close();
       await redis.quit().catch(() => redis.disconnect());

@@ -25,6 +25,7 @@ import {
   stderrLogger,
 } from '@switchboard/agent';
 import type { ApprovalBoard } from '../approvals/approval-board.js';
+import type { TaskLedger } from '../store/task-ledger.js';
 import { agentMessage, dataPart, readMessage, textPart } from './messages.js';
 import { progressOf } from './progress.js';
 import { MemoryRunStateStore, type RunStateStore } from './run-state-store.js';
@@ -60,6 +61,11 @@ export interface AgentExecutorOptions {
   approvals?: ApprovalBoard;
   /** Whose task is whose, as the task store scopes them; recorded on the board (default: per user). */
   ownerResolver?: OwnerResolver;
+  /**
+   * Records the runs no queue would recover (requests that did not come over the queue binding), so
+   * a crash leaves no task "working" for ever (default: none).
+   */
+  ledger?: TaskLedger;
   /**
    * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
    * use the same contextId never see each other's history. A task keeps the scope it started with,
@@ -124,9 +130,16 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     publisher.task(requestContext.task, userMessage, { [CONVERSATION_KEY]: conversation });
     const controller = new AbortController();
     this.#running.set(taskId, controller);
+    const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
+    const ledger = started ? undefined : this.#o.ledger;
     try {
-      const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
       await started?.({ taskId, contextId, messageId: userMessage.messageId });
+      await ledger?.begin({
+        taskId,
+        contextId,
+        owner: (this.#o.ownerResolver ?? resolveUserScope)(requestContext.context),
+        tenant: requestContext.context.tenant ?? '',
+      });
       const { text, data } = readMessage(userMessage);
       const decisions = this.#decisions(data, requestContext);
       if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
@@ -169,6 +182,9 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       );
     } finally {
       this.#running.delete(taskId);
+      await ledger
+        ?.end(taskId)
+        .catch((error: unknown) => this.#logger.warn({ err: error, taskId }, 'task ledger end failed'));
     }
   }
 

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import { silentLogger } from '@switchboard/agent';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ACTING_FOR, actingForOwner, RedisTaskLedger, RedisTaskStore } from '../src/index.js';
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const prefix = `{test-ledger-${randomUUID().slice(0, 8)}}`;
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const store = new RedisTaskStore({ redis, prefix, ownerResolver: actingForOwner() });
+const asOwner = (owner: string) => {
+  const context = new ServerCallContext();
+  context.state.set(ACTING_FOR, owner);
+  return context;
+};
+const task = (id: string, state: TaskState): Task => ({
+  id,
+  contextId: `ctx-${id}`,
+  status: { state, message: undefined, timestamp: new Date().toISOString() },
+  artifacts: [],
+  history: [],
+  metadata: {},
+});
+// A long TTL: the live process's own periodic sweep must not run during the test.
+const ledger = (instanceId: string) =>
+  new RedisTaskLedger({ redis, prefix, instanceId, ttlMs: 60_000, logger: silentLogger() });
+
+describe('the task ledger', () => {
+  it('fails the unfinished tasks of a process that died, and leaves the rest alone', async () => {
+    const alive = ledger('alive-1');
+    await alive.start(store);
+    const dead = ledger('dead-1');
+    await store.save(task('t-working', TaskState.TASK_STATE_WORKING), asOwner('alice'));
+    await store.save(task('t-waiting', TaskState.TASK_STATE_INPUT_REQUIRED), asOwner('alice'));
+    await store.save(task('t-done', TaskState.TASK_STATE_COMPLETED), asOwner('bob'));
+    for (const [taskId, owner] of [
+      ['t-working', 'alice'],
+      ['t-waiting', 'alice'],
+      ['t-done', 'bob'],
+    ] as const) {
+      await dead.begin({ taskId, contextId: `ctx-${taskId}`, owner, tenant: '' });
+    }
+    await alive.begin({ taskId: 't-alive', contextId: 'ctx', owner: 'carol', tenant: '' });
+    await store.save(task('t-alive', TaskState.TASK_STATE_WORKING), asOwner('carol'));
+
+    const failed = await ledger('sweeper').sweep(store);
+    expect(failed).toEqual(['t-working']);
+    const working = await store.load('t-working', asOwner('alice'));
+    expect(working?.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    const message = working?.status?.message?.parts[0]?.content;
+    expect(message?.$case === 'text' ? message.value : '').toContain('restarted while it was working');
+    expect((await store.load('t-waiting', asOwner('alice')))?.status?.state).toBe(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    );
+    expect((await store.load('t-done', asOwner('bob')))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await store.load('t-alive', asOwner('carol')))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(await redis.exists(`${prefix}:ledger:dead-1`)).toBe(0);
+    await alive.stop();
+    expect(await redis.exists(`${prefix}:ledger:alive-1`)).toBe(0);
+  });
+});
