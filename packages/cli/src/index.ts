@@ -6,3 +6,19 @@ export { CLI_ERRORS, CliError } from './errors.js';
 export type { Output } from './io/output.js';
 export { EXIT, processOutput } from './io/output.js';
 export { buildProgram, main } from './main.js';
+export type { BootedSystem, BootSystemOptions, SystemMode } from './system/boot-system.js';
+export { bootSystem } from './system/boot-system.js';
+export type { InProcessSystem } from './system/in-process-system.js';
+export { startInProcessSystem } from './system/in-process-system.js';
+export type {
+  LaunchedSystem,
+  LaunchSystemOptions,
+  RunningService,
+  ServiceLogLine,
+  SystemAccess,
+} from './system/launch-system.js';
+export { launchSystem } from './system/launch-system.js';
+export type { RedisSource } from './system/local-redis.js';
+export { findRedis, redisAnswers } from './system/local-redis.js';
+export { formatLogLine } from './system/log-line.js';
+export { REPO_ROOT, SYSTEM_SERVICES } from './system/system-services.js';

@@ -33,6 +33,8 @@ export interface BootSystemOptions {
   port?: number;
   /** Force one process (no Redis needed). */
   inProcess?: boolean;
+  /** Reload the shop from the fixture, dropping refunds and emails of earlier runs (default false). */
+  resetShop?: boolean;
   /** Environment for every service process (model settings, OTLP endpoint...). */
   env?: Readonly<Record<string, string>>;
   onLog?: (line: ServiceLogLine) => void;
@@ -50,6 +52,7 @@ export async function bootSystem({
   namespace = 'switchboard',
   port = 4100,
   inProcess = false,
+  resetShop = false,
   env = {},
   onLog,
   logger,
@@ -69,7 +72,7 @@ export async function bootSystem({
   }
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   try {
-    await seedShop({ store: new RedisShopStore({ redis: connection, prefix: namespace }) });
+    await seedShop({ store: new RedisShopStore({ redis: connection, prefix: namespace }), reset: resetShop });
   } finally {
     await connection.quit();
   }
