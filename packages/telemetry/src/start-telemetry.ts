@@ -103,7 +103,8 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
         [RESOURCE.deploymentEnvironmentName]: environment,
       }),
     ),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    // A local span file is read by `switchboard trace last` right after a request: flush it quickly.
+    spanProcessors: [new BatchSpanProcessor(exporter, otlpEndpoint ? {} : { scheduledDelayMillis: 200 })],
     ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
     instrumentations,
     ...(sampler ? { sampler } : {}),

@@ -156,10 +156,6 @@ async function startService({
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   const recent: string[] = [];
-  let ready: (() => void) | undefined;
-  const readyNow = new Promise<void>((resolve) => {
-    ready = resolve;
-  });
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
     stream?.on('data', (chunk: Buffer) => {
@@ -170,16 +166,14 @@ async function startService({
         if (!line.trim()) continue;
         recent.push(line);
         if (recent.length > 40) recent.shift();
-        const record = parseRecord(line);
-        if (record?.msg === `${service.name} ready`) ready?.();
-        onLog?.({ service: service.name, line, record });
+        onLog?.({ service: service.name, line, record: parseRecord(line) });
       }
     });
   }
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      readyNow,
+      untilReady(`http://127.0.0.1:${port}/readyz`, exited),
       exited.then((code) => {
         throw new Error(
           `The ${service.name} service exited (${code}) before it was ready:\n${recent.join('\n')}`,
@@ -215,6 +209,23 @@ async function startService({
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
   };
+}
+
+/** Polls the service's readiness route until it answers 200 (or the process exits). */
+async function untilReady(url: string, exited: Promise<unknown>): Promise<void> {
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  while (!done) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function parseRecord(line: string): Record<string, unknown> | undefined {
