@@ -53,7 +53,7 @@ export async function startTestSystem({
     redisUrl,
     namespace,
     ports,
-    env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', ...env },
+    env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', SWITCHBOARD_DRAIN_MS: '3000', ...env },
     serviceEnv,
   });
   const { access } = launched;
