@@ -5,6 +5,7 @@ export { DEFAULT_OPENAI_MODEL, readModelConfig } from './config/model-config.js'
 export type { LoadServiceConfigOptions, ServiceConfig } from './config/service-config.js';
 export { loadServiceConfig } from './config/service-config.js';
 export { createModel } from './create-model.js';
+export { LogAuditSink } from './log-audit-sink.js';
 export type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.js';
 export { runAgentService } from './run-agent-service.js';
 export type { AgentSetup, ServiceContext } from './service-setup.js';

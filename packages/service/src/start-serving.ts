@@ -22,6 +22,7 @@ import {
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.js';
+import { LogAuditSink } from './log-audit-sink.js';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.js';
 import { SERVICE_USER } from './service-setup.js';
 
@@ -72,8 +73,18 @@ export async function startServing({
   });
   const operators = new Set(Object.values(config.operatorTokens));
   const board = approvalsBoard ? new RedisApprovalBoard({ redis, prefix: address.prefix }) : undefined;
-  const taskStore = new RedisTaskStore({ redis, prefix: address.prefix, ownerResolver: actingForOwner(), logger });
-  const ledger = new RedisTaskLedger({ redis, prefix: address.prefix, instanceId: config.instanceId, logger });
+  const taskStore = new RedisTaskStore({
+    redis,
+    prefix: address.prefix,
+    ownerResolver: actingForOwner(),
+    logger,
+  });
+  const ledger = new RedisTaskLedger({
+    redis,
+    prefix: address.prefix,
+    instanceId: config.instanceId,
+    logger,
+  });
   const hosted = createHostedAgent({
     agent,
     model,
@@ -83,6 +94,7 @@ export async function startServing({
     ownerResolver: actingForOwner(),
     runState: new RedisRunStateStore({ redis, prefix: address.prefix, logger }),
     intents: new RedisIntentStore({ redis, prefix: address.prefix }),
+    audit: new LogAuditSink(logger),
     canApprove: (user) =>
       !!user?.userName && (operators.has(user.userName) || user.userName === SERVICE_USER),
     ...(board ? { approvals: board } : {}),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Logger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
 import { Redis } from 'ioredis';
 import { startInProcessSystem } from './in-process-system.js';
 import {
@@ -23,6 +24,13 @@ export interface BootedSystem {
   /** The processes, when `mode` is `processes`. */
   launched: LaunchedSystem | undefined;
   stop(): Promise<void>;
+}
+
+/** An agent's model from the environment, as its service would read it (offline by default). */
+function modelFor(agent: string) {
+  const read = readModelConfig(process.env, agent);
+  if ('problems' in read) throw new ConfigError(agent, read.problems);
+  return createModel(read.config).model;
 }
 
 /** Options of {@link bootSystem}. */
@@ -59,7 +67,7 @@ export async function bootSystem({
 }: BootSystemOptions): Promise<BootedSystem> {
   const redis = inProcess ? undefined : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
-    const system = await startInProcessSystem({ port, logger });
+    const system = await startInProcessSystem({ port, logger, model: (agent) => modelFor(agent) });
     return {
       mode: 'in-process',
       access: system.access,
