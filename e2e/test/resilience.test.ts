@@ -165,8 +165,8 @@ describe('the system on a scripted OpenAI-compatible server (the real openai cli
     );
   }, 90_000);
 
-  it('a worker that is down: the delegation fails within the hop timeout and the customer gets an answer', async () => {
-    await system.launched.services.get('inventory')?.stop();
+  it('a worker that crashed: the delegation fails within the hop timeout and the customer gets an answer', async () => {
+    await system.launched.services.get('inventory')?.kill();
     const run = await system.cli('ask', 'Is the blue kettle in stock?');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('inventory_stock failed');

@@ -1,10 +1,11 @@
-/** The supervisor service. Configuration: see config.ts and docs; a bad setting stops it naming the variable. */
-import type { Client } from '@a2a-js/sdk/client';
-import { clientFromRegistryEntry, delegationTools } from '@switchboard/a2a';
-import { createSupervisorAgent, supervisorSkills } from '@switchboard/customer-service';
+/** The supervisor service. A bad setting stops it with the variable named (exit 2). */
+import { supervisorSkills } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
 import { loadSupervisorConfig } from './config.js';
 import { discoverWorkers } from './discover-workers.js';
+import { WorkerTools } from './worker-tools.js';
+
+const REFRESH_MS = 10_000;
 
 try {
   const config = loadSupervisorConfig(process.env);
@@ -18,33 +19,39 @@ try {
         timeoutMs: config.discoveryTimeoutMs,
         logger,
       });
-      const clients = new Map<string, Promise<Client>>();
-      const tools = delegationTools({
-        peers,
-        timeoutMs: config.hopTimeoutMs,
-        token: config.serviceToken,
-        logger,
-        clientFor: (card) => {
-          let client = clients.get(card.name);
-          if (!client) {
-            client = clientFromRegistryEntry({ entry: { name: card.name, card, instances: [] }, queue });
-            clients.set(card.name, client);
-          }
-          return client;
+      const workers = new WorkerTools(
+        {
+          registry,
+          queue,
+          names: config.workers,
+          hopTimeoutMs: config.hopTimeoutMs,
+          serviceToken: config.serviceToken,
+          logger,
         },
-      });
-      logger.info(
-        { peers: peers.map((card) => card.name), tools: tools.map((tool) => tool.name) },
-        'delegation tools built',
+        peers,
       );
-      const agent = createSupervisorAgent({ tools });
-      const skills = supervisorSkills(agent);
-      return { agent, ...(skills ? { skills } : {}) };
+      const timer = setInterval(() => {
+        workers
+          .refresh()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, 'could not refresh the workers from the registry'),
+          );
+      }, REFRESH_MS);
+      timer.unref();
+      const skills = supervisorSkills(workers.agent);
+      return {
+        agent: workers.agent,
+        currentAgent: () => workers.agent,
+        ...(skills ? { skills } : {}),
+        close: async () => clearInterval(timer),
+      };
     },
   });
 } catch (error) {
-  process.stderr.write(
-    `${error instanceof ConfigError ? error.message : `supervisor failed to start: ${error instanceof Error ? error.message : String(error)}`}\n`,
-  );
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : `supervisor failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  process.stderr.write(`${message}\n`);
   process.exit(2);
 }

@@ -18,7 +18,10 @@ export interface ServiceContext {
 
 /** What a service's `setup` returns: the agent it hosts and how its card shows it. */
 export interface AgentSetup {
+  /** The agent, as it is at startup: its name and skills make the card. */
   agent: Agent;
+  /** The agent to run each new request with, when it changes while serving (default `agent`). */
+  currentAgent?: () => Agent;
   /** The card's skills, grouping tools (default: one per tool). */
   skills?: readonly SkillSpec[];
   /** Called once on shutdown, before Redis closes. */

@@ -95,6 +95,7 @@ export async function startServing({
     runState: new RedisRunStateStore({ redis, prefix: address.prefix, logger }),
     intents: new RedisIntentStore({ redis, prefix: address.prefix }),
     audit: new LogAuditSink(logger),
+    ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
     canApprove: (user) =>
       !!user?.userName && (operators.has(user.userName) || user.userName === SERVICE_USER),
     ...(board ? { approvals: board } : {}),

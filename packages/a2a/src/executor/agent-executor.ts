@@ -49,6 +49,11 @@ export type TaskStartedHook = (started: {
 /** Options of {@link SwitchboardAgentExecutor}. */
 export interface AgentExecutorOptions {
   agent: Agent;
+  /**
+   * The agent to run each new request with, when it can change while serving (a supervisor whose
+   * delegation tools follow the registry); default `agent`. It must keep `agent`'s name.
+   */
+  currentAgent?: () => Agent;
   model: ChatModel;
   /** Conversation state by A2A contextId (default: in memory, this process only). */
   runState?: RunStateStore;
@@ -152,7 +157,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const stored = await this.#runState.load(conversation);
       const result = await runAgent({
-        agent: this.#o.agent,
+        agent: this.#o.currentAgent?.() ?? this.#o.agent,
         model: this.#o.model,
         // A message that carries a decision answers the approval; its text must not withdraw it.
         ...(text && decisions.accepted.length === 0 ? { input: text } : {}),

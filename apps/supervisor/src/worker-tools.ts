@@ -1,0 +1,85 @@
+import { AgentCard } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import {
+  type AgentRegistry,
+  acceptPeerCards,
+  clientFromRegistryEntry,
+  delegationTools,
+  type QueueTransportFactory,
+} from '@switchboard/a2a';
+import type { Agent, Logger } from '@switchboard/agent';
+import { createSupervisorAgent } from '@switchboard/customer-service';
+
+/** What the delegation tools are built from: each peer's name, version and skills. */
+const fingerprint = (cards: readonly AgentCard[]) =>
+  JSON.stringify(cards.map((card) => [card.name, card.version, card.skills.map((skill) => skill.id)]));
+
+/**
+ * The supervisor agent over delegation tools that follow the registry: `refresh` re-reads the
+ * workers' cards and rebuilds the tools when a worker came, went or changed its skills, so a worker
+ * started after the supervisor is used without a restart. Requests already running keep their tools.
+ */
+export class WorkerTools {
+  #agent: Agent;
+  #fingerprint: string;
+  readonly #clients = new Map<string, Promise<Client>>();
+
+  constructor(
+    private readonly o: {
+      registry: AgentRegistry;
+      queue: QueueTransportFactory;
+      names: readonly string[];
+      hopTimeoutMs: number;
+      serviceToken: string;
+      logger: Logger;
+    },
+    peers: readonly AgentCard[],
+  ) {
+    this.#fingerprint = fingerprint(peers);
+    this.#agent = this.#build(peers);
+  }
+
+  get agent(): Agent {
+    return this.#agent;
+  }
+
+  /** Re-reads the registry; rebuilds the tools when the workers changed. */
+  async refresh(): Promise<void> {
+    const entries = (await this.o.registry.list()).filter((entry) => this.o.names.includes(entry.name));
+    const peers = acceptPeerCards({
+      cards: entries.map((entry) => ({
+        json: AgentCard.toJSON(entry.card),
+        source: `registry:${entry.name}`,
+      })),
+      logger: this.o.logger,
+    }).flatMap((peer) => (peer.accepted ? [peer.card] : []));
+    const next = fingerprint(peers);
+    if (next === this.#fingerprint) return;
+    this.#fingerprint = next;
+    this.#clients.clear();
+    this.#agent = this.#build(peers);
+  }
+
+  #build(peers: readonly AgentCard[]): Agent {
+    const { queue, hopTimeoutMs, serviceToken, logger } = this.o;
+    const tools = delegationTools({
+      peers,
+      timeoutMs: hopTimeoutMs,
+      token: serviceToken,
+      logger,
+      clientFor: (card) => {
+        let client = this.#clients.get(card.name);
+        if (!client) {
+          client = clientFromRegistryEntry({ entry: { name: card.name, card, instances: [] }, queue });
+          this.#clients.set(card.name, client);
+        }
+        return client;
+      },
+    });
+    logger.info(
+      { peers: peers.map((card) => card.name), tools: tools.map((tool) => tool.name) },
+      'delegation tools built',
+    );
+    return createSupervisorAgent({ tools });
+  }
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AgentRegistry,
+  BULLMQ_BINDING,
+  buildAgentCard,
+  defaultQueueAddress,
+  QueueTransportFactory,
+  queueUrl,
+} from '@switchboard/a2a';
+import { silentLogger } from '@switchboard/agent';
+import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WorkerTools } from '../src/worker-tools.js';
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const namespace = `sup-test-${randomUUID().slice(0, 8)}`;
+afterAll(async () => {
+  const keys = await redis.keys(`*${namespace}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+describe('the supervisor’s worker tools', () => {
+  it('pick up a worker that registers after startup, and drop one that leaves', async () => {
+    const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });
+    const queue = new QueueTransportFactory({ redis, timeoutMs: 1_000 });
+    const workers = new WorkerTools(
+      {
+        registry,
+        queue,
+        names: ['inventory'],
+        hopTimeoutMs: 1_000,
+        serviceToken: 'svc-0123456789abcdef',
+        logger: silentLogger(),
+      },
+      [],
+    );
+    expect(workers.agent.toolset.names).toEqual([]);
+
+    const agent = createInventoryAgent({ store: new MemoryShopStore() });
+    const card = buildAgentCard({
+      agent,
+      skills: INVENTORY_SKILLS,
+      interfaces: [
+        { url: queueUrl(defaultQueueAddress('inventory', namespace)), protocolBinding: BULLMQ_BINDING },
+      ],
+    });
+    const registration = await registry.register({ card, instanceId: 'inventory-1' });
+    await workers.refresh();
+    expect(workers.agent.toolset.names).toEqual(
+      INVENTORY_SKILLS.map((skill) => `inventory_${skill.id.replace(/-/g, '_')}`),
+    );
+    expect(workers.agent.name).toBe('supervisor');
+
+    await registration.stop();
+    await workers.refresh();
+    expect(workers.agent.toolset.names).toEqual([]);
+    await queue.close();
+  });
+});
