@@ -3,7 +3,7 @@
  * lockfile: run `pnpm cards:generate` after changing an agent, and commit the result. A test fails
  * while the committed files differ from what this writes.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_CARDS_DIR, renderAgentCardFiles } from './agent-cards.js';
@@ -31,4 +31,6 @@ for (const entry of await readdir(cardsDir, { withFileTypes: true })) {
       console.log(`removed ${path}`);
     }
   }
+  // An agent that is gone leaves no empty folder behind.
+  if ((await readdir(join(cardsDir, entry.name))).length === 0) await rmdir(join(cardsDir, entry.name));
 }

@@ -1,58 +1,159 @@
-import { type ChatModel, OfflineModel, OpenAIChatModel, runAgent, stderrLogger } from '@switchboard/agent';
-import { ConfigError, loadConfig } from './config.js';
-import { formatRun, progressLine } from './print-run.js';
-import { createOrdersDesk } from './shop-agent.js';
+/**
+ * `pnpm demo`: boots the customer-service system (a supervisor and the orders, inventory and comms
+ * workers) on the offline model, plays a short conversation through the real `switchboard` CLI, and
+ * stops it all. It doubles as a smoke test: exit 0 when every command did what the script expects,
+ * 1 when one did not (with the services' last log lines), 2 when it could not start (a wrong setting,
+ * a port in use), 130 on Ctrl-C.
+ */
+import { type BootedSystem, bootSystem } from '@switchboard/cli';
+import { ConfigError, type DemoConfig, loadConfig } from './config.js';
+import { Conversation, DemoFailure } from './conversation.js';
+import { clearNamespace } from './demo-namespace.js';
+import { assertPortsFree, PORTS_PER_SYSTEM, PortInUseError } from './free-ports.js';
+import { modelLine } from './model-line.js';
+import { ServiceLogs } from './service-logs.js';
+import { playStories, type TraceSource } from './stories.js';
 
-const DEFAULT_REQUEST = 'Where is my order A10086 and when will it arrive?';
+const LOG_LINES_ON_FAILURE = 40;
+const write = (text: string) => process.stdout.write(text);
 
-function createModel(): { model: ChatModel; label: string } {
-  const config = loadConfig(process.env);
-  if (config.model === 'offline') {
+function traceSource(config: DemoConfig, system: BootedSystem): TraceSource {
+  if (system.mode === 'in-process') {
     return {
-      model: new OfflineModel(),
-      label: 'offline planner (deterministic, no network, not an LLM; set SWITCHBOARD_MODEL to use one)',
+      kind: 'elsewhere',
+      why: 'In one process the system records no spans, so there is no trace to draw; on Redis every hop is traced.',
     };
   }
-  const model = new OpenAIChatModel({
-    model: config.modelName,
-    apiKey: config.apiKey,
-    baseURL: config.baseURL,
-  });
-  return { model, label: `${config.modelName} at ${config.baseURL ?? 'the OpenAI API'}` };
-}
-
-async function main(): Promise<void> {
-  const request = process.argv.slice(2).join(' ').trim() || DEFAULT_REQUEST;
-  const { model, label } = createModel();
-  const agent = createOrdersDesk();
-  console.log(`Switchboard demo: the ${agent.name} agent, one request`);
-  console.log(`Model: ${label}`);
-  console.log(`Tools: ${agent.toolset.names.join(', ')}\n`);
-  console.log(`Request: ${request}\n`);
-
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  const result = await runAgent({
-    agent,
-    model,
-    input: request,
-    signal: controller.signal,
-    logger: stderrLogger(),
-    onEvent: (event) => {
-      const line = progressLine(event);
-      if (line) console.log(line);
-    },
-  });
-  console.log(`\n${formatRun(result)}`);
-}
-
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exitCode = 2;
-    return;
+  if (config.jaegerUrl) return { kind: 'jaeger', url: config.jaegerUrl };
+  if (config.otlpEndpoint) {
+    return {
+      kind: 'elsewhere',
+      why: `The services sent their spans to ${config.otlpEndpoint} (OTEL_EXPORTER_OTLP_ENDPOINT). Set SWITCHBOARD_JAEGER_URL, e.g. http://localhost:16686, and \`switchboard trace <id>\` reads them from that Jaeger.`,
+    };
   }
-  const code = typeof error === 'object' && error && 'code' in error ? ` [${String(error.code)}]` : '';
-  console.error(`The demo failed${code}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+  return { kind: 'span-file', path: config.spanFile };
+}
+
+function printHeader(config: DemoConfig, system: BootedSystem): boolean {
+  const { access } = system;
+  const models = modelLine({ models: config.models });
+  const lastPort = config.port + PORTS_PER_SYSTEM - 1;
+  write('\n');
+  write(`System: ${system.note}.\n`);
+  write(
+    system.mode === 'processes'
+      ? `        The supervisor listens at ${access.supervisorUrl}, the orders, inventory and comms workers on ports ${config.port + 1}-${lastPort}; Redis namespace "${access.namespace}".\n`
+      : `        The supervisor listens at ${access.supervisorUrl}, the orders, inventory and comms workers on loopback ports of their own.\n`,
+  );
+  for (const line of models.lines) write(`${line}\n`);
+  write('\nEvery command below is the real switchboard CLI, run against this system with SWITCHBOARD_URL,\n');
+  write('SWITCHBOARD_TOKEN (a customer) and SWITCHBOARD_ADMIN_TOKEN (an operator) set.\n\n');
+  return models.offline;
+}
+
+function printFailure(error: unknown, logs: ServiceLogs): void {
+  console.error(`\nThe demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  const lines = logs.last(LOG_LINES_ON_FAILURE);
+  if (lines.length === 0) return;
+  console.error(`\nThe services' last ${lines.length} log lines:`);
+  for (const line of lines) console.error(line);
+}
+
+async function main(): Promise<number> {
+  let config: DemoConfig;
+  try {
+    config = loadConfig(process.env);
+    await assertPortsFree(config.port);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof PortInUseError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => {
+    console.error('\nInterrupted: stopping the system… (Ctrl-C again to quit at once)');
+    interrupt.abort();
+    process.once('SIGINT', () => process.exit(130));
+  });
+
+  write('Switchboard demo: a customer-service team of four agents, a supervisor and its orders,\n');
+  write('inventory and comms workers, answers a short conversation.\n');
+  write('Starting the system…\n');
+  const logs = new ServiceLogs();
+  const { redisUrl, namespace } = config;
+  await clearNamespace({ redisUrl, namespace });
+  let system: BootedSystem;
+  try {
+    system = await bootSystem({
+      redisUrl,
+      namespace,
+      port: config.port,
+      resetShop: true,
+      env: { SWITCHBOARD_SPAN_FILE: config.spanFile },
+      onLog: logs.onLog,
+      logger: logs.logger(),
+    });
+  } catch (error) {
+    const busy = error instanceof Error && /EADDRINUSE/.test(error.message);
+    printFailure(
+      busy
+        ? new Error(
+            `A port of the system was taken while it started. Pick other ports, e.g.: SWITCHBOARD_DEMO_PORT=${config.port + 100} pnpm demo\n${error.message}`,
+          )
+        : error,
+      logs,
+    );
+    return 1;
+  }
+
+  let code = 0;
+  try {
+    if (interrupt.signal.aborted) throw new DemoFailure('Interrupted.');
+    const offline = printHeader(config, system);
+    const talk = new Conversation({
+      env: {
+        ...process.env,
+        SWITCHBOARD_URL: system.access.supervisorUrl,
+        SWITCHBOARD_TOKEN: system.access.token,
+        SWITCHBOARD_ADMIN_TOKEN: system.access.adminToken,
+        SWITCHBOARD_SPAN_FILE: config.spanFile,
+      },
+      offline,
+      write,
+      signal: interrupt.signal,
+    });
+    await playStories({ talk, trace: traceSource(config, system) });
+    write(`All ${talk.commands} commands did what the script expects.\n`);
+  } catch (error) {
+    if (interrupt.signal.aborted) code = 130;
+    else {
+      printFailure(error, logs);
+      code = 1;
+    }
+  } finally {
+    write('Stopping the system…\n');
+    await system.stop();
+    if (system.mode === 'processes') {
+      await clearNamespace({ redisUrl, namespace }).catch((error: unknown) => {
+        console.error(`Could not clear the Redis namespace "${namespace}": ${String(error)}`);
+      });
+    }
+    write('Stopped.\n');
+  }
+  return code;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(
+      `The demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,97 +1,150 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScriptedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { portsInUse } from '../src/free-ports.js';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const spanDir = mkdtempSync(join(tmpdir(), 'switchboard-demo-'));
+afterAll(() => rmSync(spanDir, { recursive: true, force: true }));
+
+/** The environment without any model, tracing or Switchboard setting of the machine running the test. */
 const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith('SWITCHBOARD_')),
+  Object.entries(process.env).filter(
+    ([key]) => !/^(SWITCHBOARD_|OPENAI_|OTEL_)|_MODEL$|_OPENAI_(API_KEY|BASE_URL)$/.test(key),
+  ),
 ) as NodeJS.ProcessEnv;
 
-/** Runs the demo as a user would, in a child process. */
-function runDemo(args: string[], env: NodeJS.ProcessEnv = {}) {
+/** A port with the next three free too (the demo's supervisor and its three workers). */
+async function freePortBlock(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    if (port > 0 && port <= 65_532 && (await portsInUse(port)).length === 0) return port;
+  }
+}
+
+/** Runs the demo as `pnpm demo` does, in a child process. */
+function runDemo(env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
-      tsx,
-      ['src/main.ts', ...args],
-      { cwd: appDir, env: { ...cleanEnv, ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts'],
+      { cwd: appDir, env: { ...cleanEnv, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-describe('the demo', () => {
-  it('answers one request on the offline model and prints the answer, the steps and the tool calls', async () => {
-    const { code, stdout } = await runDemo([]);
-    expect(code).toBe(0);
-    expect(stdout).toContain('Model: offline planner (deterministic, no network, not an LLM');
-    expect(stdout).toContain('Request: Where is my order A10086 and when will it arrive?');
-    expect(stdout).toMatch(/Answer\n {2}.*A10086.*carrier: DHL, estimated delivery: 2026-12-01/);
-    expect(stdout).toMatch(/Steps \(2, stopped by: model\)/);
-    expect(stdout).toMatch(/Tool calls \(1\)\n {2}estimate_delivery\(\{"orderId":"A10086"\}\) -> succeeded/);
-  });
-
-  it('stops a refund for an operator instead of running it', async () => {
-    const { code, stdout } = await runDemo(['Please refund order A10086, it arrived broken']);
-    expect(code).toBe(0);
-    expect(stdout).toContain('stopped by: approval');
-    expect(stdout).toContain(
-      'Refund order A10086 in full (59.9 EUR) to the original payment method. This cannot be undone.',
+async function keysOf(namespace: string): Promise<string[]> {
+  const redis = new Redis(redisUrl);
+  try {
+    const found = await Promise.all(
+      [`${namespace}:*`, `{${namespace}}:*`, `{${namespace}:*`].map((pattern) => redis.keys(pattern)),
     );
-    expect(stdout).toMatch(/refund_order\(\{"orderId":"A10086"\}\) -> awaiting_approval/);
-    expect(stdout).not.toContain('refunded');
-  });
+    return found.flat();
+  } finally {
+    redis.disconnect();
+  }
+}
 
-  it('runs on any OpenAI-compatible endpoint when SWITCHBOARD_MODEL and a base URL are set', async () => {
-    const scripted = new ScriptedModel({
-      turns: [
-        { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10087' } }] },
-        { text: 'Order A10087 (a blender and a spare jug) is still being prepared; UPS will pick it up.' },
-      ],
+describe('pnpm demo', () => {
+  it('boots the system, plays the five stories through the real CLI, stops it and exits 0', async () => {
+    const namespace = `demo-test-${randomBytes(4).toString('hex')}`;
+    const port = await freePortBlock();
+    const { code, stdout, stderr } = await runDemo({
+      SWITCHBOARD_DEMO_PORT: String(port),
+      SWITCHBOARD_DEMO_NAMESPACE: namespace,
+      SWITCHBOARD_SPAN_FILE: join(spanDir, 'spans.jsonl'),
+      REDIS_URL: redisUrl,
     });
-    const server = await startOpenAICompatibleServer({
-      model: scripted,
-      apiKey: 'sk-test-demo-key-0123456789',
+    expect(stderr).not.toContain('The demo failed');
+    expect(code, stdout + stderr).toBe(0);
+
+    expect(stdout).toContain('System: one process per service, on Redis');
+    expect(stdout).toContain(`http://127.0.0.1:${port}`);
+    expect(stdout).toContain(
+      'Model:  the offline planner (deterministic, no network, not an LLM), for every agent.',
+    );
+
+    // 1. Two tools for one order question.
+    expect(stdout).toContain('$ switchboard ask "Where is my order A10086 and when will it arrive?"');
+    expect(stdout).toMatch(/running get_order[\s\S]*running estimate_delivery/);
+    expect(stdout).toContain('estimated delivery: 2026-12-01');
+    const traceId = /^Trace: ([0-9a-f]{32})$/m.exec(stdout)?.[1];
+    expect(traceId).toBeDefined();
+
+    // 2. Stock, from the inventory agent.
+    expect(stdout).toContain('$ switchboard ask "Is the blue kettle in stock?"');
+    expect(stdout).toContain('The inventory agent answered:');
+    expect(stdout).toContain('name: Blue Enamel Kettle, units in stock: 14, in stock: yes');
+
+    // 3. A refund waits for an operator, runs once approved, and only once.
+    expect(stdout).toContain('$ switchboard ask "Please refund order A10086, the kettle arrived broken."');
+    const approvalId = /approvals approve (apr_\w+)/.exec(stdout)?.[1] ?? 'no approval id';
+    expect(approvalId).toMatch(/^apr_/);
+    expect(stdout).toContain('(input-required)');
+    expect(stdout).toContain('$ switchboard approvals list');
+    expect(stdout).toMatch(new RegExp(`${approvalId}\\s+orders\\s+Refund order A10086.*pending`));
+    expect(stdout).toContain(
+      `$ switchboard approvals approve ${approvalId} --reason "Photo of the broken kettle checked"`,
+    );
+    expect(stdout).toContain(`Approved ${approvalId}`);
+    expect(stdout).toMatch(/refund_order \(order id: A10086\) → refunded: yes, amount: 59\.90 EUR/);
+    expect(stdout).toContain(`Approval ${approvalId} is already approved by operator`);
+
+    // 4. A malformed order id gets the format.
+    expect(stdout).toContain('$ switchboard ask "Where is my order 12345?"');
+    expect(stdout).toContain('the letter A followed by 5 digits');
+
+    // 5. The trace of request 1, and how to see it in Jaeger.
+    expect(stdout).toContain(`$ switchboard trace ${traceId}`);
+    expect(stdout).toContain(`Trace ${traceId}:`);
+    expect(stdout).toMatch(/└─ invoke_agent supervisor/);
+    expect(stdout).toMatch(/execute_tool orders_order_status[\s\S]*invoke_agent orders/);
+    expect(stdout).toContain('SWITCHBOARD_JAEGER_URL');
+    expect(stdout).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318');
+
+    expect(stdout).toContain('All 8 commands did what the script expects.');
+    expect(stdout.trimEnd().endsWith('Stopped.')).toBe(true);
+    expect(await keysOf(namespace)).toEqual([]);
+  }, 120_000);
+
+  it('says which port is taken and how to pick another', async () => {
+    const port = await freePortBlock();
+    const blocker: Server = await new Promise((resolve) => {
+      const server = createServer().listen(port + 1, '127.0.0.1', () => resolve(server));
     });
     try {
-      const { code, stdout } = await runDemo(['What is in order A10087?'], {
-        SWITCHBOARD_MODEL: 'qwen-plus',
-        SWITCHBOARD_MODEL_BASE_URL: server.baseURL,
-        SWITCHBOARD_MODEL_API_KEY: 'sk-test-demo-key-0123456789',
-      });
-      expect(code).toBe(0);
-      expect(stdout).toContain(`Model: qwen-plus at ${server.baseURL}`);
-      expect(stdout).toContain('Order A10087 (a blender and a spare jug) is still being prepared');
-      expect(server.requests.map((request) => request.model)).toEqual(['qwen-plus', 'qwen-plus']);
-      for (const request of server.requests) {
-        expect(request.tools?.map((tool) => tool.function.name)).toEqual([
-          'get_order',
-          'estimate_delivery',
-          'refund_order',
-        ]);
-      }
-      expect(JSON.stringify(server.requests[1]?.messages.at(-1))).toContain('Blender');
+      const { code, stdout, stderr } = await runDemo({ SWITCHBOARD_DEMO_PORT: String(port) });
+      expect(code).toBe(2);
+      expect(stderr).toContain(`Port ${port + 1} is already in use on 127.0.0.1`);
+      expect(stderr).toMatch(/pick other ports, e\.g\.: SWITCHBOARD_DEMO_PORT=\d+ pnpm demo/);
+      expect(stdout).not.toContain('Starting the system');
     } finally {
-      await server.close();
+      await new Promise((resolve) => blocker.close(resolve));
     }
   });
 
-  it('refuses a wrong configuration with a message naming the variable', async () => {
-    const { code, stderr, stdout } = await runDemo([], { SWITCHBOARD_MODEL_BASE_URL: 'localhost:11434' });
+  it('refuses a wrong setting before starting anything, naming the variable', async () => {
+    const { code, stderr, stdout } = await runDemo({
+      SWITCHBOARD_DEMO_PORT: '70000',
+      SWITCHBOARD_MODEL: 'gpt-4.1-mini',
+    });
     expect(code).toBe(2);
     expect(stderr).toContain('Invalid configuration:');
-    expect(stderr).toContain(
-      'SWITCHBOARD_MODEL_BASE_URL must be an http(s) URL such as http://127.0.0.1:11434/v1',
-    );
-    expect(stdout).not.toContain('Answer');
-  });
-
-  it('refuses a model name without a way to reach it', async () => {
-    const { code, stderr } = await runDemo([], { SWITCHBOARD_MODEL: 'gpt-4.1-mini' });
-    expect(code).toBe(2);
-    expect(stderr).toContain('SWITCHBOARD_MODEL_API_KEY is required to call gpt-4.1-mini');
+    expect(stderr).toContain('SWITCHBOARD_DEMO_PORT must be 1-65532');
+    expect(stderr).toContain('OPENAI_API_KEY is needed for model "gpt-4.1-mini"');
+    expect(stdout).not.toContain('Starting the system');
   });
 });
