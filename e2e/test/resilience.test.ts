@@ -84,7 +84,7 @@ async function startSlowRequest(client: Client): Promise<string> {
       const text = payload.value.status?.message?.parts
         .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
         .join('');
-      if (text?.includes('orders: Step 1: thinking')) return payload.value.taskId;
+      if (text?.includes('orders: Working on it')) return payload.value.taskId;
     }
   }
   throw new Error('the stream ended before the orders agent started');

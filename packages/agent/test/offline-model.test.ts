@@ -181,7 +181,7 @@ describe('OfflineModel picking tools', () => {
     expect(response.message.tool_calls).toBeUndefined();
     expect(response.finishReason).toBe('stop');
     expect(response.message.content).toContain('get_order');
-    expect(response.message.content).toContain('orderId (pattern ^A\\d{5}$)');
+    expect(response.message.content).toContain('the order id (pattern ^A\\d{5}$)');
     const stock = await ask('Is SKU-0042 in stock?');
     expect(stock.message.content).toMatch(/check_stock .*quantity \(a whole number at least 1\)/);
   });

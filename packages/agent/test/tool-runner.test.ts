@@ -137,7 +137,7 @@ describe('the executor gives each failure its own code', () => {
     if (outcome.kind !== 'awaiting_approval') return;
     expect(outcome.request.text).toBe(
       'The orders agent wants to: Refund order A10086 in full (59.9 EUR). This cannot be undone. ' +
-        'Running it twice would do it twice, so it will run at most once.',
+        'It will run at most once, even if the request is retried.',
     );
     expect(outcome.request.text).not.toContain('{');
     expect(counter.runs).toBe(0);

@@ -165,7 +165,10 @@ async function delegate({
     configuration: undefined,
     metadata: {},
   };
-  const stream = new DelegateStream((text) => context.report(`${card.name}: ${text}`));
+  const stream = new DelegateStream((text) => {
+    const line = delegateProgress(text);
+    if (line) context.report(`${card.name}: ${line}`);
+  });
   context.report(
     resume ? `handing the ${resume.decision.decision} decision to ${card.name}` : `asking ${card.name}`,
   );
@@ -187,6 +190,12 @@ async function delegate({
     throw error;
   }
   return stream.outcome;
+}
+
+/** A delegate's progress line worth passing on: its tool calls, without its own step numbers. */
+function delegateProgress(text: string): string | undefined {
+  const line = text.replace(/^Step \d+: /, '');
+  return line === 'thinking' ? undefined : line;
 }
 
 const STATE_WORDS: Partial<Record<TaskState, string>> = {

@@ -1,5 +1,11 @@
 import type { AgentEvent } from '@switchboard/agent';
 
+const STATUS_WORDS = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  awaiting_approval: 'waits for an approval',
+} as const;
+
 /** A progress update for the A2A caller: a short text and structured facts in the metadata. */
 export interface Progress {
   text: string;
@@ -22,7 +28,7 @@ export function progressOf(event: AgentEvent): Progress | undefined {
     case 'tool-call-finished': {
       const failed = event.result && !event.result.ok ? event.result.error.code : undefined;
       return {
-        text: `Step ${event.step}: ${event.record.tool} ${failed ? `failed (${failed})` : event.record.status}`,
+        text: `Step ${event.step}: ${event.record.tool} ${failed ? `failed (${failed})` : STATUS_WORDS[event.record.status]}`,
         metadata: {
           event: 'tool-finished',
           step: event.step,
@@ -35,7 +41,7 @@ export function progressOf(event: AgentEvent): Progress | undefined {
     }
     case 'tool-progress':
       return {
-        text: `Step ${event.step}: ${event.tool}: ${event.text}`,
+        text: `Step ${event.step}: ${event.text}`,
         metadata: { event: 'tool-progress', step: event.step, tool: event.tool, callId: event.callId },
       };
     default:

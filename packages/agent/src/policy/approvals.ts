@@ -80,7 +80,7 @@ export function createApprovalRequest({
     text.reversible ? 'This can be undone afterwards.' : 'This cannot be undone.',
     repeatable
       ? 'Running it again would be harmless.'
-      : 'Running it twice would do it twice, so it will run at most once.',
+      : 'It will run at most once, even if the request is retried.',
   ].join(' ');
   return {
     id: approvalId({ conversationId, toolCallId }),

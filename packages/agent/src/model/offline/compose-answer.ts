@@ -112,9 +112,16 @@ export function composeAnswer(steps: readonly ToolStep[], notes: readonly string
 }
 
 function describeProperty(property: PropertyView): string {
-  const description = property.description?.trim().replace(/\.$/, '');
-  const form = describeForm(property);
-  return description ? `${property.name} (${description}; ${form})` : `${property.name} (${form})`;
+  const label = humanKey(property.name);
+  // "The order id: the letter A and 5 digits" says the label twice; keep what follows it.
+  const description = property.description
+    ?.trim()
+    .replace(/\.$/, '')
+    .replace(/^the ([a-z ]+?)\s*[:,-]\s*/i, (whole, named: string) => (named.toLowerCase() === label ? '' : whole));
+  // A pattern is for machines: when the description says the form in words, it is enough.
+  const form = description && property.pattern ? '' : describeForm(property);
+  const detail = [description, form].filter(Boolean).join('; ');
+  return detail ? `the ${label} (${detail})` : `the ${label}`;
 }
 
 function listing(parts: readonly string[]): string {
@@ -124,13 +131,14 @@ function listing(parts: readonly string[]): string {
 
 /**
  * Says which required arguments a tool lacks and in which form, e.g. "I can't run get_order yet: it
- * needs orderId (pattern ^A\d{5}$), which I could not find in your request. Please include it."
+ * needs the order id (the letter A and 5 digits, e.g. A10086), which I could not find in your request
+ * in that form. Please include it."
  */
 export function missingArgumentsAnswer(tool: string, missing: readonly PropertyView[]): string {
   const one = missing.length === 1;
   return (
     `I can't run ${tool} yet: it needs ${listing(missing.map(describeProperty))}, ` +
-    `which I could not find in your request. Please include ${one ? 'it' : 'them'}.`
+    `which I could not find in your request in that form. Please include ${one ? 'it' : 'them'}.`
   );
 }
 
