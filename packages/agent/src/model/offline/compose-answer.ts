@@ -117,7 +117,9 @@ function describeProperty(property: PropertyView): string {
   const description = property.description
     ?.trim()
     .replace(/\.$/, '')
-    .replace(/^the ([a-z ]+?)\s*[:,-]\s*/i, (whole, named: string) => (named.toLowerCase() === label ? '' : whole));
+    .replace(/^the ([a-z ]+?)\s*[:,-]\s*/i, (whole, named: string) =>
+      named.toLowerCase() === label ? '' : whole,
+    );
   // A pattern is for machines: when the description says the form in words, it is enough.
   const form = description && property.pattern ? '' : describeForm(property);
   const detail = [description, form].filter(Boolean).join('; ');
