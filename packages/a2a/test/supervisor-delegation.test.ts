@@ -1,6 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { defaultQueueAddress } from '../src/index.js';
 import {
   type DelegatingSystem,
   startDelegatingSystem,
@@ -28,7 +30,7 @@ async function start(options: { workerUp?: boolean; hopTimeoutMs?: number } = {}
   const namespace = uniqueNamespace();
   namespaces.push(namespace);
   system = await startDelegatingSystem({ redis, namespace, ...options });
-  return system;
+  return { ...system, namespace };
 }
 
 describe('a supervisor delegating over the queue', () => {
@@ -120,6 +122,15 @@ describe('a supervisor delegating over the queue', () => {
     const answer = partsText(task.artifacts[0]?.parts ?? []);
     expect(answer).toContain('TIMEOUT');
     expect(answer).toContain('orders agent is not reachable');
+    // Nobody waits for that request any more: it must not run when the worker comes back.
+    const address = defaultQueueAddress('orders', sys.namespace);
+    const queue = new Queue(address.queue, { connection: redis, prefix: address.prefix });
+    expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+    });
+    await queue.close();
   });
 
   it('canceling the supervisor’s task cancels the worker’s', async () => {

@@ -304,9 +304,9 @@ export class QueueTransport implements Transport {
     const { span, active } = this.#startCall(call);
     try {
       return await context.with(active, async () => {
-        const subscription = await this.#send(call);
+        const { subscription, jobId } = await this.#send(call);
         try {
-          const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: call.options?.signal });
+          const frame = await this.#await(subscription, jobId, call.options?.signal);
           const result = decode(readResult(frame.body, call.method));
           if (describe) span.setAttributes(describe(result));
           return result;
@@ -327,10 +327,10 @@ export class QueueTransport implements Transport {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const { span, active } = this.#startCall(call);
     try {
-      const subscription = await context.with(active, () => this.#send(call));
+      const { subscription, jobId } = await context.with(active, () => this.#send(call));
       try {
         while (true) {
-          const frame = await subscription.next({ timeoutMs: this.#timeoutMs, signal: call.options?.signal });
+          const frame = await this.#await(subscription, jobId, call.options?.signal);
           if (frame.body !== undefined) {
             const event = StreamResponse.fromJSON(readResult(frame.body, call.method));
             span.setAttributes(streamEventAttributes(event));
@@ -349,13 +349,27 @@ export class QueueTransport implements Transport {
     }
   }
 
+  /**
+   * The next reply frame. When none comes (timeout, or the caller gave up), the job is withdrawn if
+   * no worker has taken it yet, so a request nobody waits for does not run later; a taken job is
+   * the worker's to finish or to cancel.
+   */
+  async #await(subscription: ReplySubscription, jobId: string, signal: AbortSignal | undefined) {
+    try {
+      return await subscription.next({ timeoutMs: this.#timeoutMs, signal });
+    } catch (error) {
+      await this.#queue.remove(jobId).catch(() => 0);
+      throw error;
+    }
+  }
+
   /** Enqueues the call under a PRODUCER span `send <queue>`, whose context the envelope carries. */
   async #send<P extends { tenant: string }>({
     method,
     type,
     params,
     options,
-  }: Call<P>): Promise<ReplySubscription> {
+  }: Call<P>): Promise<{ subscription: ReplySubscription; jobId: string }> {
     const requestId = randomUUID();
     const request = JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params: type.toJSON(params) });
     if (Buffer.byteLength(request) > this.#maxRequestBytes) {
@@ -394,7 +408,7 @@ export class QueueTransport implements Transport {
         recordFailure(span, errorType(refused), refused.message);
         throw refused;
       }
-      return subscription;
+      return { subscription, jobId: requestId };
     } finally {
       span.end();
     }
