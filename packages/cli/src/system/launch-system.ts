@@ -17,6 +17,11 @@ export interface LaunchSystemOptions {
   namespace?: string;
   /** Ports by service name (default 4100-4103); 0 is not allowed, the card needs the real port. */
   ports?: Readonly<Record<string, number>>;
+  /**
+   * Processes per worker (default 1). Replica `n` (from 2) is named `<service>-<n>` and listens on
+   * `ports['<service>-<n>']`, else on its service's port + 100 × (n - 1).
+   */
+  replicas?: Readonly<Record<string, number>>;
   /** Extra environment for every service (model settings, OTLP endpoint, ...). */
   env?: Readonly<Record<string, string>>;
   /** Extra environment per service name. */
@@ -73,6 +78,7 @@ export async function launchSystem({
   redisUrl,
   namespace = 'switchboard',
   ports = {},
+  replicas = {},
   env = {},
   serviceEnv = {},
   onLog,
@@ -95,20 +101,32 @@ export async function launchSystem({
     ...env,
   };
   const services = new Map<string, RunningService>();
-  const start = (service: SystemService) =>
+  const portOf = (service: SystemService, replica: number) =>
+    replica === 1
+      ? (ports[service.name] ?? service.port)
+      : (ports[`${service.name}-${replica}`] ?? (ports[service.name] ?? service.port) + 100 * (replica - 1));
+  const start = (service: SystemService, replica = 1) =>
     startService({
       service,
-      port: ports[service.name] ?? service.port,
+      replica,
+      port: portOf(service, replica),
       env: { ...common, ...(serviceEnv[service.name] ?? {}) },
       ...(onLog ? { onLog } : {}),
       readyTimeoutMs,
     });
   const stopAll = async () => {
-    for (const name of ['supervisor', 'orders', 'inventory', 'comms']) await services.get(name)?.stop();
+    await services.get('supervisor')?.stop();
+    await Promise.all([...services.values()].map((running) => running.stop()));
   };
   try {
-    const workers = SYSTEM_SERVICES.filter((service) => service.name !== 'supervisor');
-    for (const running of await Promise.all(workers.map(start))) services.set(running.name, running);
+    const workers = SYSTEM_SERVICES.filter((service) => service.name !== 'supervisor').flatMap((service) =>
+      Array.from({ length: Math.max(1, replicas[service.name] ?? 1) }, (_, i) => ({
+        service,
+        replica: i + 1,
+      })),
+    );
+    const started = await Promise.all(workers.map(({ service, replica }) => start(service, replica)));
+    for (const running of started) services.set(running.name, running);
     const supervisor = SYSTEM_SERVICES.find((service) => service.name === 'supervisor');
     if (supervisor) services.set('supervisor', await start(supervisor));
   } catch (error) {
@@ -119,9 +137,10 @@ export async function launchSystem({
     access,
     services,
     restart: async (name) => {
-      const service = SYSTEM_SERVICES.find((entry) => entry.name === name);
+      const [base = '', replica = '1'] = name.split(/-(?=\d+$)/);
+      const service = SYSTEM_SERVICES.find((entry) => entry.name === base);
       if (!service) throw new Error(`There is no service "${name}".`);
-      const running = await start(service);
+      const running = await start(service, Number(replica));
       services.set(name, running);
       return running;
     },
@@ -131,12 +150,14 @@ export async function launchSystem({
 
 async function startService({
   service,
+  replica,
   port,
   env,
   onLog,
   readyTimeoutMs,
 }: {
   service: SystemService;
+  replica: number;
   port: number;
   env: Record<string, string>;
   onLog?: (line: ServiceLogLine) => void;
@@ -155,6 +176,7 @@ async function startService({
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
+  const name = replica === 1 ? service.name : `${service.name}-${replica}`;
   const recent: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
@@ -166,7 +188,7 @@ async function startService({
         if (!line.trim()) continue;
         recent.push(line);
         if (recent.length > 40) recent.shift();
-        onLog?.({ service: service.name, line, record: parseRecord(line) });
+        onLog?.({ service: name, line, record: parseRecord(line) });
       }
     });
   }
@@ -175,16 +197,14 @@ async function startService({
     await Promise.race([
       untilReady(`http://127.0.0.1:${port}/readyz`, exited),
       exited.then((code) => {
-        throw new Error(
-          `The ${service.name} service exited (${code}) before it was ready:\n${recent.join('\n')}`,
-        );
+        throw new Error(`The ${name} service exited (${code}) before it was ready:\n${recent.join('\n')}`);
       }),
       new Promise((_, reject) => {
         timer = setTimeout(
           () =>
             reject(
               new Error(
-                `The ${service.name} service was not ready within ${readyTimeoutMs} ms:\n${recent.join('\n')}`,
+                `The ${name} service was not ready within ${readyTimeoutMs} ms:\n${recent.join('\n')}`,
               ),
             ),
           readyTimeoutMs,
@@ -202,7 +222,7 @@ async function startService({
     return exited;
   };
   return {
-    name: service.name,
+    name,
     child,
     port,
     exited,
