@@ -116,6 +116,8 @@ export async function startServing({
     address,
     redis,
     bearerTokens: serviceTokens,
+    lockDurationMs: config.jobLockMs,
+    stalledIntervalMs: config.jobLockMs,
     logger,
   });
   await queueServer.start();

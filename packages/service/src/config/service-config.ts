@@ -30,6 +30,11 @@ export interface ServiceConfig {
   hopTimeoutMs: number;
   /** Longest a SIGTERM drain waits for running tasks (`SWITCHBOARD_DRAIN_MS`, default 30 000). */
   drainMs: number;
+  /**
+   * How long a worker's claim on a job lasts unrenewed (`SWITCHBOARD_JOB_LOCK_MS`, default 30 000):
+   * a crashed replica's jobs are taken over by another after about this long.
+   */
+  jobLockMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   instanceId: string;
 }
@@ -63,6 +68,7 @@ const Common = z.object({
   SWITCHBOARD_JAEGER_URL: HttpUrl.optional(),
   SWITCHBOARD_HOP_TIMEOUT_MS: Millis.default(60_000),
   SWITCHBOARD_DRAIN_MS: Millis.default(30_000),
+  SWITCHBOARD_JOB_LOCK_MS: Millis.min(1_000, 'must be at least 1000 ms').default(30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 
@@ -124,6 +130,7 @@ export function loadServiceConfig({
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
     hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
     drainMs: c.SWITCHBOARD_DRAIN_MS,
+    jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     logLevel: c.LOG_LEVEL,
     instanceId: `${service}-${hostname()}-${process.pid}`,
   };
