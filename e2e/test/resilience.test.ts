@@ -1,15 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { Role, type Task, TaskState } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { REPO_ROOT } from '@switchboard/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.js';
 import { SlowOfflineModel } from './support/slow-offline-model.js';
 import { startTestSystem, type TestSystem } from './support/system.js';
 
@@ -35,45 +31,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-function customer(): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${system.launched.access.token}`);
-    return fetch(input, { ...init, headers });
-  };
-  return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }).createFromUrl(system.launched.access.supervisorUrl);
-}
-
-const message = (text: string) => ({
-  tenant: '',
-  message: {
-    messageId: crypto.randomUUID(),
-    role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: 'text' as const, value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: {},
-      },
-    ],
-    contextId: '',
-    taskId: '',
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: {},
-});
-
-const answerOf = (task: Task) =>
-  (task.artifacts[0]?.parts ?? [])
-    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
-    .join('\n');
+const customer = () => sdkClient(system.launched.access.supervisorUrl, system.launched.access.token);
+const message = (text: string) => textMessage(text);
 
 /** Starts a request whose orders delegation hangs on the slow model; resolves with the supervisor's task id. */
 async function startSlowRequest(client: Client): Promise<string> {
@@ -88,17 +47,6 @@ async function startSlowRequest(client: Client): Promise<string> {
     }
   }
   throw new Error('the stream ended before the orders agent started');
-}
-
-async function untilState(client: Client, taskId: string, states: TaskState[], seconds = 40): Promise<Task> {
-  for (let i = 0; i < seconds * 4; i++) {
-    const task = await client
-      .getTask({ tenant: '', id: taskId, historyLength: undefined })
-      .catch(() => undefined);
-    if (task && states.includes(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`task ${taskId} never reached ${states.map((state) => TaskState[state]).join(' or ')}`);
 }
 
 async function workerTasks(agent: string): Promise<{ id: string; status: { state: string } }[]> {

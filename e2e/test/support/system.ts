@@ -27,15 +27,19 @@ export interface TestSystem {
   stop(): Promise<void>;
 }
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const defaultRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Seeds the shop and starts the four services with fresh ports, tokens and namespace. */
 export async function startTestSystem({
   env = {},
   serviceEnv = {},
+  replicas = {},
+  redisUrl = defaultRedisUrl,
 }: {
   env?: Record<string, string>;
   serviceEnv?: Record<string, Record<string, string>>;
+  replicas?: Record<string, number>;
+  redisUrl?: string;
 } = {}): Promise<TestSystem> {
   const namespace = `e2e-${randomUUID().slice(0, 8)}`;
   const workdir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
@@ -43,16 +47,20 @@ export async function startTestSystem({
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisShopStore({ redis, prefix: namespace });
   await seedShop({ store });
-  const ports = {
+  const ports: Record<string, number> = {
     supervisor: await freePort(),
     orders: await freePort(),
     inventory: await freePort(),
     comms: await freePort(),
   };
+  for (const [service, count] of Object.entries(replicas)) {
+    for (let replica = 2; replica <= count; replica++) ports[`${service}-${replica}`] = await freePort();
+  }
   const launched = await launchSystem({
     redisUrl,
     namespace,
     ports,
+    replicas,
     env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', SWITCHBOARD_DRAIN_MS: '3000', ...env },
     serviceEnv,
   });

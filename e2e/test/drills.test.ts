@@ -1,0 +1,179 @@
+/**
+ * Failure drills: real Redis, every service its own process, the real openai client in each against
+ * a scripted OpenAI-compatible server whose latency the drill chooses.
+ */
+import { TaskState } from '@a2a-js/sdk';
+import type { ChatRequest } from '@switchboard/agent';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { Queue } from 'bullmq';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { agentOf, DelayedOfflineModel, userText } from './support/delayed-offline-model.js';
+import {
+  answerOf,
+  sdkClient,
+  statusTextOf,
+  TERMINAL,
+  textMessage,
+  untilState,
+} from './support/sdk-client.js';
+import { startTestSystem, type TestSystem } from './support/system.js';
+
+const REFUNDABLE = [
+  'A10086',
+  'A10087',
+  'A10088',
+  'A10090',
+  'A10091',
+  'A10092',
+  'A10093',
+  'A10094',
+  'A10095',
+  'A10096',
+  'A10097',
+];
+
+let server: OpenAICompatibleServer | undefined;
+let system: TestSystem | undefined;
+afterEach(async () => {
+  await system?.stop();
+  await server?.close();
+  system = undefined;
+  server = undefined;
+});
+
+async function start({
+  delay,
+  replicas = {},
+  serviceEnv = {},
+}: {
+  delay: (request: ChatRequest) => number;
+  replicas?: Record<string, number>;
+  serviceEnv?: Record<string, Record<string, string>>;
+}) {
+  server = await startOpenAICompatibleServer({ model: new DelayedOfflineModel(delay), apiKey: 'sk-drill' });
+  system = await startTestSystem({
+    env: {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: 'sk-drill',
+      SWITCHBOARD_MODEL: 'scripted-offline',
+      SWITCHBOARD_JOB_LOCK_MS: '3000',
+    },
+    replicas,
+    serviceEnv,
+  });
+  const { supervisorUrl, token, adminToken } = system.launched.access;
+  const client = await sdkClient(supervisorUrl, token);
+  const admin = (path: string, body?: unknown) =>
+    fetch(`${supervisorUrl}/admin${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  return { system, client, admin };
+}
+
+async function queueCounts(sys: TestSystem, agent: string) {
+  const queue = new Queue(`a2a.${agent}`, { connection: sys.redis, prefix: `{${sys.namespace}:${agent}}` });
+  try {
+    return await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('failure drills', () => {
+  it('SIGKILL of a worker with 50 tasks in flight: all complete on the other replica, no refund runs twice', async () => {
+    const {
+      system: sys,
+      client,
+      admin,
+    } = await start({
+      // The orders agent thinks for 1.5 s per step, so work is in flight on both replicas when one dies.
+      delay: (request) => (agentOf(request) === 'orders' ? 1_500 : 0),
+      replicas: { orders: 2 },
+    });
+    const waiting = await Promise.all(
+      REFUNDABLE.map((orderId) =>
+        client.sendMessage(textMessage(`Please refund order ${orderId}, it arrived broken.`)),
+      ),
+    );
+    for (const task of waiting)
+      expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const { approvals } = (await (await admin('/approvals')).json()) as {
+      approvals: { id: string; taskId: string }[];
+    };
+    expect(approvals).toHaveLength(REFUNDABLE.length);
+
+    const questions = Array.from({ length: 50 - REFUNDABLE.length }, (_, i) =>
+      client.sendMessage(textMessage(`Where is my order A100${86 + (i % 12)} and when will it arrive?`)),
+    );
+    for (const approval of approvals)
+      expect((await admin(`/approvals/${approval.id}/approve`, {})).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await sys.launched.services.get('orders')?.kill()).toBe('SIGKILL');
+
+    const answered = await Promise.all(questions);
+    for (const task of answered) {
+      expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    }
+    const refunds = await Promise.all(
+      approvals.map((approval) => untilState(client, approval.taskId, TERMINAL, 90)),
+    );
+    for (const task of refunds) {
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(answerOf(task)).toMatch(/refunded: yes|already refunded|was not run again/);
+    }
+    const byOrder = new Map<string, number>();
+    for (const refund of await sys.store.listRefunds())
+      byOrder.set(refund.orderId, (byOrder.get(refund.orderId) ?? 0) + 1);
+    for (const orderId of REFUNDABLE) expect(byOrder.get(orderId)).toBe(1);
+    expect(await queueCounts(sys, 'orders')).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0 });
+  }, 180_000);
+
+  it('a worker that hangs: the hop timeout fails the delegation with a clear answer, and its job is not left behind', async () => {
+    const { system: sys, client } = await start({
+      delay: (request) =>
+        agentOf(request) === 'orders' && userText(request).includes('A10095') ? 120_000 : 0,
+      serviceEnv: { supervisor: { SWITCHBOARD_HOP_TIMEOUT_MS: '3000' } },
+    });
+    // The orders agent's model never answers for this order: the worker hangs on it.
+    const task = await client.sendMessage(textMessage('Where is my order A10095 and when will it arrive?'));
+    expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect('status' in task ? answerOf(task) : '').toContain('The orders agent is not reachable right now');
+    let counts = await queueCounts(sys, 'orders');
+    for (let i = 0; i < 40 && (counts.active ?? 0) + (counts.waiting ?? 0) > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      counts = await queueCounts(sys, 'orders');
+    }
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0 });
+    const after = await client.sendMessage(textMessage('Is the blue kettle in stock?'));
+    expect('status' in after ? answerOf(after) : '').toContain('Blue Enamel Kettle');
+  }, 90_000);
+
+  it('SIGTERM under load: the worker drains, exits 0 within its grace period, and no task is lost', async () => {
+    const { system: sys, client } = await start({
+      delay: (request) => (agentOf(request) === 'orders' ? 1_000 : 0),
+      replicas: { orders: 2 },
+      serviceEnv: { orders: { SWITCHBOARD_DRAIN_MS: '20000' } },
+    });
+    const requests = Array.from({ length: 20 }, (_, i) =>
+      client.sendMessage(textMessage(`Where is my order A100${86 + (i % 12)} and when will it arrive?`)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const started = Date.now();
+    const code = await sys.launched.services.get('orders')?.stop();
+    const drainedInMs = Date.now() - started;
+    expect(code).toBe(0);
+    expect(drainedInMs).toBeLessThan(20_000 + 5_000);
+    const tasks = await Promise.all(requests);
+    for (const task of tasks) {
+      expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect('status' in task ? answerOf(task) : '').toContain('The orders agent answered');
+    }
+  }, 120_000);
+});
+
+afterAll(async () => {
+  await system?.stop();
+  await server?.close();
+});
