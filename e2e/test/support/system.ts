@@ -45,6 +45,7 @@ export async function startTestSystem({
   const workdir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
   const spanFile = join(workdir, 'spans.jsonl');
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  redis.on('error', () => {}); // drills stop Redis on purpose; this connection reconnects by itself
   const store = new RedisShopStore({ redis, prefix: namespace });
   await seedShop({ store });
   const ports: Record<string, number> = {

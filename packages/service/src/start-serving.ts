@@ -55,6 +55,13 @@ export async function startServing({
 }: RunAgentServiceOptions & { version: string; telemetry: Telemetry }): Promise<RunningAgentService> {
   const logger = createLogger({ serviceName: config.service, level: config.logLevel });
   const redis = await connectRedis(config.redisUrl);
+  let lastRedisWarning = 0;
+  redis.on('error', (error: Error) => {
+    // ioredis reconnects by itself; say so once in a while rather than on every retry.
+    if (Date.now() - lastRedisWarning < 5_000) return;
+    lastRedisWarning = Date.now();
+    logger.warn({ err: error }, 'Redis connection lost; reconnecting');
+  });
   const { model, label } = createModel(config.model);
   const queue = new QueueTransportFactory({ redis, timeoutMs: config.hopTimeoutMs });
   const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
