@@ -1,4 +1,4 @@
-import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type AgentExecutor,
   type ExecutionEventBus,
@@ -145,6 +145,13 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         owner: (this.#o.ownerResolver ?? resolveUserScope)(requestContext.context),
         tenant: requestContext.context.tenant ?? '',
       });
+      if (userMessage.role !== Role.ROLE_USER) {
+        publisher.finish(
+          TaskState.TASK_STATE_REJECTED,
+          'The message must come from the user: send it with role "ROLE_USER".',
+        );
+        return;
+      }
       const { text, data } = readMessage(userMessage);
       const decisions = this.#decisions(data, requestContext);
       if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
