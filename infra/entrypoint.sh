@@ -1,0 +1,34 @@
+#!/bin/sh
+# Starts one Switchboard service from the shared image: the first argument, else SWITCHBOARD_SERVICE.
+#   docker run -e SWITCHBOARD_SERVICE=orders switchboard     or     docker run switchboard orders
+# It execs node, so the service itself is PID 1 and gets SIGTERM for its drain.
+set -eu
+
+service="${1:-${SWITCHBOARD_SERVICE:-}}"
+
+case "$service" in
+  supervisor | orders | inventory | comms) ;;
+  *)
+    if [ -z "$service" ]; then
+      echo "switchboard: no service chosen; set SWITCHBOARD_SERVICE (or pass it as the first argument) to one of: supervisor, orders, inventory, comms" >&2
+    else
+      echo "switchboard: unknown service \"$service\"; set SWITCHBOARD_SERVICE (or pass it as the first argument) to one of: supervisor, orders, inventory, comms" >&2
+    fi
+    exit 2
+    ;;
+esac
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+app="$root/apps/$service"
+if [ ! -f "$app/src/main.ts" ]; then
+  echo "switchboard: $app/src/main.ts is missing: this image was built without the $service service; rebuild it from the repository root with infra/Dockerfile" >&2
+  exit 2
+fi
+
+if [ "${SWITCHBOARD_ENTRYPOINT_DRY_RUN:-}" = "1" ]; then
+  echo "cd $app && exec node --import tsx src/main.ts"
+  exit 0
+fi
+
+cd "$app"
+exec node --import tsx src/main.ts

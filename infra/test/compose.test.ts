@@ -1,0 +1,177 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadServiceConfig } from '@switchboard/service';
+import { loadSupervisorConfig } from '@switchboard/supervisor';
+import { describe, expect, it } from 'vitest';
+import {
+  composeValidator,
+  containerPort,
+  environmentOf,
+  errorLines,
+  interpolateAll,
+  parseEnvFile,
+} from './support/compose.js';
+import { durationMs, INFRA_DIR, readRepoFile, SERVICES, WORKERS } from './support/paths.js';
+import { isRecord, parseYamlDocuments } from './support/yaml-files.js';
+
+const text = readRepoFile('infra/docker-compose.yml');
+const [raw] = parseYamlDocuments(text, 'docker-compose.yml');
+const exampleEnv = parseEnvFile(readRepoFile('infra/.env.example'));
+/** The file as `docker compose` sees it with infra/.env copied from the example. */
+const compose = interpolateAll(raw, exampleEnv) as { services: Record<string, Record<string, unknown>> };
+const service = (name: string) => {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service "${name}"`);
+  return found;
+};
+const validate = composeValidator();
+
+describe('infra/docker-compose.yml', () => {
+  it('is valid against the Compose specification schema', () => {
+    const valid = validate(raw);
+    expect(errorLines(validate.errors)).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('has a schema check that refuses a broken copy, naming the paths', () => {
+    const broken = structuredClone(raw) as typeof compose;
+    const orders = broken.services.orders as Record<string, unknown>;
+    orders.deploy = { replicas: 'two' };
+    orders.stop_grace_period = 'a while';
+    orders.restart_policy = 'always';
+    expect(validate(broken)).toBe(false);
+    expect(errorLines(validate.errors)).toEqual(
+      expect.arrayContaining([
+        '/services/orders must NOT have additional properties',
+        '/services/orders/deploy/replicas must be integer',
+        '/services/orders/stop_grace_period must match format "duration"',
+      ]),
+    );
+  });
+
+  it('runs the four services from the one image built from infra/Dockerfile', () => {
+    for (const name of SERVICES) {
+      const built = service(name);
+      expect(built.build).toEqual({ context: '..', dockerfile: 'infra/Dockerfile' });
+      expect(environmentOf(built).SWITCHBOARD_SERVICE).toBe(name);
+    }
+    const context = resolve(INFRA_DIR, '..');
+    expect(existsSync(join(context, 'infra/Dockerfile'))).toBe(true);
+  });
+
+  it('points every service at Redis and at Jaeger over OTLP', () => {
+    for (const name of SERVICES) {
+      const env = environmentOf(service(name));
+      expect(env.REDIS_URL, name).toBe('redis://redis:6379');
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe('http://jaeger:4318');
+    }
+    expect(environmentOf(service('seed')).REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('gives every service a configuration its own loader accepts', () => {
+    for (const name of WORKERS) {
+      const config = loadServiceConfig({
+        env: environmentOf(service(name)),
+        service: name,
+        defaultPort: 4101,
+      });
+      expect(config.otlpEndpoint).toBe('http://jaeger:4318');
+      expect(config.host).toBe('0.0.0.0');
+    }
+    const supervisor = loadSupervisorConfig(environmentOf(service('supervisor')));
+    expect(supervisor.publicUrl).toBe('http://localhost:4100');
+    expect(supervisor.workers).toEqual([...WORKERS]);
+  });
+
+  it('gives the customer and operator tokens to the supervisor only', () => {
+    for (const name of WORKERS) {
+      const env = environmentOf(service(name));
+      expect(env.SWITCHBOARD_API_TOKENS).toBeUndefined();
+      expect(env.SWITCHBOARD_OPERATOR_TOKENS).toBeUndefined();
+    }
+  });
+
+  it('commits no secret: every token comes from infra/.env and stops Compose when missing', () => {
+    for (const variable of [
+      'SWITCHBOARD_SERVICE_TOKEN',
+      'SWITCHBOARD_API_TOKENS',
+      'SWITCHBOARD_OPERATOR_TOKENS',
+    ]) {
+      expect(text).toMatch(new RegExp(`\\$\\{${variable}:\\?[^}]*infra/\\.env[^}]*\\}`));
+      expect(exampleEnv[variable], `.env.example names ${variable}`).toMatch(/REPLACE_ME/);
+      const { [variable]: _missing, ...withoutIt } = exampleEnv;
+      expect(() => interpolateAll(raw, withoutIt)).toThrow(
+        new RegExp(`${variable}: set ${variable} in infra/\\.env`),
+      );
+    }
+  });
+
+  it('runs two replicas of each worker and publishes the supervisor on 4100', () => {
+    for (const name of WORKERS) {
+      expect(
+        Number((service(name).deploy as { replicas?: number } | undefined)?.replicas),
+      ).toBeGreaterThanOrEqual(2);
+      expect(service(name).ports, `${name} publishes no host port, so it can have replicas`).toBeUndefined();
+    }
+    const supervisor = service('supervisor');
+    const ports = (supervisor.ports as string[]).map(String);
+    expect(ports.some((port) => /(^|:)4100:/.test(port))).toBe(true);
+    expect(ports.map(containerPort)).toContain(Number(environmentOf(supervisor).PORT));
+  });
+
+  it('keeps Redis durable and refusing to evict, with a volume and a health check', () => {
+    const redis = service('redis');
+    expect(String(redis.image)).toMatch(/^redis:7(\.|$)/);
+    const command = (redis.command as string[]).join(' ');
+    expect(command).toContain('--appendonly yes');
+    expect(command).toContain('--maxmemory-policy noeviction');
+    expect((redis.volumes as string[]).some((volume) => volume.endsWith(':/data'))).toBe(true);
+    expect(JSON.stringify(redis.healthcheck)).toContain('redis-cli');
+  });
+
+  it('runs a pinned Jaeger v2 with its UI and both OTLP ports', () => {
+    const jaeger = service('jaeger');
+    expect(String(jaeger.image)).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+    expect((jaeger.ports as string[]).map(containerPort).sort((a, b) => a - b)).toEqual([4317, 4318, 16686]);
+    expect(jaeger.healthcheck).toBeDefined();
+  });
+
+  it('starts each service after what it needs is healthy', () => {
+    for (const name of SERVICES) {
+      const needs = service(name).depends_on as Record<string, { condition: string }>;
+      expect(needs.redis?.condition, name).toBe('service_healthy');
+      expect(needs.jaeger?.condition, name).toBe('service_healthy');
+    }
+    const supervisorNeeds = service('supervisor').depends_on as Record<string, { condition: string }>;
+    for (const name of WORKERS) expect(supervisorNeeds[name]?.condition).toBe('service_healthy');
+    expect(supervisorNeeds.seed?.condition).toBe('service_completed_successfully');
+  });
+
+  it('gives a stopping service longer than its drain, and restarts what stops', () => {
+    for (const name of SERVICES) {
+      const built = service(name);
+      const env = environmentOf(built);
+      const drain = Number(env.SWITCHBOARD_DRAIN_MS);
+      expect(drain, `${name}: the drain outlasts the longest delegation`).toBeGreaterThan(
+        Number(env.SWITCHBOARD_HOP_TIMEOUT_MS),
+      );
+      // The drain, then the HTTP close (5 s), then flushing spans.
+      expect(durationMs(String(built.stop_grace_period)), name).toBeGreaterThan(drain + 5_000);
+      expect(built.restart, name).toMatch(/^(always|unless-stopped|on-failure)/);
+    }
+    for (const name of ['redis', 'jaeger']) expect(service(name).restart).toBe('unless-stopped');
+    expect(service('seed').restart).toBe('no');
+  });
+
+  it('writes nowhere but /tmp', () => {
+    for (const name of SERVICES) {
+      expect(service(name).read_only, name).toBe(true);
+      expect(service(name).tmpfs, name).toContain('/tmp');
+    }
+  });
+
+  it('declares the volumes it mounts', () => {
+    const volumes = (compose as { volumes?: unknown }).volumes;
+    expect(isRecord(volumes) ? Object.keys(volumes) : []).toContain('redis-data');
+  });
+});

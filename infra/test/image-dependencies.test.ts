@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { runtimeClosure, runtimeImports, workspacePackages } from './support/imports.js';
+import { readRepoFile, SERVICES } from './support/paths.js';
+
+/**
+ * The image installs production dependencies only (`pnpm install --prod`), so a package that imports
+ * something it lists under devDependencies starts on a developer's machine and fails in the image.
+ */
+describe('what the image runs', () => {
+  const packages = workspacePackages();
+  // The four services, and the CLI for `switchboard seed` (the compose seed service and the k8s Job).
+  const roots = [...SERVICES.map((service) => `@switchboard/${service}`), '@switchboard/cli'];
+  const running = runtimeClosure(roots, packages);
+  /** Packages the Dockerfile links into a package's node_modules by hand: `ln -s … packages/<p>/node_modules/<name>`. */
+  const linked = [
+    ...readRepoFile('infra/Dockerfile').matchAll(
+      /ln -s \S+ ((?:apps|packages)\/[^/\s]+)\/node_modules\/(\S+)/g,
+    ),
+  ].map((match) => `${match[1]} ${match[2]}`);
+
+  it('covers the four services and the packages they use', () => {
+    const names = running.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining([...roots, '@switchboard/service', '@switchboard/a2a']));
+  });
+
+  it('imports at run time only production dependencies (or what the Dockerfile links)', () => {
+    const missing = running.flatMap((pkg) =>
+      [...runtimeImports(pkg.dir)]
+        .filter(([name]) => name !== pkg.name && !(name in pkg.dependencies))
+        .filter(([name]) => !linked.includes(`${pkg.dir} ${name}`))
+        .map(
+          ([name, file]) => `${pkg.name} imports ${name} (${file}) but does not list it under dependencies`,
+        ),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('links by hand only what a package really imports and does not declare', () => {
+    for (const link of linked) {
+      const [dir, name] = link.split(' ');
+      const pkg = running.find((p) => p.dir === dir);
+      expect(pkg, `${link}: the package is in the image`).toBeDefined();
+      expect(runtimeImports(dir ?? '').has(name ?? ''), `${link}: it is imported`).toBe(true);
+    }
+  });
+});
