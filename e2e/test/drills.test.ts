@@ -8,14 +8,7 @@ import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switc
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentOf, DelayedOfflineModel, userText } from './support/delayed-offline-model.js';
-import {
-  answerOf,
-  sdkClient,
-  statusTextOf,
-  TERMINAL,
-  textMessage,
-  untilState,
-} from './support/sdk-client.js';
+import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.js';
 import { startTestSystem, type TestSystem } from './support/system.js';
 
 const REFUNDABLE = [

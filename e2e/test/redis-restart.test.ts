@@ -58,7 +58,4 @@ it('Redis restarts under load: the services reconnect by themselves and every ac
   expect('status' in after && after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   expect('status' in after ? answerOf(after) : '').toContain('estimated delivery: 2026-12-01');
   for (const service of system.launched.services.values()) expect(service.child.exitCode).toBeNull();
-  console.info(
-    `after the Redis restart: ${states.filter((s) => s === 'TASK_STATE_COMPLETED').length} of ${states.length} tasks completed, the rest failed cleanly`,
-  );
 }, 240_000);
