@@ -1,3 +1,4 @@
+export type { SystemAccess } from '@switchboard/customer-service/system';
 export type { ResolvedSetting, ResolveSettingsOptions, SupervisorSetting } from './config.js';
 export { resolveSettings, SUPERVISOR_SETTINGS } from './config.js';
 export { DEV_FILE, DevFile, readDevFile, writeDevFile } from './dev-file.js';
@@ -8,14 +9,11 @@ export { EXIT, processOutput } from './io/output.js';
 export { buildProgram, main } from './main.js';
 export type { BootedSystem, BootSystemOptions, SystemMode } from './system/boot-system.js';
 export { bootSystem } from './system/boot-system.js';
-export type { InProcessSystem } from './system/in-process-system.js';
-export { startInProcessSystem } from './system/in-process-system.js';
 export type {
   LaunchedSystem,
   LaunchSystemOptions,
   RunningService,
   ServiceLogLine,
-  SystemAccess,
 } from './system/launch-system.js';
 export { launchSystem } from './system/launch-system.js';
 export type { RedisSource } from './system/local-redis.js';

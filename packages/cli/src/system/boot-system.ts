@@ -1,15 +1,10 @@
 import { resolve } from 'node:path';
 import type { Logger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
 import { Redis } from 'ioredis';
-import { startInProcessSystem } from './in-process-system.js';
-import {
-  type LaunchedSystem,
-  launchSystem,
-  type ServiceLogLine,
-  type SystemAccess,
-} from './launch-system.js';
+import { type LaunchedSystem, launchSystem, type ServiceLogLine } from './launch-system.js';
 import { findRedis } from './local-redis.js';
 
 /** How the system runs: one process per service on Redis, or everything in this process. */

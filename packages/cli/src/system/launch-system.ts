@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { SystemAccess } from '@switchboard/customer-service/system';
 import { REPO_ROOT, SYSTEM_SERVICES, type SystemService } from './system-services.js';
 
 /** One line a service logged, parsed when it was JSON. */
@@ -30,18 +31,6 @@ export interface LaunchSystemOptions {
   onLog?: (line: ServiceLogLine) => void;
   /** How long to wait for each service's ready line (default 60 000 ms). */
   readyTimeoutMs?: number;
-}
-
-/** The secrets and addresses of a launched system, as a client needs them. */
-export interface SystemAccess {
-  supervisorUrl: string;
-  /** A customer's API token (user `customer`). */
-  token: string;
-  /** An operator's token (operator `operator`). */
-  adminToken: string;
-  serviceToken: string;
-  redisUrl: string;
-  namespace: string;
 }
 
 /** A running service process of the system. */

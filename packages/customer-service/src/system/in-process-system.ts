@@ -12,21 +12,37 @@ import {
   type SkillSpec,
   startA2aHttpServer,
 } from '@switchboard/a2a';
-import { type Agent, type ChatModel, type Logger, OfflineModel } from '@switchboard/agent';
 import {
-  COMMS_SKILLS,
-  createCommsAgent,
-  createInventoryAgent,
-  createOrdersAgent,
-  createSupervisorAgent,
-  INVENTORY_SKILLS,
-  MemoryShopStore,
-  ORDERS_SKILLS,
-  seedShop,
-  supervisorSkills,
-} from '@switchboard/customer-service';
+  type Agent,
+  type AnyTool,
+  type AuditSink,
+  type ChatModel,
+  defineAgent,
+  type Logger,
+  OfflineModel,
+} from '@switchboard/agent';
 import express from 'express';
-import type { SystemAccess } from './launch-system.js';
+import { createCommsAgent } from '../agents/comms/comms-agent.js';
+import { COMMS_SKILLS } from '../agents/comms/comms-skills.js';
+import { createInventoryAgent } from '../agents/inventory/inventory-agent.js';
+import { INVENTORY_SKILLS } from '../agents/inventory/inventory-skills.js';
+import { createOrdersAgent } from '../agents/orders/orders-agent.js';
+import { ORDERS_SKILLS } from '../agents/orders/orders-skills.js';
+import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.js';
+import { MemoryShopStore } from '../domain/memory-shop-store.js';
+import { seedShop } from '../fixtures/seed-shop.js';
+
+/** How a client reaches the system, and the secrets it was started with. */
+export interface SystemAccess {
+  supervisorUrl: string;
+  /** A customer's API token (user `customer`). */
+  token: string;
+  /** An operator's token (operator `operator`). */
+  adminToken: string;
+  serviceToken: string;
+  redisUrl: string;
+  namespace: string;
+}
 
 const SERVICE_USER = 'switchboard-service';
 
@@ -35,6 +51,34 @@ export interface InProcessSystem {
   readonly access: SystemAccess;
   readonly store: MemoryShopStore;
   stop(): Promise<void>;
+}
+
+/** Options of {@link startInProcessSystem}. */
+export interface InProcessSystemOptions {
+  /** The supervisor's port (default 4100; 0 for any free port). */
+  port?: number;
+  /** The model of each agent (default: the offline planner). */
+  model?: (agent: string) => ChatModel;
+  logger: Logger;
+  /** Where every agent writes its audit records (tool calls, approval decisions). */
+  audit?: AuditSink;
+  /** Replaces a worker's tool, e.g. to inject a fault (a timeout, an error, malformed data). */
+  tool?: (agent: string, tool: AnyTool) => AnyTool;
+  /** Longest delegation (default 60 000 ms). */
+  hopTimeoutMs?: number;
+}
+
+/** The agent with each tool passed through `replace`, its prompt and permissions unchanged. */
+function withTools(agent: Agent, replace: ((agent: string, tool: AnyTool) => AnyTool) | undefined): Agent {
+  if (!replace) return agent;
+  return defineAgent({
+    name: agent.name,
+    description: agent.description,
+    instructions: agent.instructions,
+    tools: agent.toolset.list().map((tool) => replace(agent.name, tool)),
+    permissions: { tools: [...agent.permitted] },
+    modelSettings: agent.modelSettings,
+  });
 }
 
 /**
@@ -46,15 +90,13 @@ export async function startInProcessSystem({
   port = 4100,
   model = () => new OfflineModel(),
   logger,
-}: {
-  port?: number;
-  /** The model of each agent (default: the offline planner). */
-  model?: (agent: string) => ChatModel;
-  logger: Logger;
-}): Promise<InProcessSystem> {
+  audit,
+  tool,
+  hopTimeoutMs = 60_000,
+}: InProcessSystemOptions): Promise<InProcessSystem> {
   const secret = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
   const access: SystemAccess = {
-    supervisorUrl: `http://127.0.0.1:${port}`,
+    supervisorUrl: '',
     token: secret('cust'),
     adminToken: secret('ops'),
     serviceToken: secret('svc'),
@@ -87,6 +129,7 @@ export async function startInProcessSystem({
       ownerResolver: actingForOwner(),
       canApprove: (user) => user?.userName === 'operator' || user?.userName === SERVICE_USER,
       ...(board ? { approvals: board } : {}),
+      ...(audit ? { audit } : {}),
       logger,
     });
     const app = createA2aHttpApp({
@@ -115,19 +158,21 @@ export async function startInProcessSystem({
       );
     }
     shell.use(app);
+    if (admin) access.supervisorUrl = server.url;
     return card;
   };
   try {
     const workers = await Promise.all([
-      serve(createOrdersAgent({ store }), ORDERS_SKILLS, 0, false),
-      serve(createInventoryAgent({ store }), INVENTORY_SKILLS, 0, false),
-      serve(createCommsAgent({ store, model: model('comms') }), COMMS_SKILLS, 0, false),
+      serve(withTools(createOrdersAgent({ store }), tool), ORDERS_SKILLS, 0, false),
+      serve(withTools(createInventoryAgent({ store }), tool), INVENTORY_SKILLS, 0, false),
+      serve(withTools(createCommsAgent({ store, model: model('comms') }), tool), COMMS_SKILLS, 0, false),
     ]);
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()] });
     const tools = delegationTools({
       peers: workers,
       clientFor: (card) => factory.createFromAgentCard(card),
       token: access.serviceToken,
+      timeoutMs: hopTimeoutMs,
       logger,
     });
     const supervisor = createSupervisorAgent({ tools });

@@ -1,0 +1,6 @@
+export type {
+  InProcessSystem,
+  InProcessSystemOptions,
+  SystemAccess,
+} from './in-process-system.js';
+export { startInProcessSystem } from './in-process-system.js';
