@@ -43,6 +43,7 @@ export { A2A_ERRORS, A2aError } from './errors.js';
 export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';
 export {
   APPROVAL_DECISION_KEY,
+  CALLER_CONVERSATION_KEY,
   SwitchboardAgentExecutor,
   TASK_STARTED_HOOK,
 } from './executor/agent-executor.js';

@@ -73,7 +73,7 @@ export { MemoryAuditSink } from './observe/audit.js';
 export type { Logger } from './observe/logger.js';
 export { silentLogger, stderrLogger } from './observe/logger.js';
 export type { RedactOptions } from './observe/redact.js';
-export { REDACTED, redactText, redactValue, summarize } from './observe/redact.js';
+export { maskContacts, REDACTED, redactText, redactValue, summarize } from './observe/redact.js';
 export { GEN_AI, SWITCHBOARD, spanName } from './observe/semconv.js';
 export type {
   AgentSpan,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.js';
 import { highestRisk } from '../card/skill-spec.js';
 import { A2aError } from '../errors.js';
-import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.js';
+import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.js';
 import { dataPart, textPart } from '../executor/messages.js';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.js';
 
@@ -66,8 +66,9 @@ const stableId = (...parts: string[]) =>
  * peer's task when it comes. A peer that does not answer in `timeoutMs` fails the call with a
  * message the model can pass on; its task is canceled.
  *
- * The delegate's context id is derived from the supervisor's conversation, so the same request
- * retried after a crash lands in the same conversation (and the peer's intent records hold).
+ * The delegate's context id is derived from the supervisor's conversation and the call, so the same
+ * call retried after a crash lands in the same conversation (and the peer's intent records hold),
+ * while two calls to one peer never share one.
  *
  * @example
  * const tools = delegationTools({ peers: cards, clientFor: (card) => factory.createFromAgentCard(card) });
@@ -145,7 +146,9 @@ async function delegate({
       messageId: stableId(context.conversationId, context.callId, resume?.decision.approvalId ?? ''),
       role: Role.ROLE_USER,
       taskId: delegateTask?.taskId ?? '',
-      contextId: delegateTask?.contextId ?? stableId(context.conversationId, card.name),
+      // One delegate conversation per call: two calls to one peer in the same step must not share
+      // (and overwrite) its conversation state; a retry of the same call lands in the same one.
+      contextId: delegateTask?.contextId ?? stableId(context.conversationId, card.name, context.callId),
       parts: resume
         ? [
             dataPart({
@@ -158,7 +161,7 @@ async function delegate({
             }),
           ]
         : [textPart(request)],
-      metadata: { [DELEGATED_SKILL_KEY]: skill },
+      metadata: { [DELEGATED_SKILL_KEY]: skill, [CALLER_CONVERSATION_KEY]: context.conversationId },
       extensions: [],
       referenceTaskIds: [],
     },

@@ -20,6 +20,7 @@ import {
   type IntentStore,
   isAgentError,
   type Logger,
+  maskContacts,
   runAgent,
   type StopReason,
   stderrLogger,
@@ -85,6 +86,12 @@ export interface AgentExecutorOptions {
   context?: ContextWindowOptions;
   maxSteps?: number;
 }
+
+/**
+ * The message metadata key a delegating agent sets to its own conversation id: a trusted caller's
+ * (one that `canApprove`) delegations share intent records across calls of that conversation.
+ */
+export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
 
 /** The task metadata key that names the conversation a task belongs to. */
 export const CONVERSATION_KEY = 'switchboard.conversation';
@@ -153,7 +160,9 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         return;
       }
       const { text, data } = readMessage(userMessage);
-      const decisions = this.#decisions(data, requestContext);
+      // Who may approve may also see approval requests whole and speak for a caller's conversation.
+      const trusted = this.#o.canApprove?.(requestContext.context.user) ?? false;
+      const decisions = this.#decisions(data, requestContext, trusted);
       if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
         publisher.finish(
           TaskState.TASK_STATE_REJECTED,
@@ -163,6 +172,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       }
       publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const stored = await this.#runState.load(conversation);
+      const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
+      const intentScope = trusted && typeof caller === 'string' && caller ? `caller:${caller}` : undefined;
       const result = await runAgent({
         agent: this.#o.currentAgent?.() ?? this.#o.agent,
         model: this.#o.model,
@@ -170,6 +181,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         ...(text && decisions.accepted.length === 0 ? { input: text } : {}),
         ...(stored ? { history: stored.messages, state: stored.state } : {}),
         conversationId: contextId,
+        ...(intentScope ? { intentScope } : {}),
         decisions: decisions.accepted,
         signal: controller.signal,
         logger: this.#logger,
@@ -181,7 +193,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
       await this.#postApprovals(requestContext, result);
-      this.#publishResult(publisher, result, decisions.refused > 0);
+      this.#publishResult(publisher, result, { refusedDecision: decisions.refused > 0, operator: trusted });
     } catch (error) {
       this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
       const why =
@@ -263,13 +275,13 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   #decisions(
     data: unknown[],
     requestContext: RequestContext,
+    allowed: boolean,
   ): { accepted: ApprovalDecision[]; refused: number } {
     const user = requestContext.context.user;
     const accepted: ApprovalDecision[] = [];
     let refused = 0;
     for (const item of data) {
       if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
-      const allowed = this.#o.canApprove?.(user) ?? false;
       const parsed = ApprovalDecision.omit({ decidedAt: true })
         .partial({ decidedBy: true })
         .safeParse((item as Record<string, unknown>)[APPROVAL_DECISION_KEY]);
@@ -288,7 +300,15 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     return { accepted, refused };
   }
 
-  #publishResult(publisher: TaskPublisher, result: AgentRunResult, refusedDecision: boolean): void {
+  /**
+   * The operator's approval requests go to the board whole; a caller who may not approve (the
+   * customer) reads them with contact details masked, since they may be about someone else.
+   */
+  #publishResult(
+    publisher: TaskPublisher,
+    result: AgentRunResult,
+    { refusedDecision, operator }: { refusedDecision: boolean; operator: boolean },
+  ): void {
     const state = FINAL_STATE[result.stopReason];
     if (result.stopReason === 'model') {
       publisher.artifact(result.output);
@@ -299,8 +319,15 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       const note = refusedDecision
         ? 'An approval decision in your message was ignored: you are not allowed to approve, or it was malformed.\n'
         : '';
-      publisher.finish(state, `${note}${result.output}`, [
-        dataPart({ pendingApprovals: result.pendingApprovals }),
+      const shown = (text: string) => (operator ? text : maskContacts(text));
+      publisher.finish(state, shown(`${note}${result.output}`), [
+        dataPart({
+          pendingApprovals: result.pendingApprovals.map((request) => ({
+            ...request,
+            action: shown(request.action),
+            text: shown(request.text),
+          })),
+        }),
       ]);
       return;
     }

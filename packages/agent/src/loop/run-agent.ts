@@ -50,6 +50,11 @@ export interface RunAgentOptions {
   credentials?: CredentialVault | Readonly<Record<string, string>>;
   /** Intent records of non-idempotent tools (default: in memory, this run only). */
   intents?: IntentStore;
+  /**
+   * What intent records are scoped to (default: the conversation): a delegate agent is given its
+   * caller's conversation, so the same action asked for again in a new delegation is still known.
+   */
+  intentScope?: string;
   audit?: AuditSink;
   tracer?: AgentTracer;
   logger?: Logger;
@@ -171,6 +176,7 @@ class AgentRun {
     this.#runner = new ToolRunner({
       agent: options.agent.name,
       conversationId,
+      ...(options.intentScope ? { intentScope: options.intentScope } : {}),
       toolset: options.agent.toolset,
       permitted: options.agent.permitted,
       state: this.#state,

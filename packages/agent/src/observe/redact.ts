@@ -32,6 +32,16 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return out;
 }
 
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+
+/**
+ * Masks contact details (email addresses) in a text meant for someone who should not see them, e.g.
+ * a customer reading the operator's approval request about another customer.
+ */
+export function maskContacts(text: string): string {
+  return text.replace(EMAIL, '[an email address]');
+}
+
 /** Options of {@link redactValue}. */
 export interface RedactOptions {
   /** Literal secret values to remove wherever they appear (e.g. the configured credentials). */

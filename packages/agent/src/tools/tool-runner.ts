@@ -25,6 +25,8 @@ import type { Toolset } from './toolset.js';
 export interface ToolRunnerOptions {
   agent: string;
   conversationId: string;
+  /** What intent records are scoped to (default: the conversation). */
+  intentScope?: string;
   toolset: Toolset;
   /** Names of the tools this agent may call. */
   permitted: ReadonlySet<string>;
@@ -297,7 +299,7 @@ export class ToolRunner {
       .digest('hex')
       .slice(0, 24);
     if (!tool.idempotent) {
-      draft.intentKey = `${agent}:${conversationId}:${tool.name}:${idempotencyKey}`;
+      draft.intentKey = `${agent}:${this.#o.intentScope ?? conversationId}:${tool.name}:${idempotencyKey}`;
       const begin = await intents.begin({ key: draft.intentKey, tool: tool.name, now: this.#now() });
       if (!begin.started && begin.existing.status === 'succeeded') {
         draft.record.replayed = true;

@@ -19,6 +19,7 @@ import {
   type ChatModel,
   defineAgent,
   type Logger,
+  MemoryIntentStore,
   OfflineModel,
 } from '@switchboard/agent';
 import express from 'express';
@@ -104,6 +105,9 @@ export async function startInProcessSystem({
     namespace: 'in-process',
   };
   const store = new MemoryShopStore();
+  // One intent store for every agent and task, as Redis is in a deployment: an action whose outcome
+  // is unknown (it timed out) is never started again, whichever task asks.
+  const intents = new MemoryIntentStore();
   await seedShop({ store });
   const closers: (() => Promise<void>)[] = [];
   const serve = async (
@@ -130,6 +134,7 @@ export async function startInProcessSystem({
       canApprove: (user) => user?.userName === 'operator' || user?.userName === SERVICE_USER,
       ...(board ? { approvals: board } : {}),
       ...(audit ? { audit } : {}),
+      intents,
       logger,
     });
     const app = createA2aHttpApp({
