@@ -5,6 +5,7 @@ import { cardsDiff } from './commands/cards-diff.js';
 import { cardsVerify } from './commands/cards-verify.js';
 import { traceCommand } from './commands/trace.js';
 import { loadCliConfig } from './config.js';
+import { addEvalCommands } from './eval-commands.js';
 import { EXIT, type Output, processOutput } from './io/output.js';
 import { addSupervisorCommands } from './supervisor-commands.js';
 import { addSystemCommands } from './system-commands.js';
@@ -101,6 +102,7 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
     });
   addSupervisorCommands({ program, config, output, exit });
   addSystemCommands({ program, output, exit });
+  addEvalCommands({ program, output, exit });
   return program;
 }
 

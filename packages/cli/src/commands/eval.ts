@@ -1,0 +1,207 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  compareReports,
+  deploymentTarget,
+  type EvalReport,
+  type EvalTarget,
+  formatMarkdownReport,
+  formatReportJson,
+  formatTerminalReport,
+  type GateResult,
+  inProcessTarget,
+  isEvaluationError,
+  isSuite,
+  loadCases,
+  openModelSource,
+  readReport,
+  runEvals,
+  SUITES,
+} from '@switchboard/eval';
+import { connectSupervisor } from '../a2a/supervisor-client.js';
+import { AdminClient } from '../admin/admin-client.js';
+import { resolveSettings } from '../config.js';
+import { CliError, reportFailure } from '../errors.js';
+import { EXIT, type Output } from '../io/output.js';
+import { REPO_ROOT } from '../system/system-services.js';
+import { newTrace } from '../trace-context.js';
+
+/** Where the eval cases live by default: `<repo>/evals`. */
+export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'evals');
+
+/** Options of {@link evalCommand}, as typed on the command line. */
+export interface EvalCommandOptions {
+  /** The suite to run; every suite when absent. */
+  suite?: string | undefined;
+  /** `--cases`: the directory holding the suite folders (default `<repo>/evals`). */
+  cases?: string | undefined;
+  /** `--model`: `offline` (default), `scripted` or a model name. */
+  model: string;
+  /** `--url`: a deployment's supervisor (`true`: from SWITCHBOARD_URL or .switchboard/dev.json). */
+  url?: string | boolean | undefined;
+  baseline?: string | undefined;
+  /** `--threshold`: how much a rate may drop (absolute), as typed. */
+  threshold: string;
+  /** `--relative-threshold`: how much steps and tokens may grow (relative), as typed. */
+  relativeThreshold: string;
+  /** `--timeout`: seconds per case, as typed. */
+  timeout: string;
+  /** `--concurrency`: cases at once, as typed. */
+  concurrency: string;
+  json: boolean;
+  out?: string | undefined;
+  markdown?: string | undefined;
+  /** The environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, `SWITCHBOARD_*`). */
+  env: NodeJS.ProcessEnv;
+  output: Output;
+}
+
+function parseNumber(
+  flag: string,
+  text: string,
+  { min, max, integer = false }: { min: number; max?: number; integer?: boolean },
+): number | string {
+  const value = Number(text);
+  const ok =
+    Number.isFinite(value) &&
+    value >= min &&
+    (max === undefined || value <= max) &&
+    (!integer || Number.isInteger(value));
+  if (ok) return value;
+  const range =
+    max === undefined
+      ? `${integer ? 'a whole number' : 'a number'} of at least ${min}`
+      : `a number from ${min} to ${max}`;
+  return `${flag} ${text} must be ${range}`;
+}
+
+async function openTarget(options: EvalCommandOptions): Promise<EvalTarget> {
+  if (options.url !== undefined && options.url !== false) {
+    const settings = await resolveSettings({
+      need: ['url', 'token', 'adminToken'],
+      flags: { url: { value: typeof options.url === 'string' ? options.url : undefined, flag: '--url' } },
+      env: options.env,
+    });
+    const trace = newTrace();
+    // Fails early, with the variable to set, when the supervisor is down or refuses a token.
+    const client = await connectSupervisor({
+      url: settings.url,
+      token: settings.token,
+      traceparent: trace.traceparent,
+    });
+    // A task that does not exist: a valid token gets "not found", a refused one a CliError naming its variable.
+    await client
+      .getTask({ tenant: '', id: 'switchboard-eval-token-check', historyLength: 0 })
+      .catch((error: unknown) => {
+        if (error instanceof CliError) throw error;
+      });
+    await new AdminClient({
+      url: settings.url,
+      token: settings.adminToken,
+      traceparent: trace.traceparent,
+    }).list();
+    return deploymentTarget({
+      url: settings.url.value,
+      token: settings.token.value,
+      adminToken: settings.adminToken.value,
+    });
+  }
+  const models = await openModelSource({
+    model: options.model,
+    apiKey: options.env.OPENAI_API_KEY?.trim() || undefined,
+    baseURL: options.env.OPENAI_BASE_URL?.trim() || undefined,
+  });
+  return inProcessTarget({ models });
+}
+
+/**
+ * `switchboard eval [suite]`: runs the eval cases (in process on a fresh system per case, or against
+ * a deployment with `--url`), prints the report (terminal table, or JSON with `--json`), writes it
+ * (`--out`, `--markdown`), and with `--baseline` gates on regressions. Exit 0 done (no regression),
+ * 1 regressions (or the deployment is unreachable), 2 usage: a bad suite, flag, case file or baseline.
+ */
+export async function evalCommand(options: EvalCommandOptions): Promise<number> {
+  const { output } = options;
+  if (options.suite !== undefined && !isSuite(options.suite)) {
+    output.err(`Unknown suite "${options.suite}": give ${SUITES.join(', ')}, or no suite to run them all.`);
+    return EXIT.usage;
+  }
+  const threshold = parseNumber('--threshold', options.threshold, { min: 0, max: 1 });
+  const relativeThreshold = parseNumber('--relative-threshold', options.relativeThreshold, { min: 0 });
+  const timeout = parseNumber('--timeout', options.timeout, { min: 1 });
+  const concurrency = parseNumber('--concurrency', options.concurrency, { min: 1, integer: true });
+  for (const value of [threshold, relativeThreshold, timeout, concurrency]) {
+    if (typeof value === 'string') {
+      output.err(`${value}, e.g. --threshold 0.05 --relative-threshold 0.1 --timeout 60 --concurrency 2`);
+      return EXIT.usage;
+    }
+  }
+  const dir = options.cases ?? DEFAULT_CASES_DIR;
+  let report: EvalReport;
+  let gate: GateResult | undefined;
+  try {
+    const baseline = options.baseline ? await readReport({ file: options.baseline }) : undefined;
+    const cases = await loadCases({
+      dir,
+      suite: options.suite && isSuite(options.suite) ? options.suite : undefined,
+    });
+    const target = await openTarget(options);
+    output.err(
+      `Running ${cases.length} eval case${cases.length === 1 ? '' : 's'} on ${target.model} (${target.label})…`,
+    );
+    report = await runEvals({
+      cases,
+      target,
+      caseTimeoutMs: (timeout as number) * 1000,
+      concurrency: concurrency as number,
+      onCase: (result) => {
+        const mark = result.status === 'passed' ? '✓' : result.status === 'failed' ? '✗' : '-';
+        const why =
+          result.status === 'skipped'
+            ? ` skipped: ${result.skipReason}`
+            : ` (${(result.durationMs / 1000).toFixed(1)} s)`;
+        output.err(`  ${mark} ${result.suite}/${result.id}${why}`);
+      },
+    });
+    if (baseline) {
+      gate = compareReports({
+        baseline,
+        current: report,
+        threshold: threshold as number,
+        relativeThreshold: relativeThreshold as number,
+      });
+    }
+  } catch (error) {
+    if (isEvaluationError(error)) {
+      output.err(error.message);
+      return EXIT.usage;
+    }
+    return reportFailure({ error, output });
+  }
+  const json = formatReportJson(report);
+  try {
+    if (options.out) await writeFile(options.out, json);
+    if (options.markdown) {
+      await writeFile(
+        options.markdown,
+        formatMarkdownReport({ report, gate, baselineFile: options.baseline }),
+      );
+    }
+  } catch (error) {
+    return reportFailure({
+      error: new CliError('INVALID_SETTING', {
+        message: `Cannot write the report: ${error instanceof Error ? error.message : String(error)}. Check the --out and --markdown paths.`,
+      }),
+      output,
+    });
+  }
+  if (options.json) {
+    output.out(json.trimEnd());
+    if (gate) for (const regression of gate.regressions) output.err(`regression: ${regression.message}`);
+  } else {
+    output.out(formatTerminalReport({ report, gate, baselineFile: options.baseline }).trimEnd());
+  }
+  if (options.out) output.err(`Wrote the JSON report to ${options.out}.`);
+  if (options.markdown) output.err(`Wrote the Markdown report to ${options.markdown}.`);
+  return gate && gate.regressions.length > 0 ? EXIT.problems : EXIT.ok;
+}

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.js';
+import type { Output } from './io/output.js';
+
+const EVAL_HELP = `
+Cases are files <cases>/<suite>/<id>.yaml; suites: normal, boundary, malicious, failure.
+In process (the default) every case runs on a fresh system in this process: tool calls, steps,
+tokens and dangerous actions are observed and faults are injected. With --url the cases run against
+a deployment as a user (SWITCHBOARD_TOKEN) and an operator (SWITCHBOARD_ADMIN_TOKEN): cases with
+faults are skipped and tool expectations are reported as not observable.
+A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
+
+Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is
+unreachable), 2 usage: a bad suite or flag, malformed case files, an unreadable baseline.
+
+Examples:
+  switchboard eval                                   every suite, offline model, terminal report
+  switchboard eval malicious --model scripted        one suite, through the OpenAI HTTP client
+  switchboard eval --baseline evals/baseline.json    the regression gate CI runs
+  switchboard eval --out report.json --markdown report.md`;
+
+/** Adds `switchboard eval`. */
+export function addEvalCommands({
+  program,
+  output,
+  exit,
+}: {
+  program: Command;
+  output: Output;
+  exit: { code: number };
+}): void {
+  program
+    .command('eval')
+    .description(
+      'Run the eval suites against the agents: metrics per suite and overall, each failed case, and a baseline gate.',
+    )
+    .argument('[suite]', 'normal, boundary, malicious or failure (default: every suite)')
+    .option('--cases <dir>', `the directory holding the suite folders (default: ${DEFAULT_CASES_DIR})`)
+    .option(
+      '--model <model>',
+      'offline, scripted (offline behind the OpenAI HTTP client) or a model name',
+      'offline',
+    )
+    .option(
+      '--url [url]',
+      'run against a deployment’s supervisor (no value: SWITCHBOARD_URL, then .switchboard/dev.json)',
+    )
+    .option('--baseline <file>', 'an earlier JSON report: exit 1 on any regression against it')
+    .option('--threshold <n>', 'how much a rate may drop before it is a regression (absolute)', '0.05')
+    .option('--relative-threshold <n>', 'how much steps and tokens per task may grow (relative)', '0.1')
+    .option('--timeout <seconds>', 'a case that takes longer fails', '60')
+    .option('--concurrency <n>', 'cases run at the same time', '1')
+    .option('--json', 'print the report as JSON on stdout', false)
+    .option('--out <file>', 'write the JSON report to a file (a baseline for --baseline)')
+    .option('--markdown <file>', 'write the report as Markdown')
+    .addHelpText('after', EVAL_HELP)
+    .action(
+      async (
+        suite: string | undefined,
+        options: {
+          cases?: string;
+          model: string;
+          url?: string | boolean;
+          baseline?: string;
+          threshold: string;
+          relativeThreshold: string;
+          timeout: string;
+          concurrency: string;
+          json: boolean;
+          out?: string;
+          markdown?: string;
+        },
+      ) => {
+        exit.code = await evalCommand({ suite, ...options, env: process.env, output });
+      },
+    );
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/** The suites, one folder each under the cases directory (`evals/<suite>/<id>.yaml`). */
+export const SUITES = ['normal', 'boundary', 'malicious', 'failure'] as const;
+
+/** A suite name: `normal`, `boundary`, `malicious` or `failure`. */
+export const Suite = z.enum(SUITES, { error: 'must be normal, boundary, malicious or failure' });
+export type Suite = z.infer<typeof Suite>;
+
+/** A task state as the case names it: the supervisor task's state after the last turn. */
+export const TaskStateName = z.enum(['completed', 'input-required', 'failed', 'rejected', 'canceled'], {
+  error: 'must be completed, input-required, failed, rejected or canceled',
+});
+export type TaskStateName = z.infer<typeof TaskStateName>;
+
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const text = z.string({ error: 'must be a text' }).trim().min(1, 'must not be empty');
+const reason = z.string({ error: 'must be a text' }).trim().min(1, 'must not be empty').max(500).optional();
+
+/** A turn: the user says something. */
+export const UserTurn = z.strictObject({ user: text });
+export type UserTurn = z.infer<typeof UserTurn>;
+
+/** A turn: an operator approves every pending approval of the conversation (the admin API). */
+export const ApproveTurn = z.strictObject({ approve: z.literal('all'), reason });
+export type ApproveTurn = z.infer<typeof ApproveTurn>;
+
+/** A turn: an operator denies every pending approval of the conversation. */
+export const DenyTurn = z.strictObject({ deny: z.literal('all'), reason });
+export type DenyTurn = z.infer<typeof DenyTurn>;
+
+/** One turn of a case's conversation. */
+export const Turn = z.union([UserTurn, ApproveTurn, DenyTurn], {
+  error:
+    'must be { user: "<text>" }, { approve: all } or { deny: all } (approve and deny take an optional reason)',
+});
+export type Turn = z.infer<typeof Turn>;
+
+/**
+ * What a fault does to a worker tool. `timeout`: the handler never resolves, so the runtime's tool
+ * timeout fires; `error`: it throws; `malformed`: it returns data of the wrong shape.
+ */
+export const FaultKind = z.enum(['timeout', 'error', 'malformed'], {
+  error: 'must be timeout, error or malformed',
+});
+export type FaultKind = z.infer<typeof FaultKind>;
+
+/** A fault injected into one worker tool for one case (in process only). */
+export const Fault = z.strictObject({
+  agent: text,
+  tool: text,
+  kind: FaultKind,
+  /** Only the first `times` calls fail (default: every call). */
+  times: z.number({ error: 'must be a whole number of at least 1' }).int().min(1).optional(),
+});
+export type Fault = z.infer<typeof Fault>;
+
+/** A tool call a case expects. */
+export const ExpectedCall = z.strictObject({
+  /** A worker tool (`get_order`) or a supervisor delegation tool (`orders_order_status`). */
+  tool: text,
+  agent: text.optional(),
+  /** These keys must equal the call's validated arguments (others may be present). */
+  arguments: z
+    .record(z.string(), z.unknown(), { error: 'must be a map of argument names to values' })
+    .optional(),
+});
+export type ExpectedCall = z.infer<typeof ExpectedCall>;
+
+/**
+ * How expected calls are matched. `subset`: these calls happen, others are allowed; `exact`:
+ * exactly these calls happen (any order); `in-order`: these happen in this order, others may be
+ * interleaved.
+ */
+export const MatchMode = z.enum(['subset', 'exact', 'in-order'], {
+  error: 'must be subset, exact or in-order',
+});
+export type MatchMode = z.infer<typeof MatchMode>;
+
+/** What a case expects; every field is optional. */
+export const Expectations = z.strictObject({
+  tools: z
+    .strictObject({
+      match: MatchMode.default('subset'),
+      calls: z
+        .array(ExpectedCall, { error: 'must be a list of calls' })
+        .min(1, 'must list at least one call'),
+    })
+    .optional(),
+  /** These tools must not have run (their handler never invoked). */
+  notTools: z.array(text, { error: 'must be a list of tool names' }).optional(),
+  answer: z
+    .strictObject({
+      /** Case-insensitive substrings the final answer must hold. */
+      contains: z.array(text, { error: 'must be a list of texts' }).optional(),
+      /** Case-insensitive substrings it must not hold. */
+      notContains: z.array(text, { error: 'must be a list of texts' }).optional(),
+    })
+    .optional(),
+  state: TaskStateName.optional(),
+  /** Model calls across all agents, at most. */
+  maxSteps: z.number({ error: 'must be a whole number of at least 1' }).int().min(1).optional(),
+  /** No dangerous tool's handler ran unless an operator approved it in this case. */
+  noDangerousWithoutApproval: z.boolean({ error: 'must be true or false' }).optional(),
+  /** The answers hold none of the system's secrets. */
+  noSecrets: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type Expectations = z.infer<typeof Expectations>;
+
+/**
+ * One eval case, as written in `evals/<suite>/<id>.yaml` (or `.json`): a conversation with the
+ * supervisor, optional faults injected into worker tools, and what must hold afterwards.
+ *
+ * @example
+ * id: normal-order-two-step
+ * suite: normal
+ * title: Two-step order question
+ * turns:
+ *   - user: "Where is my order A10086 and when will it arrive?"
+ * expect:
+ *   tools: { match: in-order, calls: [{ tool: get_order }, { tool: estimate_delivery }] }
+ *   answer: { contains: ["2026-12-01"] }
+ *   state: completed
+ */
+export const EvalCase = z.strictObject({
+  /** Unique across all suites, kebab-case; the file is named `<id>.yaml`. */
+  id: z
+    .string({ error: 'must be a text' })
+    .regex(KEBAB, 'must be kebab-case (lower-case words joined by "-"), e.g. normal-order-two-step'),
+  /** Must equal the folder the file is in. */
+  suite: Suite,
+  title: text,
+  tags: z.array(text, { error: 'must be a list of texts' }).optional(),
+  /** The conversation, in order; every turn shares one conversation (A2A contextId). */
+  turns: z.array(Turn, { error: 'must be a list of turns' }).min(1, 'must hold at least one turn'),
+  faults: z.array(Fault, { error: 'must be a list of faults' }).optional(),
+  expect: Expectations.default({}),
+});
+export type EvalCase = z.infer<typeof EvalCase>;

@@ -1,0 +1,128 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EvaluationError, loadCases } from '../src/index.js';
+
+const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
+
+/** A temporary working directory with `evals/<suite>/<file>` holding each text. */
+async function casesDir(files: Record<string, string>): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'switchboard-eval-cases-'));
+  for (const [path, text] of Object.entries(files)) {
+    const full = join(cwd, 'evals', path);
+    await mkdir(join(full, '..'), { recursive: true });
+    await writeFile(full, text);
+  }
+  return cwd;
+}
+
+async function problemsOf(files: Record<string, string>): Promise<string[]> {
+  const cwd = await casesDir(files);
+  const error = await loadCases({ dir: join(cwd, 'evals'), cwd }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(EvaluationError);
+  expect((error as EvaluationError).code).toBe('INVALID_CASES');
+  return [...(error as EvaluationError).problems];
+}
+
+const valid = (id: string, suite = 'normal', extra = '') =>
+  `id: ${id}\nsuite: ${suite}\ntitle: A case\nturns:\n  - user: "Where is my order A10086?"\n${extra}`;
+
+describe('loadCases', () => {
+  it('reads every suite folder, sorted by suite then id, YAML and JSON alike', async () => {
+    const cwd = await casesDir({
+      'malicious/b-case.yaml': valid('b-case', 'malicious'),
+      'normal/z-case.json': JSON.stringify({
+        id: 'z-case',
+        suite: 'normal',
+        title: 'J',
+        turns: [{ user: 'hi' }],
+      }),
+      'normal/a-case.yaml': valid('a-case'),
+      'README.md': '# not a case',
+    });
+    const cases = await loadCases({ dir: join(cwd, 'evals'), cwd });
+    expect(cases.map((loaded) => `${loaded.file} ${loaded.case.id}`)).toEqual([
+      'evals/normal/a-case.yaml a-case',
+      'evals/normal/z-case.json z-case',
+      'evals/malicious/b-case.yaml b-case',
+    ]);
+    expect(cases[0]?.case.expect).toEqual({});
+    const only = await loadCases({ dir: join(cwd, 'evals'), suite: 'malicious', cwd });
+    expect(only.map((loaded) => loaded.case.id)).toEqual(['b-case']);
+  });
+
+  it('loads the fixture cases with their defaults', async () => {
+    const cases = await loadCases({ dir: FIXTURES });
+    const refund = cases.find((loaded) => loaded.case.id === 'fixture-refund-approved')?.case;
+    expect(refund?.turns).toEqual([
+      { user: 'Please refund order A10086, the kettle arrived broken.' },
+      { approve: 'all', reason: 'Photo of the broken kettle checked' },
+    ]);
+    expect(refund?.expect.tools?.match).toBe('exact');
+  });
+
+  it('names the file and the JSON path of a bad match mode', async () => {
+    const problems = await problemsOf({
+      'normal/foo.yaml': valid(
+        'foo',
+        'normal',
+        'expect:\n  tools:\n    match: fuzzy\n    calls: [{ tool: get_order }]\n',
+      ),
+    });
+    expect(problems).toEqual(['evals/normal/foo.yaml: expect.tools.match must be subset, exact or in-order']);
+  });
+
+  it('lists every problem of every bad file, each with its file and path', async () => {
+    const problems = await problemsOf({
+      'normal/bad.yaml': [
+        'id: bad',
+        'suite: normal',
+        'turns:',
+        '  - user: "hi"',
+        '  - approve: some',
+        'faults:',
+        '  - { agent: orders, tool: get_order, kind: slow, times: 0 }',
+        'expect:',
+        '  tools: { calls: [{ tool: get_order, agnt: orders }] }',
+        '  state: done',
+        '  maxSteps: -1',
+      ].join('\n'),
+      'boundary/other.yaml': valid('something-else', 'normal'),
+      'boundary/broken.yaml': 'id: [unclosed\n',
+      'failure/Bad_Id.yaml': valid('Bad_Id', 'failure'),
+    });
+    expect(problems).toEqual([
+      'evals/normal/bad.yaml: title is required',
+      'evals/normal/bad.yaml: turns[1] must be { user: "<text>" }, { approve: all } or { deny: all } (approve and deny take an optional reason)',
+      'evals/normal/bad.yaml: faults[0].kind must be timeout, error or malformed',
+      'evals/normal/bad.yaml: faults[0].times must be a whole number of at least 1',
+      'evals/normal/bad.yaml: expect.tools.calls[0] has an unknown key "agnt"',
+      'evals/normal/bad.yaml: expect.state must be completed, input-required, failed, rejected or canceled',
+      'evals/normal/bad.yaml: expect.maxSteps must be a whole number of at least 1',
+      expect.stringMatching(/^evals\/boundary\/broken\.yaml: is not valid YAML: .+line 2, column 1$/),
+      'evals/boundary/other.yaml: id "something-else" must equal the file name: rename the file to something-else.yaml or set id: other',
+      'evals/boundary/other.yaml: suite "normal" must equal the folder "boundary": move the file or set suite: boundary',
+      'evals/failure/Bad_Id.yaml: id must be kebab-case (lower-case words joined by "-"), e.g. normal-order-two-step',
+    ]);
+  });
+
+  it('refuses ids used twice across suites, and a conversation that does not start with the user', async () => {
+    const problems = await problemsOf({
+      'normal/twice.yaml': valid('twice'),
+      'boundary/twice.yaml': valid('twice', 'boundary'),
+      'normal/operator-first.yaml': 'id: operator-first\nsuite: normal\ntitle: x\nturns:\n  - approve: all\n',
+    });
+    expect(problems).toEqual([
+      'evals/normal/operator-first.yaml: turns[0] must be a user turn: the conversation starts with what the user says',
+      'evals/boundary/twice.yaml: id "twice" is also used by evals/normal/twice.yaml; ids must be unique across suites',
+    ]);
+  });
+
+  it('says where to put cases when there are none', async () => {
+    const cwd = await casesDir({ 'normal/.keep': '' });
+    await expect(loadCases({ dir: join(cwd, 'evals'), cwd })).rejects.toThrow(
+      'No eval cases in evals: add files like evals/normal/<id>.yaml, or point --cases at the directory that holds the suite folders.',
+    );
+  });
+});
