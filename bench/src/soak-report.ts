@@ -1,0 +1,185 @@
+/**
+ * The soak's report: the table (one row per configuration), the throughput ratio against the
+ * baseline, where the CPU went, and everything odd (failures by kind, duplicates, service log lines).
+ */
+import { availableParallelism } from 'node:os';
+import type { ProcessUsage } from './proc-stats.js';
+import type { Audit } from './soak-audit.js';
+import type { Outcome } from './soak-load.js';
+import type { LogTally, SoakConfiguration } from './soak-system.js';
+
+/** Everything measured for one configuration. */
+export interface ConfigurationResult {
+  configuration: SoakConfiguration;
+  /** Measured requests (warm-up excluded) and their outcomes. */
+  measured: readonly Outcome[];
+  /** Warm-up requests (audited and counted as lost or duplicated too, not timed). */
+  warmup: readonly Outcome[];
+  wallMs: number;
+  audit: Audit;
+  usage: readonly ProcessUsage[];
+  /** Busy share of all the machine's cores over the measured window. */
+  machineBusy: number;
+  /** Model calls answered during the measured window. */
+  modelCalls: number;
+  logs: LogTally;
+  spanBytes: number;
+  /** When the services were up, the measured load began and ended, and the services were asked to stop and had. */
+  phases: { ready: Date; measuredFrom: Date; measuredTo: Date; stopping: Date; stopped: Date };
+}
+
+const SERVICES = ['supervisor', 'orders', 'inventory', 'comms'];
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+}
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const times = (ratio: number) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : 'n/a');
+
+/** The numbers of a row. */
+export function summarize(result: ConfigurationResult) {
+  const all = [...result.warmup, ...result.measured];
+  const ok = result.measured.filter((outcome) => outcome.ok);
+  const latencies = ok.map((outcome) => outcome.latencyMs).sort((x, y) => x - y);
+  return {
+    requests: result.measured.length,
+    ok: ok.length,
+    lost: all.filter((outcome) => !outcome.ok).length,
+    duplicated: result.audit.duplicated,
+    perSecond: (ok.length / result.wallMs) * 1000,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+  };
+}
+
+/** Peak MB of each process of a service, e.g. `151 / 148` for two replicas. */
+function peaks(usage: readonly ProcessUsage[], service: string): string {
+  const processes = usage.filter((entry) => entry.name === service || entry.name.startsWith(`${service}-`));
+  return processes.map((entry) => fixed(entry.peakMb, 0)).join(' / ') || '-';
+}
+
+/** Prints the report to stdout. */
+export function printReport(results: readonly ConfigurationResult[], header: string): void {
+  const rows = results.map((result) => ({ result, ...summarize(result) }));
+  const width = Math.max(
+    'configuration'.length,
+    ...results.map((result) => result.configuration.name.length),
+  );
+  const memoryWidth = SERVICES.map((service) =>
+    Math.max(service.length, ...results.map((result) => peaks(result.usage, service).length)),
+  );
+  const pad = (value: string | number, size: number) => String(value).padStart(size);
+  console.log(`${header}\n`);
+  console.log(
+    `${'configuration'.padEnd(width)} | requests |     ok | lost | duplicated |  req/s | p50 ms | p99 ms | peak MB ` +
+      SERVICES.map((service, i) => service.padStart(memoryWidth[i] ?? 0)).join(' | '),
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.result.configuration.name.padEnd(width)} | ${pad(row.requests, 8)} | ${pad(row.ok, 6)} | ` +
+        `${pad(row.lost, 4)} | ${pad(row.duplicated, 10)} | ${pad(fixed(row.perSecond, 1), 6)} | ` +
+        `${pad(fixed(row.p50, 0), 6)} | ${pad(fixed(row.p99, 0), 6)} | ${''.padStart(8)}` +
+        SERVICES.map((service, i) => pad(peaks(row.result.usage, service), memoryWidth[i] ?? 0)).join(' | '),
+    );
+  }
+  const [baseline, ...others] = rows;
+  for (const row of others) {
+    console.log(
+      `\nthroughput, ${row.result.configuration.name} against ${baseline?.result.configuration.name}: ` +
+        times(row.perSecond / (baseline?.perSecond ?? Number.NaN)),
+    );
+  }
+  for (const row of rows) printDetails(row.result, row.ok);
+}
+
+function printDetails(result: ConfigurationResult, ok: number): void {
+  const { configuration, usage, wallMs, audit } = result;
+  const { ready, measuredFrom, measuredTo, stopping, stopped } = result.phases;
+  console.log(
+    `\n${configuration.name}: services ready ${clock(ready)}, measured ${clock(measuredFrom)} to ` +
+      `${clock(measuredTo)}, stopped ${clock(stopping)} to ${clock(stopped)}`,
+  );
+  const cores = (entry: ProcessUsage) => entry.cpuMs / wallMs;
+  const byCpu = [...usage].sort((x, y) => y.cpuMs - x.cpuMs);
+  const machineCores = availableParallelism();
+  const ours = usage.reduce((sum, entry) => sum + cores(entry), 0);
+  console.log(
+    `  CPU over the measured ${fixed(wallMs / 1000, 1)} s: the machine's ${machineCores} cores ` +
+      `${fixed(result.machineBusy * 100, 0)}% busy; the processes below ${fixed(ours, 2)} cores, everything else on ` +
+      `the machine ${fixed(Math.max(0, result.machineBusy * machineCores - ours), 2)} cores`,
+  );
+  const others = Math.max(0, result.machineBusy * machineCores - ours);
+  if (others > 0.2) {
+    console.log(
+      `  note: other work on this machine took ${fixed(others, 2)} cores meanwhile; this configuration's ` +
+        'throughput and latency are lower than on a quiet machine',
+    );
+  }
+  console.log('    process         cores (avg / busiest second)  CPU ms per answered request  peak MB');
+  for (const entry of byCpu) {
+    console.log(
+      `    ${entry.name.padEnd(14)}  ${pad6(fixed(cores(entry), 2))} / ${fixed(entry.peakCores, 2).padEnd(23)}` +
+        `${pad6(fixed(entry.cpuMs / ok, 1)).padEnd(29)}${pad6(fixed(entry.peakMb, 0))}` +
+        `${entry.vanished ? '  (the process was gone before the end)' : ''}`,
+    );
+  }
+  console.log(
+    `  model calls: ${fixed(result.modelCalls / ok, 2)} per answered request; spans written: ` +
+      `${fixed(result.spanBytes / 1e6, 1)} MB`,
+  );
+  const timeline = throughputTimeline(result.measured, wallMs);
+  console.log(`  answered req/s by tenth of the run: ${timeline.map((value) => fixed(value, 1)).join(', ')}`);
+  console.log('  RSS MB by tenth of the run (the largest sampled in each):');
+  for (const entry of usage) {
+    console.log(
+      `    ${entry.name.padEnd(14)}  ${entry.rssByTenth.map((mb) => pad4(fixed(mb, 0))).join(' ')}`,
+    );
+  }
+  const states = [...audit.states].sort(([x], [y]) => x.localeCompare(y));
+  console.log(
+    `  tasks in Redis (${audit.tasks}): ${states.map(([key, count]) => `${key.replace('TASK_STATE_', '')} ${count}`).join(', ')}`,
+  );
+  if (audit.unattributed > 0)
+    console.log(`  tasks that belong to no request of the soak: ${audit.unattributed}`);
+  if (audit.withoutSupervisorTask > 0)
+    console.log(`  requests without a supervisor task: ${audit.withoutSupervisorTask}`);
+  if (audit.withoutWorkerTask > 0)
+    console.log(`  requests never delegated to their worker: ${audit.withoutWorkerTask}`);
+  for (const example of audit.examples) console.log(`  duplicated: ${example}`);
+  const kinds = new Map<string, { count: number; example: string }>();
+  for (const outcome of [...result.warmup, ...result.measured]) {
+    if (outcome.ok) continue;
+    const entry = kinds.get(outcome.kind);
+    if (entry) entry.count++;
+    else kinds.set(outcome.kind, { count: 1, example: outcome.detail ?? '' });
+  }
+  for (const [kind, { count, example }] of kinds) {
+    console.log(`  lost ${count}: ${kind}${example ? `, e.g. "${example}"` : ''}`);
+  }
+  if (result.logs.size === 0) console.log('  service log lines at warn or above: none');
+  for (const [key, { count, first, last, example }] of [...result.logs]
+    .sort(([, x], [, y]) => y.count - x.count)
+    .slice(0, 12)) {
+    const when = count === 1 ? `at ${clock(first)}` : `from ${clock(first)} to ${clock(last)}`;
+    console.log(`  logged ${count}x ${when}: ${key}\n    e.g. ${example}`);
+  }
+}
+
+const pad6 = (text: string) => text.padStart(6);
+/** `10:42:17.617`, this machine's local time. */
+const clock = (date: Date) =>
+  `${date.toTimeString().slice(0, 8)}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+const pad4 = (text: string) => text.padStart(4);
+
+/** Answered requests per second in each tenth of the measured window. */
+function throughputTimeline(outcomes: readonly Outcome[], wallMs: number): number[] {
+  const slice = wallMs / 10;
+  const counts = Array.from({ length: 10 }, () => 0);
+  for (const outcome of outcomes) {
+    if (!outcome.ok) continue;
+    const index = Math.min(9, Math.floor(outcome.endedAtMs / slice));
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  return counts.map((count) => (count / slice) * 1000);
+}

@@ -1,0 +1,146 @@
+/**
+ * One configuration of the soak: the customer-service system launched as real processes
+ * (`launchSystem`) in a fresh Redis namespace with a seeded shop, every service calling the soak's
+ * model server; what the services log at warn and above, tallied; and a clean-up that deletes the
+ * namespace's keys and the span file.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LaunchedSystem, launchSystem, type ServiceLogLine } from '@switchboard/cli';
+import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import type { Redis } from 'ioredis';
+
+/** A configuration to soak: how many processes each worker runs. */
+export interface SoakConfiguration {
+  name: string;
+  replicas: Readonly<Record<string, number>>;
+}
+
+/**
+ * Lines the services logged at warn or above, by service, level and message: how many, when the
+ * first and the last came (this machine's clock), and the first in full.
+ */
+export type LogTally = Map<string, { count: number; first: Date; last: Date; example: string }>;
+
+/** A launched configuration. */
+export interface RunningConfiguration {
+  namespace: string;
+  launched: LaunchedSystem;
+  /** Service process name (`orders`, `orders-2`, …) → pid. */
+  pids: ReadonlyMap<string, number>;
+  logs: LogTally;
+  /** Stops the services (SIGTERM, each drains its running tasks first). */
+  stop(): Promise<void>;
+  /** Deletes the namespace's keys and the spans written; how many bytes and keys. */
+  clean(): Promise<{ spanBytes: number; keysDeleted: number }>;
+}
+
+/** A loopback port that is free right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const WORKERS = ['orders', 'inventory', 'comms'];
+
+function tally(logs: LogTally, { service, line, record }: ServiceLogLine): void {
+  const level = record ? String(record.level ?? '') : 'stderr';
+  if (record && !['warn', 'error', 'fatal'].includes(level)) return;
+  // Of a printed error (stack, object dump), only its first line.
+  if (!record && /^(\s|[}\]])/.test(line)) return;
+  const err = (record?.err as { message?: string } | undefined)?.message;
+  const text = record ? `${String(record.msg ?? '')}${err ? `: ${err}` : ''}` : line;
+  // One entry per kind of line: ids and numbers do not split it.
+  const key = `${service.replace(/-\d+$/, '')} ${level}: ${text.slice(0, 200).replace(/[0-9a-f-]{8,}|\d+/g, '#')}`;
+  const entry = logs.get(key);
+  const now = new Date();
+  if (entry) {
+    entry.count++;
+    entry.last = now;
+  } else logs.set(key, { count: 1, first: now, last: now, example: `${service}: ${line.slice(0, 600)}` });
+}
+
+/** Deletes every key that names `namespace` (SCAN + UNLINK, 1,000 at a time); how many. */
+export async function deleteNamespace(redis: Redis, namespace: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `*${namespace}*`, 'COUNT', 1_000);
+    if (keys.length > 0) deleted += await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return deleted;
+}
+
+/** Seeds the shop in a fresh namespace and launches the four services (workers replicated as asked). */
+export async function startConfiguration({
+  redis,
+  redisUrl,
+  configuration,
+  modelUrl,
+}: {
+  redis: Redis;
+  redisUrl: string;
+  configuration: SoakConfiguration;
+  modelUrl: string;
+}): Promise<RunningConfiguration> {
+  const namespace = `soak-${randomUUID().slice(0, 8)}`;
+  const spanDir = await mkdtemp(join(tmpdir(), 'switchboard-soak-'));
+  const spanFile = join(spanDir, 'spans.jsonl');
+  const logs: LogTally = new Map();
+  const cleanUp = async () => {
+    const spanBytes = await stat(spanFile).then(
+      (file) => file.size,
+      () => 0,
+    );
+    await rm(spanDir, { recursive: true, force: true });
+    return { spanBytes, keysDeleted: await deleteNamespace(redis, namespace) };
+  };
+  try {
+    await seedShop({ store: new RedisShopStore({ redis, prefix: namespace }) });
+    const ports: Record<string, number> = { supervisor: await freePort() };
+    for (const worker of WORKERS) {
+      ports[worker] = await freePort();
+      for (let replica = 2; replica <= (configuration.replicas[worker] ?? 1); replica++) {
+        ports[`${worker}-${replica}`] = await freePort();
+      }
+    }
+    const launched = await launchSystem({
+      redisUrl,
+      namespace,
+      ports,
+      replicas: configuration.replicas,
+      env: {
+        OPENAI_BASE_URL: modelUrl,
+        OPENAI_API_KEY: 'x',
+        SWITCHBOARD_MODEL: 'scripted',
+        SWITCHBOARD_SPAN_FILE: spanFile,
+        LOG_LEVEL: 'warn',
+        SWITCHBOARD_DRAIN_MS: '10000',
+      },
+      onLog: (line) => tally(logs, line),
+    });
+    const pids = new Map(
+      [...launched.services].flatMap(([name, service]) =>
+        service.child.pid === undefined ? [] : [[name, service.child.pid] as const],
+      ),
+    );
+    return {
+      namespace,
+      launched,
+      pids,
+      logs,
+      stop: () => launched.stop(),
+      clean: cleanUp,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
