@@ -50,13 +50,16 @@ async function setup({ lookupMs = 20 }: { lookupMs?: number } = {}) {
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   server = new A2aQueueServer({ requestHandler: handler, card, address, redis, logger: silentLogger() });
   await server.start();
-  factory = new QueueTransportFactory({ redis, timeoutMs: 10_000 });
+  // The inbox is named after the test, so the reply-path tests find (and kill) only their own reader.
+  factory = new QueueTransportFactory({ redis, timeoutMs: 10_000, namespace: inboxNamespace });
   client = await new ClientFactory({ transports: [factory] }).createFromAgentCard(card);
   return { card };
 }
 
+let inboxNamespace = '';
 beforeEach(() => {
   prefix = `{test:${randomUUID()}}`;
+  inboxNamespace = `test-inbox-${randomUUID()}`;
   address = { queue: 'shop', prefix };
 });
 
@@ -155,7 +158,7 @@ describe('the reply path', () => {
     const pending = client.sendMessage(sendRequest(userMessage('A60006?'))) as Promise<Task>;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const clients = (await redis.client('LIST')) as string;
-    const reader = clients.split('\n').find((line) => /name=\S+:reply:\S+:reader/.test(line));
+    const reader = clients.split('\n').find((line) => line.includes(`name=${inboxNamespace}:reply:`));
     const id = /id=(\d+)/.exec(reader ?? '')?.[1];
     expect(id).toBeDefined();
     await redis.client('KILL', 'ID', id ?? '');
