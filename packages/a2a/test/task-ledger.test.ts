@@ -62,7 +62,19 @@ describe('the task ledger', () => {
     expect((await store.load('t-done', asOwner('bob')))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await store.load('t-alive', asOwner('carol')))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     expect(await redis.exists(`${prefix}:ledger:dead-1`)).toBe(0);
+    // A drain that ran out of time leaves its unfinished task for another process's sweep.
     await alive.stop();
-    expect(await redis.exists(`${prefix}:ledger:alive-1`)).toBe(0);
+    expect(await redis.exists(`${prefix}:ledger:alive-1`)).toBe(1);
+    expect(await ledger('sweeper-2').sweep(store)).toEqual(['t-alive']);
+    expect((await store.load('t-alive', asOwner('carol')))?.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+  });
+
+  it('a process that stops with nothing running leaves no record', async () => {
+    const quiet = ledger('quiet-1');
+    await quiet.start(store);
+    await quiet.begin({ taskId: 't-quick', contextId: 'ctx', owner: 'dan', tenant: '' });
+    await quiet.end('t-quick');
+    await quiet.stop();
+    expect(await redis.exists(`${prefix}:ledger:quiet-1`, `${prefix}:alive:quiet-1`)).toBe(0);
   });
 });

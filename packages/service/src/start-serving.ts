@@ -44,6 +44,12 @@ async function connectRedis(url: string): Promise<Redis> {
   }
 }
 
+/** Resolves when `done()` holds, or after `ms`. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + Math.max(0, ms);
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** The wiring behind `runAgentService`, loaded once tracing has started. */
 export async function startServing({
   config,
@@ -162,8 +168,19 @@ export async function startServing({
     closing ??= (async () => {
       logger.info({ service: config.service }, `${config.service} draining`);
       await registration.stop().catch(() => {});
+      const started = Date.now();
       await http.close();
       await queueServer.close({ graceMs: config.drainMs });
+      // Runs that came over HTTP go on after their connection closed: give them the rest of the
+      // drain, then cancel what is left, so no task is left "working" behind this process.
+      await until(() => hosted.executor.runningTasks === 0, config.drainMs - (Date.now() - started));
+      if (hosted.executor.runningTasks > 0) {
+        logger.warn(
+          { running: hosted.executor.abortAll() },
+          'drain ran out of time; canceling the tasks left',
+        );
+        await until(() => hosted.executor.runningTasks === 0, 5_000);
+      }
       await cancels.close();
       await ledger.stop();
       await built.close?.();

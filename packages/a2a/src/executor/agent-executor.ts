@@ -212,6 +212,12 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     }
   }
 
+  /** Aborts every task running in this process (a drain that ran out of time); returns how many. */
+  abortAll(): number {
+    for (const controller of this.#running.values()) controller.abort();
+    return this.#running.size;
+  }
+
   /** Aborts a task if it runs in this process; true when it did. Used for cancels from other replicas. */
   abort(taskId: string): boolean {
     const controller = this.#running.get(taskId);

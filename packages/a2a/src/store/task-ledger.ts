@@ -85,10 +85,15 @@ export class RedisTaskLedger implements TaskLedger {
     this.#timer.unref();
   }
 
-  /** Stops the heartbeat and forgets this process (its tasks have ended: a drain ran first). */
+  /**
+   * Stops the heartbeat. The process's record goes too when it runs no task any more; tasks still
+   * recorded (a drain that ran out of time) are left for another process's sweep to fail.
+   */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
-    await this.#o.redis.del(this.#alive(this.#o.instanceId), this.#tasks(this.#o.instanceId));
+    const { redis, instanceId } = this.#o;
+    await redis.del(this.#alive(instanceId));
+    if ((await redis.hlen(this.#tasks(instanceId))) === 0) await redis.del(this.#tasks(instanceId));
   }
 
   /** Fails the unfinished tasks of dead processes; returns the ids it failed. */
