@@ -23,7 +23,8 @@ beforeAll(async () => {
       OPENAI_API_KEY: 'sk-e2e-scripted',
       SWITCHBOARD_MODEL: 'scripted-offline',
     },
-    serviceEnv: { supervisor: { SWITCHBOARD_HOP_TIMEOUT_MS: '4000' } },
+    // Long enough for a CLI to start and cancel a slow task under load, short enough for the crash drill.
+    serviceEnv: { supervisor: { SWITCHBOARD_HOP_TIMEOUT_MS: '10000' } },
   });
 });
 afterAll(async () => {
@@ -80,7 +81,7 @@ describe('the system on a scripted OpenAI-compatible server (the real openai cli
     const client = await customer();
     const taskId = await startSlowRequest(client);
     const canceled = await system.cli('tasks', 'cancel', taskId);
-    expect(canceled.code).toBe(0);
+    expect(canceled.code, `${canceled.stdout}${canceled.stderr}`).toBe(0);
     const task = await untilState(client, taskId, [TaskState.TASK_STATE_CANCELED]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     for (let i = 0; i < 40; i++) {
