@@ -116,6 +116,7 @@ export async function startConfiguration({
       namespace,
       ports,
       replicas: configuration.replicas,
+      baseEnv: process.env,
       env: {
         OPENAI_BASE_URL: modelUrl,
         OPENAI_API_KEY: 'x',

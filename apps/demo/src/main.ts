@@ -92,6 +92,7 @@ async function main(): Promise<number> {
       namespace,
       port: config.port,
       resetShop: true,
+      baseEnv: process.env,
       env: { SWITCHBOARD_SPAN_FILE: config.spanFile },
       onLog: logs.onLog,
       logger: logs.logger(),

@@ -62,6 +62,7 @@ export async function startTestSystem({
     namespace,
     ports,
     replicas,
+    baseEnv: process.env,
     env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', SWITCHBOARD_DRAIN_MS: '3000', ...env },
     serviceEnv,
   });

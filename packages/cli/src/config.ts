@@ -7,6 +7,15 @@ export interface CliConfig {
   spanFile: string;
   /** Jaeger's query API / UI base URL, e.g. http://localhost:16686 (`SWITCHBOARD_JAEGER_URL`). */
   jaegerUrl: string | undefined;
+  /** The Redis of `dev` and `seed` (`REDIS_URL`). */
+  redisUrl: string | undefined;
+  /** The Redis key namespace of `dev` and `seed` (`SWITCHBOARD_NAMESPACE`). */
+  namespace: string | undefined;
+  /**
+   * The whole environment, for what the command starts or builds from it: the services of `dev`
+   * (which read their own settings) and the models of `eval` (`OPENAI_API_KEY`, ...).
+   */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Reads the command's settings from the environment, with the embedded defaults. */
@@ -14,6 +23,9 @@ export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   return {
     spanFile: env.SWITCHBOARD_SPAN_FILE || '.switchboard/spans.jsonl',
     jaegerUrl: env.SWITCHBOARD_JAEGER_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    namespace: env.SWITCHBOARD_NAMESPACE || undefined,
+    env,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.js';
+import type { CliConfig } from './config.js';
 import type { Output } from './io/output.js';
 
 const EVAL_HELP = `
@@ -22,10 +23,12 @@ Examples:
 /** Adds `switchboard eval`. */
 export function addEvalCommands({
   program,
+  config,
   output,
   exit,
 }: {
   program: Command;
+  config: CliConfig;
   output: Output;
   exit: { code: number };
 }): void {
@@ -71,7 +74,7 @@ export function addEvalCommands({
           markdown?: string;
         },
       ) => {
-        exit.code = await evalCommand({ suite, ...options, env: process.env, output });
+        exit.code = await evalCommand({ suite, ...options, env: config.env, output });
       },
     );
 }

@@ -101,8 +101,8 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
       exit.code = await traceCommand({ which, file: options.file, jaeger: options.jaeger, output });
     });
   addSupervisorCommands({ program, config, output, exit });
-  addSystemCommands({ program, output, exit });
-  addEvalCommands({ program, output, exit });
+  addSystemCommands({ program, config, output, exit });
+  addEvalCommands({ program, config, output, exit });
   return program;
 }
 

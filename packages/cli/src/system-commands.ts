@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { devCommand } from './commands/dev.js';
 import { seedCommand } from './commands/seed.js';
+import type { CliConfig } from './config.js';
 import { readDevFile } from './dev-file.js';
 import type { Output } from './io/output.js';
 
@@ -16,10 +17,12 @@ function port(value: string): number {
 /** Adds the commands that run the system on this machine: `dev` and `seed`. */
 export function addSystemCommands({
   program,
+  config,
   output,
   exit,
 }: {
   program: Command;
+  config: CliConfig;
   output: Output;
   exit: { code: number };
 }): void {
@@ -37,8 +40,9 @@ export function addSystemCommands({
     .option('--in-process', 'run every agent in this process, without Redis', false)
     .action(async (options: { redisUrl?: string; namespace?: string; port: number; inProcess: boolean }) => {
       exit.code = await devCommand({
-        redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS,
-        namespace: options.namespace ?? process.env.SWITCHBOARD_NAMESPACE ?? 'switchboard',
+        redisUrl: options.redisUrl ?? config.redisUrl ?? DEFAULT_REDIS,
+        namespace: options.namespace ?? config.namespace ?? 'switchboard',
+        env: config.env,
         port: options.port,
         inProcess: options.inProcess,
         output,
@@ -70,8 +74,8 @@ export function addSystemCommands({
       }) => {
         const dev = await readDevFile({});
         exit.code = await seedCommand({
-          redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS,
-          namespace: options.namespace ?? process.env.SWITCHBOARD_NAMESPACE ?? dev?.prefix ?? 'switchboard',
+          redisUrl: options.redisUrl ?? config.redisUrl ?? dev?.redisUrl ?? DEFAULT_REDIS,
+          namespace: options.namespace ?? config.namespace ?? dev?.prefix ?? 'switchboard',
           file: options.file,
           reset: options.reset,
           json: options.json,

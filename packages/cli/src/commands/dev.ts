@@ -12,6 +12,8 @@ export interface DevCommandOptions {
   namespace: string;
   port: number;
   inProcess: boolean;
+  /** The environment the services start from (they read their own settings from it). */
+  env: NodeJS.ProcessEnv;
   output: Output;
   /** Resolves when the command should stop (default: SIGINT or SIGTERM). */
   until?: Promise<void>;
@@ -44,6 +46,7 @@ export async function devCommand({
   namespace,
   port,
   inProcess,
+  env,
   output,
   until = signalled(),
 }: DevCommandOptions): Promise<number> {
@@ -53,6 +56,7 @@ export async function devCommand({
     namespace,
     port,
     inProcess,
+    baseEnv: env,
     logger: consoleLogger(output),
     onLog: (line) => output.out(formatLogLine(line)),
   });

@@ -22,8 +22,8 @@ export interface BootedSystem {
 }
 
 /** An agent's model from the environment, as its service would read it (offline by default). */
-function modelFor(agent: string) {
-  const read = readModelConfig(process.env, agent);
+function modelFor(env: NodeJS.ProcessEnv, agent: string) {
+  const read = readModelConfig(env, agent);
   if ('problems' in read) throw new ConfigError(agent, read.problems);
   return createModel(read.config).model;
 }
@@ -38,7 +38,12 @@ export interface BootSystemOptions {
   inProcess?: boolean;
   /** Reload the shop from the fixture, dropping refunds and emails of earlier runs (default false). */
   resetShop?: boolean;
-  /** Environment for every service process (model settings, OTLP endpoint...). */
+  /**
+   * The environment the services start from and read their settings from (models, OTLP endpoint):
+   * pass the caller's own environment (default: empty).
+   */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Extra environment for every service process. */
   env?: Readonly<Record<string, string>>;
   onLog?: (line: ServiceLogLine) => void;
   /** Where the in-process system logs. */
@@ -56,13 +61,18 @@ export async function bootSystem({
   port = 4100,
   inProcess = false,
   resetShop = false,
+  baseEnv = {},
   env = {},
   onLog,
   logger,
 }: BootSystemOptions): Promise<BootedSystem> {
   const redis = inProcess ? undefined : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
-    const system = await startInProcessSystem({ port, logger, model: (agent) => modelFor(agent) });
+    const system = await startInProcessSystem({
+      port,
+      logger,
+      model: (agent) => modelFor({ ...baseEnv, ...env }, agent),
+    });
     return {
       mode: 'in-process',
       access: system.access,
@@ -83,6 +93,7 @@ export async function bootSystem({
     const launched = await launchSystem({
       redisUrl,
       namespace,
+      baseEnv,
       ports: { supervisor: port, orders: port + 1, inventory: port + 2, comms: port + 3 },
       env: { SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'), ...env },
       ...(onLog ? { onLog } : {}),

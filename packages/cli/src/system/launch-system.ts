@@ -23,6 +23,8 @@ export interface LaunchSystemOptions {
    * `ports['<service>-<n>']`, else on its service's port + 100 × (n - 1).
    */
   replicas?: Readonly<Record<string, number>>;
+  /** The environment the services start from, e.g. the caller's own (default: empty). */
+  baseEnv?: NodeJS.ProcessEnv;
   /** Extra environment for every service (model settings, OTLP endpoint, ...). */
   env?: Readonly<Record<string, string>>;
   /** Extra environment per service name. */
@@ -68,6 +70,7 @@ export async function launchSystem({
   namespace = 'switchboard',
   ports = {},
   replicas = {},
+  baseEnv = {},
   env = {},
   serviceEnv = {},
   onLog,
@@ -99,7 +102,7 @@ export async function launchSystem({
       service,
       replica,
       port: portOf(service, replica),
-      env: { ...common, ...(serviceEnv[service.name] ?? {}) },
+      env: { ...baseEnv, ...common, ...(serviceEnv[service.name] ?? {}) },
       ...(onLog ? { onLog } : {}),
       readyTimeoutMs,
     });
@@ -148,7 +151,7 @@ async function startService({
   service: SystemService;
   replica: number;
   port: number;
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   onLog?: (line: ServiceLogLine) => void;
   readyTimeoutMs: number;
 }): Promise<RunningService> {
@@ -158,7 +161,7 @@ async function startService({
     ['--import', import.meta.resolve('tsx'), join(REPO_ROOT, service.entry)],
     {
       cwd: process.cwd(),
-      env: { ...process.env, ...env, PORT: String(port) },
+      env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
