@@ -33,7 +33,7 @@ export interface RunningAgentService {
  * cancel, a registry entry with heartbeats, and a SIGTERM drain.
  *
  * @example
- * const config = loadServiceConfig({ env: process.env, service: 'orders', defaultPort: 4101 });
+ * const config = loadServiceConfig({ env, service: 'orders', defaultPort: 4101 }); // env: the app's
  * await runAgentService({ config, setup: ({ redis }) => ({ agent: createOrdersAgent({ store: new RedisShopStore({ redis }) }) }) });
  */
 export async function runAgentService(options: RunAgentServiceOptions): Promise<RunningAgentService> {
@@ -41,7 +41,7 @@ export async function runAgentService(options: RunAgentServiceOptions): Promise<
   const telemetry = await startTelemetry({
     serviceName: config.service,
     serviceVersion: version,
-    environment: process.env.NODE_ENV ?? 'development',
+    environment: config.environment,
     instanceId: config.instanceId,
     ...(config.otlpEndpoint ? { otlpEndpoint: config.otlpEndpoint } : { spanFile: config.spanFile }),
     ...(config.jaegerUiUrl ? { jaegerUiUrl: config.jaegerUiUrl } : {}),

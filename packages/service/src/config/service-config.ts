@@ -36,6 +36,8 @@ export interface ServiceConfig {
    */
   jobLockMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** `deployment.environment.name` of its traces (`NODE_ENV`, default `development`). */
+  environment: string;
   instanceId: string;
 }
 
@@ -70,6 +72,7 @@ const Common = z.object({
   SWITCHBOARD_DRAIN_MS: Millis.default(30_000),
   SWITCHBOARD_JOB_LOCK_MS: Millis.min(1_000, 'must be at least 1000 ms').default(30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  NODE_ENV: z.string().trim().min(1).default('development'),
 });
 
 /** Unset and empty are the same: a variable exported as "" is not set. */
@@ -78,10 +81,11 @@ const present = (env: NodeJS.ProcessEnv) =>
 
 /**
  * Reads and checks a service's environment; throws {@link ConfigError} naming every variable that
- * is wrong or missing. The only reader of `process.env` is the app that passes it in.
+ * is wrong or missing. The app reads its environment and passes it in; nothing else reads it.
  *
  * @example
- * const config = loadServiceConfig({ env: process.env, service: 'orders', defaultPort: 4101 });
+ * // in apps/orders/src/config.ts, with the process's environment as `env`:
+ * const config = loadServiceConfig({ env, service: 'orders', defaultPort: 4101 });
  */
 export function loadServiceConfig({
   env,
@@ -132,6 +136,7 @@ export function loadServiceConfig({
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     logLevel: c.LOG_LEVEL,
+    environment: c.NODE_ENV,
     instanceId: `${service}-${hostname()}-${process.pid}`,
   };
 }
