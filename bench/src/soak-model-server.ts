@@ -1,5 +1,5 @@
 /**
- * The soak bench's model: the offline planner with a fixed latency per call (`slow-model.ts`), served
+ * The soak bench's model: the offline planner with a fixed latency per call (`DelayedModel`), served
  * over the OpenAI-compatible test server, in its own process so its CPU is not the bench's.
  *
  *   node --import tsx src/soak-model-server.ts --latency-ms 200
@@ -8,8 +8,8 @@
  * (see `soak-ipc.ts`); stops on SIGTERM or when the bench is gone.
  */
 import { parseArgs } from 'node:util';
-import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
-import { SlowOfflineModel } from './slow-model.js';
+import { OfflineModel } from '@switchboard/agent';
+import { DelayedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { CallsQuery } from './soak-ipc.js';
 
 const { values } = parseArgs({ options: { 'latency-ms': { type: 'string', default: '200' } } });
@@ -18,7 +18,11 @@ if (!Number.isInteger(latencyMs) || latencyMs < 0) {
   console.error('usage: soak-model-server.ts --latency-ms <whole number of ms>');
   process.exit(2);
 }
-const model = new SlowOfflineModel(latencyMs);
+const model = new DelayedModel({
+  model: new OfflineModel(),
+  delayMs: latencyMs,
+  modelId: 'scripted-offline',
+});
 const server = await startOpenAICompatibleServer({ model, onError: (error) => console.error(error) });
 // The server keeps every request body for tests to read; a soak sends tens of thousands.
 const kept = server.requests as unknown[];

@@ -7,7 +7,7 @@ import type { ChatRequest } from '@switchboard/agent';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { agentOf, DelayedOfflineModel, userText } from './support/delayed-offline-model.js';
+import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.js';
 import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.js';
 import { startTestSystem, type TestSystem } from './support/system.js';
 
@@ -43,7 +43,7 @@ async function start({
   replicas?: Record<string, number>;
   serviceEnv?: Record<string, Record<string, string>>;
 }) {
-  server = await startOpenAICompatibleServer({ model: new DelayedOfflineModel(delay), apiKey: 'sk-drill' });
+  server = await startOpenAICompatibleServer({ model: delayedOffline(delay), apiKey: 'sk-drill' });
   system = await startTestSystem({
     env: {
       OPENAI_BASE_URL: server.baseURL,

@@ -2,7 +2,7 @@ import { TaskState } from '@a2a-js/sdk';
 import type { ChatRequest } from '@switchboard/agent';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { afterAll, expect, it } from 'vitest';
-import { agentOf, DelayedOfflineModel } from './support/delayed-offline-model.js';
+import { agentOf, delayedOffline } from './support/delayed-offline-model.js';
 import { type PrivateRedis, startPrivateRedis } from './support/private-redis.js';
 import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.js';
 import { startTestSystem, type TestSystem } from './support/system.js';
@@ -19,7 +19,7 @@ afterAll(async () => {
 it('Redis restarts under load: the services reconnect by themselves and every accepted task ends', async () => {
   redis = await startPrivateRedis();
   server = await startOpenAICompatibleServer({
-    model: new DelayedOfflineModel((request: ChatRequest) => (agentOf(request) === 'orders' ? 1_000 : 0)),
+    model: delayedOffline((request: ChatRequest) => (agentOf(request) === 'orders' ? 1_000 : 0)),
     apiKey: 'sk-drill',
   });
   system = await startTestSystem({

@@ -5,8 +5,8 @@ import type { Client } from '@a2a-js/sdk/client';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { REPO_ROOT } from '@switchboard/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.js';
 import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.js';
-import { SlowOfflineModel } from './support/slow-offline-model.js';
 import { startTestSystem, type TestSystem } from './support/system.js';
 
 let server: OpenAICompatibleServer;
@@ -14,7 +14,10 @@ let system: TestSystem;
 
 beforeAll(async () => {
   server = await startOpenAICompatibleServer({
-    model: new SlowOfflineModel(30_000),
+    model: // The orders agent's model calls take 30 s when the request says "slowly": a delegation stays in flight.
+      delayedOffline((request) =>
+        agentOf(request) === 'orders' && /slowly/i.test(userText(request)) ? 30_000 : 0,
+      ),
     apiKey: 'sk-e2e-scripted',
   });
   system = await startTestSystem({

@@ -1,10 +1,5 @@
-import {
-  type ChatModel,
-  type ChatRequest,
-  type ChatResponse,
-  OfflineModel,
-  streamFromResponse,
-} from '@switchboard/agent';
+import { type ChatRequest, OfflineModel } from '@switchboard/agent';
+import { DelayedModel } from '@switchboard/agent/testing';
 
 /** Which agent a model request comes from, by the tools it declares. */
 export function agentOf(request: ChatRequest): 'orders' | 'inventory' | 'comms' | 'supervisor' | 'unknown' {
@@ -22,32 +17,9 @@ export function userText(request: ChatRequest): string {
 }
 
 /**
- * The offline planner behind a scripted OpenAI-compatible server, with a latency chosen per request
- * (`delayMs`), so drills can act while work is in flight. A caller that gives up cuts the wait short.
+ * The offline planner with a latency chosen per request, to serve behind a scripted
+ * OpenAI-compatible server, so drills can act while work is in flight.
  */
-export class DelayedOfflineModel implements ChatModel {
-  readonly modelId = 'scripted-offline';
-  readonly provider = 'scripted';
-  readonly #offline = new OfflineModel();
-  readonly capabilities = this.#offline.capabilities;
-
-  constructor(private readonly delayMs: (request: ChatRequest) => number) {}
-
-  async generate(request: ChatRequest): Promise<ChatResponse> {
-    const delay = this.delayMs(request);
-    if (delay > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        request.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.#offline.generate(request);
-  }
-
-  async *stream(request: ChatRequest) {
-    yield* streamFromResponse(await this.generate(request));
-  }
+export function delayedOffline(delayMs: (request: ChatRequest) => number): DelayedModel {
+  return new DelayedModel({ model: new OfflineModel(), delayMs, modelId: 'scripted-offline' });
 }

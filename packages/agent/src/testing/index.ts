@@ -1,3 +1,5 @@
+export type { DelayedModelOptions } from './delayed-model.js';
+export { DelayedModel } from './delayed-model.js';
 export type { LogEntry } from './memory-logger.js';
 export { MemoryLogger } from './memory-logger.js';
 export type { OpenAICompatibleServer, OpenAICompatibleServerOptions } from './openai-compatible-server.js';
