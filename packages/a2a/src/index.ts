@@ -1,4 +1,5 @@
 export { ACTING_FOR, actingForOwner } from './approvals/acting-for.js';
+export { AdminErrorBody, ApprovalList, DecisionReply } from './approvals/admin-api.js';
 export type {
   ApprovalBoard,
   BoardDecision,

@@ -1,21 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Role, type Task, TaskState } from '@a2a-js/sdk';
+import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import {
   AuthenticatedUser,
   a2aHttpInterfaces,
+  adminApprovalsRouter,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  dataPart,
+  MemoryApprovalBoard,
   startA2aHttpServer,
 } from '@switchboard/a2a';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import express, { type Response } from 'express';
+import express from 'express';
 import { z } from 'zod';
 
 export const USER_TOKEN = 'user-token-0123456789';
@@ -29,7 +29,7 @@ export interface Received {
   traceparent: string | undefined;
 }
 
-/** A supervisor on a loopback port: the real hosted agent over A2A HTTP, plus the admin API contract. */
+/** A supervisor on a loopback port: the real hosted agent over A2A HTTP, plus the admin API. */
 export interface Supervisor {
   url: string;
   received: Received[];
@@ -115,46 +115,10 @@ function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
   return { agent, model };
 }
 
-type ApprovalEntry = {
-  id: string;
-  status: 'pending' | 'approved' | 'denied';
-  agent: string;
-  tool: string;
-  action: string;
-  text: string;
-  reversible: boolean;
-  repeatable: boolean;
-  requestedAt: string;
-  taskId: string;
-  contextId: string;
-  decidedBy?: string;
-  decidedAt?: string;
-  reason?: string;
-};
-
-const PendingApprovals = z.object({
-  pendingApprovals: z.array(
-    z.object({
-      id: z.string(),
-      agent: z.string(),
-      tool: z.string(),
-      action: z.string(),
-      text: z.string(),
-      reversible: z.boolean(),
-      repeatable: z.boolean(),
-      requestedAt: z.string(),
-    }),
-  ),
-});
-
-const fail = (res: Response, status: number, code: string, message: string) =>
-  res.status(status).json({ error: { code, message } });
-
 /**
  * Starts the supervisor: the hosted agent (bearer auth; the operator may approve; tasks shared so
- * the operator can answer a user's task) and, under `/admin`, the admin API contract, which finds
- * pending approvals in the input-required tasks and resumes a task by sending the decision as a
- * data part through the hosted agent's request handler, as the operator.
+ * the operator can answer a user's task) with its approval board, and under `/admin` the real admin
+ * API over that board.
  */
 export async function startSupervisor(): Promise<Supervisor> {
   const refunds = { count: 0 };
@@ -175,10 +139,12 @@ export async function startSupervisor(): Promise<Supervisor> {
     bearerAuth: true,
     interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
   });
+  const board = new MemoryApprovalBoard();
   const hosted = createHostedAgent({
     agent,
     model,
     card,
+    approvals: board,
     logger: silentLogger(),
     canApprove: (user) => user?.userName === 'ops',
     ownerResolver: () => 'shop',
@@ -199,112 +165,15 @@ export async function startSupervisor(): Promise<Supervisor> {
       )
     ).tasks;
 
-  const approvals = new Map<string, ApprovalEntry>();
-  const sync = async () => {
-    for (const task of await tasks()) {
-      if (task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) continue;
-      for (const part of task.status.message?.parts ?? []) {
-        const parsed =
-          part.content?.$case === 'data' ? PendingApprovals.safeParse(part.content.value) : undefined;
-        for (const request of parsed?.success ? parsed.data.pendingApprovals : []) {
-          if (!approvals.has(request.id)) {
-            approvals.set(request.id, {
-              ...request,
-              status: 'pending',
-              taskId: task.id,
-              contextId: task.contextId,
-            });
-          }
-        }
-      }
-    }
-  };
-  const admin = express.Router();
-  admin.use((req, res, next) => {
-    if (req.header('authorization') !== `Bearer ${ADMIN_TOKEN}`) {
-      fail(
-        res,
-        401,
-        'UNAUTHORIZED',
-        'The admin API needs an operator token: send "Authorization: Bearer <token>".',
-      );
-      return;
-    }
-    next();
-  });
-  admin.use(express.json());
-  admin.get('/approvals', async (req, res) => {
-    const status = z.enum(['pending', 'decided', 'all']).safeParse(req.query.status ?? 'pending');
-    if (!status.success) {
-      fail(res, 400, 'INVALID_REQUEST', 'status must be pending, decided or all.');
-      return;
-    }
-    await sync();
-    const wanted = (entry: ApprovalEntry) =>
-      status.data === 'all' || (status.data === 'pending') === (entry.status === 'pending');
-    res.json({ approvals: [...approvals.values()].filter(wanted) });
-  });
-  for (const [verb, decision] of [
-    ['approve', 'approved'],
-    ['deny', 'denied'],
-  ] as const) {
-    admin.post(`/approvals/:id/${verb}`, async (req, res) => {
-      const reason: unknown = req.body?.reason;
-      if (reason !== undefined && typeof reason !== 'string') {
-        fail(res, 400, 'INVALID_REQUEST', 'reason must be a string.');
-        return;
-      }
-      await sync();
-      const entry = approvals.get(req.params.id);
-      if (!entry) {
-        fail(res, 404, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
-        return;
-      }
-      if (entry.status !== 'pending') {
-        fail(
-          res,
-          409,
-          'APPROVAL_ALREADY_DECIDED',
-          `Approval ${entry.id} is already ${entry.status} by ${entry.decidedBy} at ${entry.decidedAt}.`,
-        );
-        return;
-      }
-      Object.assign(entry, {
-        status: decision,
-        decidedBy: 'ops',
-        decidedAt: new Date().toISOString(),
-        ...(reason ? { reason } : {}),
-      });
-      await hosted.requestHandler.sendMessage(
-        {
-          tenant: '',
-          message: {
-            messageId: randomUUID(),
-            role: Role.ROLE_USER,
-            taskId: entry.taskId,
-            contextId: entry.contextId,
-            parts: [
-              dataPart({
-                approvalDecision: { approvalId: entry.id, decision, ...(reason ? { reason } : {}) },
-              }),
-            ],
-            metadata: {},
-            extensions: [],
-            referenceTaskIds: [],
-          },
-          configuration: {
-            acceptedOutputModes: [],
-            taskPushNotificationConfig: undefined,
-            returnImmediately: true,
-          },
-          metadata: {},
-        },
-        asOperator(),
-      );
-      res.status(202).json({ approval: entry, taskId: entry.taskId });
-    });
-  }
-  shell.use('/admin', admin);
+  shell.use(
+    '/admin',
+    adminApprovalsRouter({
+      board,
+      requestHandler: hosted.requestHandler,
+      operatorTokens: { [ADMIN_TOKEN]: 'ops' },
+      logger: silentLogger(),
+    }),
+  );
   shell.use(
     createA2aHttpApp({
       requestHandler: hosted.requestHandler,

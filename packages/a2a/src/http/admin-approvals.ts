@@ -5,6 +5,7 @@ import { type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { ACTING_FOR } from '../approvals/acting-for.js';
+import type { AdminErrorBody, ApprovalList, DecisionReply } from '../approvals/admin-api.js';
 import type { ApprovalBoard } from '../approvals/approval-board.js';
 import type { BoardApproval } from '../approvals/board-approval.js';
 import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
@@ -36,7 +37,7 @@ const DecisionBody = z.object({ reason: z.string().trim().min(1).max(500).option
 const StatusFilter = z.enum(['pending', 'decided', 'all']);
 
 function fail(res: Response, code: AdminErrorCode, message: string): void {
-  res.status(ADMIN_ERRORS[code]).json({ error: { code, message } });
+  res.status(ADMIN_ERRORS[code]).json({ error: { code, message } } satisfies AdminErrorBody);
 }
 
 /**
@@ -89,7 +90,7 @@ export function adminApprovalsRouter({
       return;
     }
     try {
-      res.json({ approvals: await board.list({ status: status.data }) });
+      res.json({ approvals: await board.list({ status: status.data }) } satisfies ApprovalList);
     } catch (error) {
       next(error);
     }
@@ -127,7 +128,7 @@ export function adminApprovalsRouter({
           fail(
             res,
             'APPROVAL_NOT_FOUND',
-            `There is no approval ${req.params.id}; list them with GET /admin/approvals.`,
+            `There is no approval ${req.params.id}. List the pending ones with GET /admin/approvals (switchboard approvals list).`,
           );
           return;
         }
@@ -160,7 +161,9 @@ export function adminApprovalsRouter({
           { approvalId: result.approval.id, decision, operator, taskId: result.approval.taskId },
           'approval decided',
         );
-        res.status(202).json({ approval: result.approval, taskId: result.approval.taskId });
+        res
+          .status(202)
+          .json({ approval: result.approval, taskId: result.approval.taskId } satisfies DecisionReply);
       } catch (error) {
         next(error);
       }

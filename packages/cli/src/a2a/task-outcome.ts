@@ -1,4 +1,5 @@
 import { type Artifact, type Message, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { ApprovalRequest } from '@switchboard/agent';
 import { z } from 'zod';
 import { CliError } from '../errors.js';
 
@@ -37,20 +38,10 @@ export const WAITING_STATES: ReadonlySet<TaskStateName> = new Set(['input-requir
 
 /**
  * One dangerous action a task waits on, as the agent publishes it in the data part
- * `{ pendingApprovals: [...] }` of an input-required status message. Extra fields are kept.
+ * `{ pendingApprovals: [...] }` of an input-required status message (the runtime's `ApprovalRequest`).
  */
-export const PendingApproval = z.looseObject({
-  id: z.string().min(1),
-  agent: z.string(),
-  tool: z.string(),
-  action: z.string(),
-  /** The whole request as one readable paragraph, written for the human who decides. */
-  text: z.string(),
-  reversible: z.boolean(),
-  repeatable: z.boolean(),
-  requestedAt: z.string(),
-});
-export type PendingApproval = z.infer<typeof PendingApproval>;
+export const PendingApproval = ApprovalRequest;
+export type PendingApproval = ApprovalRequest;
 
 const PendingApprovals = z.object({ pendingApprovals: z.array(PendingApproval) });
 

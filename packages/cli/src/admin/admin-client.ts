@@ -1,8 +1,13 @@
+import {
+  AdminErrorBody,
+  type BoardApproval as Approval,
+  ApprovalList,
+  DecisionReply,
+} from '@switchboard/a2a';
 import type { z } from 'zod';
 import type { ResolvedSetting } from '../config.js';
 import { CliError } from '../errors.js';
 import { supervisorFetch } from '../io/supervisor-fetch.js';
-import { AdminErrorBody, type Approval, ApprovalList, DecisionReply } from './approval.js';
 
 /** Options of {@link AdminClient}. */
 export interface AdminClientOptions {

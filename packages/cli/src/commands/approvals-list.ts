@@ -1,5 +1,5 @@
+import type { BoardApproval as Approval } from '@switchboard/a2a';
 import { AdminClient } from '../admin/admin-client.js';
-import type { Approval } from '../admin/approval.js';
 import { resolveSettings } from '../config.js';
 import { reportFailure } from '../errors.js';
 import { column, EXIT, type Output } from '../io/output.js';

@@ -7,7 +7,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { z } from 'zod';
+import { ApprovalList, type BoardApproval } from '@switchboard/a2a';
 
 /** Where the supervisor's task stands after a turn. */
 export interface TurnOutcome {
@@ -18,18 +18,8 @@ export interface TurnOutcome {
   answer: string;
 }
 
-/** An approval on the supervisor's board (`GET /admin/approvals`), the fields the runner reads. */
-export const BoardEntry = z.looseObject({
-  id: z.string(),
-  status: z.string(),
-  agent: z.string(),
-  tool: z.string(),
-  taskId: z.string(),
-  contextId: z.string(),
-});
-export type BoardEntry = z.infer<typeof BoardEntry>;
-
-const BoardList = z.object({ approvals: z.array(BoardEntry) });
+/** An approval on the supervisor's board (`GET /admin/approvals`). */
+export type BoardEntry = BoardApproval;
 
 /** Options of {@link SupervisorDriver.connect}. */
 export interface SupervisorDriverOptions {
@@ -141,7 +131,7 @@ export class SupervisorDriver {
   /** The approvals of this conversation that wait for a decision. */
   async pendingApprovals(): Promise<BoardEntry[]> {
     const reply = await this.#admin('GET', '/admin/approvals?status=pending');
-    const list = BoardList.parse(reply);
+    const list = ApprovalList.parse(reply);
     return list.approvals.filter((approval) => approval.contextId === this.contextId);
   }
 
