@@ -4,14 +4,14 @@
  * afterwards), alternating between the prompts of `SOAK_PROMPTS`. Every call ends in one outcome.
  */
 import { randomUUID } from 'node:crypto';
-import { Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { textPart } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 
 /** A request of the soak and what its answer must contain to count as answered. */
 export interface SoakPrompt {
@@ -56,21 +56,8 @@ export function customerClient(supervisorUrl: string, token: string): Promise<Cl
   }).createFromUrl(supervisorUrl);
 }
 
-const request = (text: string, contextId: string): SendMessageRequest => ({
-  tenant: '',
-  message: {
-    messageId: randomUUID(),
-    role: Role.ROLE_USER,
-    parts: [textPart(text)],
-    contextId,
-    taskId: '',
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  },
-  configuration: undefined,
-  metadata: {},
-});
+const request = (text: string, contextId: string): SendMessageRequest =>
+  sendMessageRequest({ message: userMessage({ text, contextId }) });
 
 const textOf = (parts: Task['artifacts'][number]['parts'] | undefined) =>
   (parts ?? []).flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');

@@ -1,10 +1,11 @@
-import { Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
+import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 
 /** The SDK's client for a supervisor, sending a bearer token. */
 export function sdkClient(url: string, token: string): Promise<Client> {
@@ -21,25 +22,7 @@ export function sdkClient(url: string, token: string): Promise<Client> {
 
 /** A SendMessage request with one text part (optionally returning as soon as the task exists). */
 export function textMessage(text: string, { returnImmediately = false } = {}): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      role: Role.ROLE_USER,
-      parts: [
-        { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} },
-      ],
-      contextId: '',
-      taskId: '',
-      metadata: {},
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: returnImmediately
-      ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
-      : undefined,
-    metadata: {},
-  };
+  return sendMessageRequest({ message: userMessage({ text }), returnImmediately });
 }
 
 /** The answer artifact's text. */

@@ -50,7 +50,14 @@ export {
 } from './executor/agent-executor.js';
 export type { TaskAborter } from './executor/cancel-listener.js';
 export { listenForCancels } from './executor/cancel-listener.js';
-export { agentMessage, dataPart, readMessage, textPart } from './executor/messages.js';
+export {
+  agentMessage,
+  dataPart,
+  readMessage,
+  sendMessageRequest,
+  textPart,
+  userMessage,
+} from './executor/messages.js';
 export type { RunStateStore } from './executor/run-state-store.js';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.js';

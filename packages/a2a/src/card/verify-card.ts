@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AgentCard, type AgentInterface, Role } from '@a2a-js/sdk';
+import { AgentCard, type AgentInterface } from '@a2a-js/sdk';
 import { JsonRpcTransportFactory, RestTransportFactory, type Transport } from '@a2a-js/sdk/client';
+import { sendMessageRequest, userMessage } from '../executor/messages.js';
 import { isObject, type JsonObject } from './card-json.js';
 import { fromV03 } from './from-v03.js';
 
@@ -238,28 +239,7 @@ async function verifyStreaming(
   let taskId = '';
   try {
     const stream = transport.sendMessageStream(
-      {
-        tenant: '',
-        message: {
-          messageId: randomUUID(),
-          role: Role.ROLE_USER,
-          parts: [
-            {
-              content: { $case: 'text', value: 'ping (switchboard cards verify)' },
-              mediaType: 'text/plain',
-              filename: '',
-              metadata: {},
-            },
-          ],
-          contextId: '',
-          taskId: '',
-          metadata: {},
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        configuration: undefined,
-        metadata: {},
-      },
+      sendMessageRequest({ message: userMessage({ text: 'ping (switchboard cards verify)' }) }),
       { serviceParameters: { 'A2A-Version': '1.0' }, signal: AbortSignal.timeout(timeoutMs) },
     );
     for await (const event of stream) {

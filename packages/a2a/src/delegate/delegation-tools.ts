@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AgentCard, type AgentSkill, Role, type SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { type AgentCard, type AgentSkill, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { type AnyTool, defineTool, type Logger, silentLogger, type ToolContext } from '@switchboard/agent';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissio
 import { highestRisk } from '../card/skill-spec.js';
 import { A2aError } from '../errors.js';
 import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.js';
-import { dataPart, textPart } from '../executor/messages.js';
+import { sendMessageRequest, userMessage } from '../executor/messages.js';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.js';
 
 /** Options of {@link delegationTools}. */
@@ -140,34 +140,28 @@ async function delegate({
 }): Promise<DelegateOutcome> {
   const resume = context.approval;
   const delegateTask = resume?.request.delegate;
-  const params: SendMessageRequest = {
-    tenant: '',
-    message: {
+  const params = sendMessageRequest({
+    message: userMessage({
       messageId: stableId(context.conversationId, context.callId, resume?.decision.approvalId ?? ''),
-      role: Role.ROLE_USER,
       taskId: delegateTask?.taskId ?? '',
       // One delegate conversation per call: two calls to one peer in the same step must not share
       // (and overwrite) its conversation state; a retry of the same call lands in the same one.
       contextId: delegateTask?.contextId ?? stableId(context.conversationId, card.name, context.callId),
-      parts: resume
-        ? [
-            dataPart({
+      ...(resume
+        ? {
+            data: {
               [APPROVAL_DECISION_KEY]: {
                 approvalId: resume.decision.approvalId,
                 decision: resume.decision.decision,
                 decidedBy: resume.decision.decidedBy,
                 ...(resume.decision.reason ? { reason: resume.decision.reason } : {}),
               },
-            }),
-          ]
-        : [textPart(request)],
+            },
+          }
+        : { text: request }),
       metadata: { [DELEGATED_SKILL_KEY]: skill, [CALLER_CONVERSATION_KEY]: context.conversationId },
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: {},
-  };
+    }),
+  });
   const stream = new DelegateStream((text) => {
     const line = delegateProgress(text);
     if (line) context.report(`${card.name}: ${line}`);

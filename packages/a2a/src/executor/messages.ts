@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role } from '@a2a-js/sdk';
+import { type Message, type Part, Role, type SendMessageRequest } from '@a2a-js/sdk';
 
 /** A text part. */
 export function textPart(text: string): Part {
@@ -32,6 +32,61 @@ export function agentMessage({
     metadata,
     extensions: [],
     referenceTaskIds: [],
+  };
+}
+
+/**
+ * A message from the user: its text and/or a data part, in a conversation (`contextId`) and task
+ * (`taskId`) when given, with a fresh `messageId` unless one is given (to make a retry idempotent).
+ */
+export function userMessage({
+  text,
+  data,
+  contextId = '',
+  taskId = '',
+  messageId = randomUUID(),
+  metadata = {},
+}: {
+  text?: string;
+  data?: unknown;
+  contextId?: string;
+  taskId?: string;
+  messageId?: string;
+  metadata?: Record<string, unknown>;
+}): Message {
+  return {
+    messageId,
+    role: Role.ROLE_USER,
+    parts: [...(text === undefined ? [] : [textPart(text)]), ...(data === undefined ? [] : [dataPart(data)])],
+    contextId,
+    taskId,
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/**
+ * A `SendMessage` request for a message: blocking by default, or returning as soon as the task
+ * exists with `returnImmediately`.
+ *
+ * @example
+ * await client.sendMessage(sendMessageRequest({ message: userMessage({ text: 'Where is order A10086?' }) }));
+ */
+export function sendMessageRequest({
+  message,
+  returnImmediately = false,
+}: {
+  message: Message;
+  returnImmediately?: boolean;
+}): SendMessageRequest {
+  return {
+    tenant: '',
+    message,
+    configuration: returnImmediately
+      ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
+      : undefined,
+    metadata: {},
   };
 }
 

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { Role } from '@a2a-js/sdk';
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Response, type Router } from 'express';
@@ -11,7 +9,7 @@ import type { BoardApproval } from '../approvals/board-approval.js';
 import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
 import { A2aError } from '../errors.js';
 import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.js';
-import { dataPart } from '../executor/messages.js';
+import { sendMessageRequest, userMessage } from '../executor/messages.js';
 
 /** The codes of the admin API's error bodies `{ error: { code, message } }`. */
 export const ADMIN_ERRORS = {
@@ -193,32 +191,22 @@ async function deliver(handler: A2ARequestHandler, approval: BoardApproval, oper
   context.state.set(ACTING_FOR, approval.owner);
   await handler.sendMessage(
     {
-      tenant: approval.tenant,
-      message: {
-        messageId: randomUUID(),
-        role: Role.ROLE_USER,
-        taskId: approval.taskId,
-        contextId: approval.contextId,
-        parts: [
-          dataPart({
+      ...sendMessageRequest({
+        message: userMessage({
+          taskId: approval.taskId,
+          contextId: approval.contextId,
+          data: {
             [APPROVAL_DECISION_KEY]: {
               approvalId: approval.id,
               decision: approval.status,
               decidedBy: operator,
               ...(approval.reason ? { reason: approval.reason } : {}),
             },
-          }),
-        ],
-        metadata: {},
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: undefined,
+          },
+        }),
         returnImmediately: true,
-      },
-      metadata: {},
+      }),
+      tenant: approval.tenant,
     },
     context,
   );

@@ -1,12 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import {
-  type AgentCard,
-  type Message,
-  type Part,
-  Role,
-  type SendMessageRequest,
-  type Task,
-} from '@a2a-js/sdk';
+import type { AgentCard, Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -25,11 +17,11 @@ import {
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  dataPart,
   type ReadinessCheck,
+  sendMessageRequest,
   startA2aHttpServer,
-  textPart,
 } from '../../src/index.js';
+import { userMessage } from './messages.js';
 
 /** The two HTTP bindings, as the card names them. */
 export type HttpBinding = 'JSONRPC' | 'HTTP+JSON';
@@ -181,28 +173,11 @@ export async function startHost({
   };
 }
 
-/** A user message: text, and optionally a data part; in a conversation and task when given. */
-export function userMessage(
-  text: string,
-  { contextId = '', taskId = '', data }: { contextId?: string; taskId?: string; data?: unknown } = {},
-): Message {
-  const parts: Part[] = text ? [textPart(text)] : [];
-  if (data !== undefined) parts.push(dataPart(data));
-  return {
-    messageId: randomUUID(),
-    role: Role.ROLE_USER,
-    parts,
-    contextId,
-    taskId,
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+export { userMessage };
 
 /** A blocking SendMessage request. */
 export function send(message: Message): SendMessageRequest {
-  return { tenant: '', message, configuration: undefined, metadata: {} };
+  return sendMessageRequest({ message });
 }
 
 /** The text of some parts, joined. */

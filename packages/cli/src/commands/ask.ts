@@ -1,3 +1,4 @@
+import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { followStream, type ProgressUpdate } from '../a2a/follow-stream.js';
 import { explainA2aError } from '../a2a/supervisor-client.js';
 import { openSupervisorSession } from '../a2a/supervisor-session.js';
@@ -8,7 +9,6 @@ import {
   textOf,
   WAITING_STATES,
 } from '../a2a/task-outcome.js';
-import { userRequest } from '../a2a/user-message.js';
 import { reportFailure } from '../errors.js';
 import { EXIT, type Output } from '../io/output.js';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.js';
@@ -54,7 +54,9 @@ export async function askCommand({
   let taskId: string | undefined;
   try {
     const { client, url: supervisor, trace } = await openSupervisorSession({ url, token });
-    const params = userRequest({ text: request, ...(contextId ? { contextId } : {}) });
+    const params = sendMessageRequest({
+      message: userMessage({ text: request, ...(contextId ? { contextId } : {}) }),
+    });
     if (!json) output.out(`Asking the supervisor at ${supervisor.value}`);
     let outcome: TaskOutcome;
     let progress: ProgressUpdate[] = [];

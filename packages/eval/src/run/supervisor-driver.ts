@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Message, type Part, Role, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { type Message, type Part, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { ApprovalList, type BoardApproval } from '@switchboard/a2a';
+import { ApprovalList, type BoardApproval, sendMessageRequest, userMessage } from '@switchboard/a2a';
 
 /** Where the supervisor's task stands after a turn. */
 export interface TurnOutcome {
@@ -104,20 +104,8 @@ export class SupervisorDriver {
 
   /** Sends what the user says and waits until the task stops working. */
   async say(text: string): Promise<TurnOutcome> {
-    const message: Message = {
-      messageId: randomUUID(),
-      role: Role.ROLE_USER,
-      parts: [
-        { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} },
-      ],
-      contextId: this.contextId,
-      taskId: '',
-      metadata: {},
-      extensions: [],
-      referenceTaskIds: [],
-    };
     const result = await this.#client.sendMessage(
-      { tenant: '', message, configuration: undefined, metadata: {} },
+      sendMessageRequest({ message: userMessage({ text, contextId: this.contextId }) }),
       { signal: this.#o.signal },
     );
     if (!('status' in result)) {
