@@ -26,9 +26,9 @@ if [ ! -f "$app/src/main.ts" ]; then
 fi
 
 if [ "${SWITCHBOARD_ENTRYPOINT_DRY_RUN:-}" = "1" ]; then
-  echo "cd $app && exec node --import tsx src/main.ts"
+  echo "cd $app && exec node src/main.ts"
   exit 0
 fi
 
 cd "$app"
-exec node --import tsx src/main.ts
+exec node src/main.ts

@@ -36,10 +36,10 @@ import {
   openHttpBinding,
   openQueueBinding,
   openRawFloor,
-} from './hop-bindings.js';
-import { ask, startChild } from './hop-children.js';
-import { SinkCount } from './hop-ipc.js';
-import type { Measured } from './hop-measure.js';
+} from './hop-bindings.ts';
+import { ask, startChild } from './hop-children.ts';
+import { SinkCount } from './hop-ipc.ts';
+import type { Measured } from './hop-measure.ts';
 
 const WARMUP_SEQUENTIAL = 200;
 const WARMUP_PARALLEL = 500;

@@ -10,8 +10,8 @@ import { parseQueueUrl, QueueTransportFactory, ReplyInbox } from '@switchboard/a
 import type { Logger } from '@switchboard/agent';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ask, type Child, serverCpu, startChild } from './hop-children.js';
-import { ClientMeasured } from './hop-ipc.js';
+import { ask, type Child, serverCpu, startChild } from './hop-children.ts';
+import { ClientMeasured } from './hop-ipc.ts';
 import {
   CALL_TIMEOUT_MS,
   type Call,
@@ -19,8 +19,8 @@ import {
   measure,
   PHASE_BUDGET_MS,
   sendOnce,
-} from './hop-measure.js';
-import type { RawJob } from './hop-server.js';
+} from './hop-measure.ts';
+import type { RawJob } from './hop-server.ts';
 
 /** The name of each binding, as the table shows it. */
 export const BINDING = {

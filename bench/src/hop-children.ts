@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { type ClientCommand, type CpuQuery, CpuReport, type SinkCommand } from './hop-ipc.js';
+import { type ClientCommand, type CpuQuery, CpuReport, type SinkCommand } from './hop-ipc.ts';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -15,7 +15,7 @@ export interface Ready {
   card?: unknown;
 }
 
-/** A child process of this bench (node with tsx as a loader), with an IPC channel. */
+/** A child process of this bench (node, which strips the types itself), with an IPC channel. */
 export interface Child {
   process: ChildProcess;
   ready: Ready;
@@ -23,7 +23,7 @@ export interface Child {
 }
 
 /**
- * Starts one of the bench's scripts (`name`, in this folder) in its own process, node with tsx as a
+ * Starts one of the bench's scripts (`name`, in this folder) in its own process, node, which runs TypeScript itself, as a
  * loader, its environment this one's plus `env`, and waits for its `ready <json>` line (30 s at most).
  */
 export async function startChild(
@@ -32,7 +32,7 @@ export async function startChild(
   env: NodeJS.ProcessEnv = {},
 ): Promise<Child> {
   const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [script, ...args], {
     cwd: benchDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

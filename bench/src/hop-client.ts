@@ -2,7 +2,7 @@
  * A client side of the a2a-hop bench in its own process: the SDK `Client` over
  * `QueueTransportFactory`, as the bench process makes it for (a), optionally traced.
  *
- *   HOP_CLIENT_CARD=<card json> node --import tsx src/hop-client.ts --namespace <ns> [--otlp <url>]
+ *   HOP_CLIENT_CARD=<card json> node src/hop-client.ts --namespace <ns> [--otlp <url>]
  *
  * With `--otlp`, an OpenTelemetry SDK is registered first (`startTelemetry`, exporting OTLP/HTTP to
  * that base URL), so the CLIENT and PRODUCER spans are recorded and the envelope carries a real W3C
@@ -41,8 +41,8 @@ const { ClientFactory } = await import('@a2a-js/sdk/client');
 const { QueueTransportFactory } = await import('@switchboard/a2a');
 const { silentLogger } = await import('@switchboard/agent');
 const { Redis } = await import('ioredis');
-const { ClientCommand } = await import('./hop-ipc.js');
-const { CALL_TIMEOUT_MS, measure, sendOnce } = await import('./hop-measure.js');
+const { ClientCommand } = await import('./hop-ipc.ts');
+const { CALL_TIMEOUT_MS, measure, sendOnce } = await import('./hop-measure.ts');
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const factory = new QueueTransportFactory({

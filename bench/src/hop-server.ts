@@ -1,7 +1,7 @@
 /**
  * The server side of the a2a-hop bench, run as its own process by `a2a-hop.ts`:
  *
- *   node --import tsx src/hop-server.ts <queue|http|raw> <key prefix> [--otlp <url>]
+ *   node src/hop-server.ts <queue|http|raw> <key prefix> [--otlp <url>]
  *
  * - `queue`: the agent behind `A2aQueueServer` (BullMQ binding);
  * - `http`: the same agent behind `createA2aHttpApp` on a loopback port (JSON-RPC binding);
@@ -20,7 +20,7 @@ import type { RequestListener } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { CardInterface } from '@switchboard/a2a';
 import type { Job } from 'bullmq';
-import type { CpuReport } from './hop-ipc.js';
+import type { CpuReport } from './hop-ipc.ts';
 
 /** What a job of the raw floor carries. */
 export interface RawJob {
@@ -66,7 +66,7 @@ const { defineAgent, silentLogger } = await import('@switchboard/agent');
 const { ScriptedModel } = await import('@switchboard/agent/testing');
 const { Worker } = await import('bullmq');
 const { Redis } = await import('ioredis');
-const { CpuQuery } = await import('./hop-ipc.js');
+const { CpuQuery } = await import('./hop-ipc.ts');
 
 const logger = silentLogger();
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });

@@ -1,7 +1,7 @@
 /**
  * A loopback OTLP/HTTP receiver for the a2a-hop bench, run as its own process:
  *
- *   node --import tsx src/otlp-sink.ts
+ *   node src/otlp-sink.ts
  *
  * Accepts `POST /v1/traces` in the JSON encoding (what `@opentelemetry/exporter-trace-otlp-http`
  * sends) and answers 200 once a body is in. It stands in for a collector on another host, so while
@@ -14,7 +14,7 @@
  * before that count); exits on SIGTERM.
  */
 import { createServer } from 'node:http';
-import { SinkCommand, type SinkCount } from './hop-ipc.js';
+import { SinkCommand, type SinkCount } from './hop-ipc.ts';
 
 /** Bodies kept unparsed up to this many bytes in all; past it, each is parsed as it comes. */
 const MAX_PENDING_BYTES = 512 * 1024 * 1024;

@@ -2,7 +2,7 @@
  * The soak bench's model: the offline planner with a fixed latency per call (`DelayedModel`), served
  * over the OpenAI-compatible test server, in its own process so its CPU is not the bench's.
  *
- *   node --import tsx src/soak-model-server.ts --latency-ms 200
+ *   node src/soak-model-server.ts --latency-ms 200
  *
  * Prints `ready {"url": "<base URL up to /v1>"}` once it listens; answers `calls` on its IPC channel
  * (see `soak-ipc.ts`); stops on SIGTERM or when the bench is gone.
@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { OfflineModel } from '@switchboard/agent';
 import { DelayedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
-import { CallsQuery } from './soak-ipc.js';
+import { CallsQuery } from './soak-ipc.ts';
 
 const { values } = parseArgs({ options: { 'latency-ms': { type: 'string', default: '200' } } });
 const latencyMs = Number(values['latency-ms']);

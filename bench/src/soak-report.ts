@@ -3,10 +3,10 @@
  * baseline, where the CPU went, and everything odd (failures by kind, duplicates, service log lines).
  */
 import { availableParallelism } from 'node:os';
-import type { ProcessUsage } from './proc-stats.js';
-import type { Audit } from './soak-audit.js';
-import type { Outcome } from './soak-load.js';
-import type { LogTally, SoakConfiguration } from './soak-system.js';
+import type { ProcessUsage } from './proc-stats.ts';
+import type { Audit } from './soak-audit.ts';
+import type { Outcome } from './soak-load.ts';
+import type { LogTally, SoakConfiguration } from './soak-system.ts';
 
 /** Everything measured for one configuration. */
 export interface ConfigurationResult {

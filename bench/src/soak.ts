@@ -27,13 +27,13 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { type Child, startChild } from './hop-children.js';
-import { ProcessSampler } from './proc-stats.js';
-import { auditTasks } from './soak-audit.js';
-import { CallsReport } from './soak-ipc.js';
-import { customerClient, runLoad, SOAK_PROMPTS } from './soak-load.js';
-import { type ConfigurationResult, printReport, summarize } from './soak-report.js';
-import { type SoakConfiguration, startConfiguration } from './soak-system.js';
+import { type Child, startChild } from './hop-children.ts';
+import { ProcessSampler } from './proc-stats.ts';
+import { auditTasks } from './soak-audit.ts';
+import { CallsReport } from './soak-ipc.ts';
+import { customerClient, runLoad, SOAK_PROMPTS } from './soak-load.ts';
+import { type ConfigurationResult, printReport, summarize } from './soak-report.ts';
+import { type SoakConfiguration, startConfiguration } from './soak-system.ts';
 
 const CONFIGURATIONS: readonly SoakConfiguration[] = [
   { name: '1 process per worker (baseline)', replicas: {} },

@@ -1,6 +1,6 @@
 /** The supervisor as its own process: A2A over HTTP, delegating over the queue, traced. Prints its URL. */
 import { startTelemetry } from '@switchboard/telemetry';
-import { ordersQueue, serviceEnv } from './service-env.js';
+import { ordersQueue, serviceEnv } from './service-env.ts';
 
 const env = serviceEnv(process.env);
 const telemetry = await startTelemetry({
@@ -16,7 +16,7 @@ const a2a = await import('@switchboard/a2a');
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
 const { Redis } = await import('ioredis');
-const { createOrdersAgent, createSupervisorAgent } = await import('./agents.js');
+const { createOrdersAgent, createSupervisorAgent } = await import('./agents.ts');
 
 const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
 const queue = new a2a.QueueTransportFactory({ redis, timeoutMs: 20_000 });

@@ -1,6 +1,6 @@
 /** The orders worker as its own process: A2A over its BullMQ queue, traced. Prints "ready". */
 import { startTelemetry } from '@switchboard/telemetry';
-import { ordersQueue, serviceEnv } from './service-env.js';
+import { ordersQueue, serviceEnv } from './service-env.ts';
 
 const env = serviceEnv(process.env);
 const telemetry = await startTelemetry({
@@ -17,7 +17,7 @@ const { A2aQueueServer, BULLMQ_BINDING, buildAgentCard, createHostedAgent, queue
 );
 const { silentLogger } = await import('@switchboard/agent');
 const { Redis } = await import('ioredis');
-const { createOrdersAgent } = await import('./agents.js');
+const { createOrdersAgent } = await import('./agents.ts');
 
 const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
 const address = ordersQueue(env.prefix);

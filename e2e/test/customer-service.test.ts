@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalIdIn, startTestSystem, type TestSystem, taskIdIn, traceIdIn } from './support/system.js';
+import { approvalIdIn, startTestSystem, type TestSystem, taskIdIn, traceIdIn } from './support/system.ts';
 
 let system: TestSystem;
 beforeAll(async () => {

@@ -7,9 +7,9 @@ import type { ChatRequest } from '@switchboard/agent';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.js';
-import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.js';
-import { startTestSystem, type TestSystem } from './support/system.js';
+import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
+import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.ts';
+import { startTestSystem, type TestSystem } from './support/system.ts';
 
 const REFUNDABLE = [
   'A10086',

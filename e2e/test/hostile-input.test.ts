@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Task } from '@a2a-js/sdk';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileRequests } from './support/hostile-requests.js';
-import { answerOf, sdkClient, textMessage } from './support/sdk-client.js';
-import { startTestSystem, type TestSystem } from './support/system.js';
+import { hostileRequests } from './support/hostile-requests.ts';
+import { answerOf, sdkClient, textMessage } from './support/sdk-client.ts';
+import { startTestSystem, type TestSystem } from './support/system.ts';
 
 let system: TestSystem;
 beforeAll(async () => {

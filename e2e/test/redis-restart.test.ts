@@ -2,10 +2,10 @@ import { TaskState } from '@a2a-js/sdk';
 import type { ChatRequest } from '@switchboard/agent';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { afterAll, expect, it } from 'vitest';
-import { agentOf, delayedOffline } from './support/delayed-offline-model.js';
-import { type PrivateRedis, startPrivateRedis } from './support/private-redis.js';
-import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.js';
-import { startTestSystem, type TestSystem } from './support/system.js';
+import { agentOf, delayedOffline } from './support/delayed-offline-model.ts';
+import { type PrivateRedis, startPrivateRedis } from './support/private-redis.ts';
+import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.ts';
+import { startTestSystem, type TestSystem } from './support/system.ts';
 
 let redis: PrivateRedis | undefined;
 let server: OpenAICompatibleServer | undefined;

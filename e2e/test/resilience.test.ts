@@ -5,9 +5,9 @@ import type { Client } from '@a2a-js/sdk/client';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { REPO_ROOT } from '@switchboard/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.js';
-import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.js';
-import { startTestSystem, type TestSystem } from './support/system.js';
+import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
+import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.ts';
+import { startTestSystem, type TestSystem } from './support/system.ts';
 
 let server: OpenAICompatibleServer;
 let system: TestSystem;
@@ -131,19 +131,15 @@ describe('the system on a scripted OpenAI-compatible server (the real openai cli
 
 describe('a service with a wrong setting', () => {
   it('stops at startup, naming the variable and how to fix it', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', import.meta.resolve('tsx'), join(REPO_ROOT, 'apps/orders/src/main.ts')],
-      {
-        env: {
-          ...process.env,
-          PORT: 'eighty',
-          SWITCHBOARD_SERVICE_TOKEN: 'short',
-          SWITCHBOARD_MODEL: 'gpt-4.1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/orders/src/main.ts')], {
+      env: {
+        ...process.env,
+        PORT: 'eighty',
+        SWITCHBOARD_SERVICE_TOKEN: 'short',
+        SWITCHBOARD_MODEL: 'gpt-4.1',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();

@@ -7,9 +7,9 @@ import { ClientFactory } from '@a2a-js/sdk/client';
 import type { SpanRecord } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CANARY } from '../src/agents.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
-import { freePort, startService } from './support/services.js';
+import { CANARY } from '../src/agents.ts';
+import { startOtlpReceiver } from './support/otlp-receiver.ts';
+import { freePort, startService } from './support/services.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 afterAll(() => redis.quit());

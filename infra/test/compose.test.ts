@@ -10,9 +10,9 @@ import {
   errorLines,
   interpolateAll,
   parseEnvFile,
-} from './support/compose.js';
-import { durationMs, INFRA_DIR, readRepoFile, SERVICES, WORKERS } from './support/paths.js';
-import { isRecord, parseYamlDocuments } from './support/yaml-files.js';
+} from './support/compose.ts';
+import { durationMs, INFRA_DIR, readRepoFile, SERVICES, WORKERS } from './support/paths.ts';
+import { isRecord, parseYamlDocuments } from './support/yaml-files.ts';
 
 const text = readRepoFile('infra/docker-compose.yml');
 const [raw] = parseYamlDocuments(text, 'docker-compose.yml');

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { execForm, parseDockerfile, type Stage } from './support/dockerfile.js';
-import { REPO_ROOT, readRepoFile } from './support/paths.js';
+import { execForm, parseDockerfile, type Stage } from './support/dockerfile.ts';
+import { REPO_ROOT, readRepoFile } from './support/paths.ts';
 
 const dockerfile = parseDockerfile(readRepoFile('infra/Dockerfile'));
 const finalStage = dockerfile.stages.at(-1) as Stage;
@@ -27,8 +27,8 @@ describe('infra/Dockerfile', () => {
       .find((arg) => arg.args.startsWith('NODE_IMAGE='))
       ?.args.split('=')[1];
     for (const stage of dockerfile.stages) expect(stage.image).toBe(`\${NODE_IMAGE}`);
-    expect(nodeImage).toMatch(/^node:20(\.\d+)*-(slim|alpine)/);
-    expect(packageJson.engines.node).toMatch(/^>=20\./);
+    expect(nodeImage).toMatch(/^node:24(\.\d+)*-(slim|alpine)/);
+    expect(packageJson.engines.node).toMatch(/^>=24\./);
   });
 
   it('installs with the pinned pnpm from the frozen lockfile, production dependencies only', () => {

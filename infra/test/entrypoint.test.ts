@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INFRA_DIR, REPO_ROOT, SERVICES } from './support/paths.js';
+import { INFRA_DIR, REPO_ROOT, SERVICES } from './support/paths.ts';
 
 const SCRIPT = join(INFRA_DIR, 'entrypoint.sh');
 
@@ -52,7 +52,7 @@ describe('infra/entrypoint.sh', () => {
     });
     expect(result.code).toBe(0);
     const appDir = join(REPO_ROOT, 'apps', service);
-    expect(result.stdout.trim()).toBe(`cd ${appDir} && exec node --import tsx src/main.ts`);
+    expect(result.stdout.trim()).toBe(`cd ${appDir} && exec node src/main.ts`);
     expect(existsSync(join(appDir, 'src/main.ts'))).toBe(true);
   });
 
@@ -64,10 +64,13 @@ describe('infra/entrypoint.sh', () => {
     expect(result.stdout).toContain(join(REPO_ROOT, 'apps', 'comms'));
   });
 
-  it.each(SERVICES)('really starts %s through tsx (which stops at its missing token)', async (service) => {
-    const result = await runEntrypoint([], { SWITCHBOARD_SERVICE: service });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`The ${service} service cannot start`);
-    expect(result.stderr).toContain('SWITCHBOARD_SERVICE_TOKEN');
-  });
+  it.each(SERVICES)(
+    'really starts %s with node alone (which stops at its missing token)',
+    async (service) => {
+      const result = await runEntrypoint([], { SWITCHBOARD_SERVICE: service });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`The ${service} service cannot start`);
+      expect(result.stderr).toContain('SWITCHBOARD_SERVICE_TOKEN');
+    },
+  );
 });

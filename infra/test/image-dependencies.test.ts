@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeClosure, runtimeImports, workspacePackages } from './support/imports.js';
-import { readRepoFile, SERVICES } from './support/paths.js';
+import { runtimeClosure, runtimeImports, workspacePackages } from './support/imports.ts';
+import { readRepoFile, SERVICES } from './support/paths.ts';
 
 /**
  * The image installs production dependencies only (`pnpm install --prod`), so a package that imports

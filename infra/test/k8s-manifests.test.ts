@@ -13,9 +13,9 @@ import {
   type Manifest,
   ofKind,
   validateManifest,
-} from './support/k8s.js';
-import { SERVICES, WORKERS } from './support/paths.js';
-import { isRecord, parseYamlDocuments } from './support/yaml-files.js';
+} from './support/k8s.ts';
+import { SERVICES, WORKERS } from './support/paths.ts';
+import { isRecord, parseYamlDocuments } from './support/yaml-files.ts';
 
 const entries = loadManifests();
 const deployments = ofKind(entries, 'Deployment');

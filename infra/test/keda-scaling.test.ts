@@ -11,8 +11,8 @@ import {
   loadManifests,
   type Manifest,
   ofKind,
-} from './support/k8s.js';
-import { WORKERS } from './support/paths.js';
+} from './support/k8s.ts';
+import { WORKERS } from './support/paths.ts';
 
 const entries = loadManifests();
 const [configMap] = ofKind(entries, 'ConfigMap');

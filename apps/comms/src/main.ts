@@ -1,7 +1,7 @@
 /** The comms worker service. A bad setting stops it with the variable named (exit 2). */
 import { COMMS_SKILLS, createCommsAgent, RedisShopStore } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
-import { loadCommsConfig } from './config.js';
+import { loadCommsConfig } from './config.ts';
 
 try {
   const config = loadCommsConfig(process.env);

@@ -67,9 +67,12 @@ export interface DemoConfig {
 
 /** Why the configuration was refused, one line per variable. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
     this.name = new.target.name;
+    this.problems = problems;
   }
 }
 

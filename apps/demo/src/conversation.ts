@@ -1,4 +1,4 @@
-import { type CliResult, commandLine, runSwitchboard } from './switchboard-cli.js';
+import { type CliResult, commandLine, runSwitchboard } from './switchboard-cli.ts';
 
 /** Something the demo expected did not happen: the demo doubles as a smoke test, so it stops. */
 export class DemoFailure extends Error {

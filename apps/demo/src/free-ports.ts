@@ -23,11 +23,11 @@ export async function portsInUse(port: number): Promise<number[]> {
 
 /** The ports are taken: says which, what needs them, and how to pick others. */
 export class PortInUseError extends Error {
-  constructor(
-    readonly port: number,
-    readonly taken: readonly number[],
-    readonly suggestion: number | undefined,
-  ) {
+  readonly port: number;
+  readonly taken: readonly number[];
+  readonly suggestion: number | undefined;
+
+  constructor(port: number, taken: readonly number[], suggestion: number | undefined) {
     const last = port + PORTS_PER_SYSTEM - 1;
     super(
       [
@@ -36,6 +36,9 @@ export class PortInUseError extends Error {
       ].join('\n'),
     );
     this.name = new.target.name;
+    this.port = port;
+    this.taken = taken;
+    this.suggestion = suggestion;
   }
 }
 

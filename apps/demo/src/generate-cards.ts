@@ -6,7 +6,7 @@
 import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AGENT_CARDS_DIR, renderAgentCardFiles } from './agent-cards.js';
+import { AGENT_CARDS_DIR, renderAgentCardFiles } from './agent-cards.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const files = renderAgentCardFiles();

@@ -6,13 +6,13 @@
  * a port in use), 130 on Ctrl-C.
  */
 import { type BootedSystem, bootSystem } from '@switchboard/cli';
-import { ConfigError, type DemoConfig, loadConfig } from './config.js';
-import { Conversation, DemoFailure } from './conversation.js';
-import { clearNamespace } from './demo-namespace.js';
-import { assertPortsFree, PORTS_PER_SYSTEM, PortInUseError } from './free-ports.js';
-import { modelLine } from './model-line.js';
-import { ServiceLogs } from './service-logs.js';
-import { playStories, type TraceSource } from './stories.js';
+import { ConfigError, type DemoConfig, loadConfig } from './config.ts';
+import { Conversation, DemoFailure } from './conversation.ts';
+import { clearNamespace } from './demo-namespace.ts';
+import { assertPortsFree, PORTS_PER_SYSTEM, PortInUseError } from './free-ports.ts';
+import { modelLine } from './model-line.ts';
+import { ServiceLogs } from './service-logs.ts';
+import { playStories, type TraceSource } from './stories.ts';
 
 const LOG_LINES_ON_FAILURE = 40;
 const write = (text: string) => process.stdout.write(text);

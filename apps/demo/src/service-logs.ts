@@ -8,7 +8,11 @@ import { formatLogLine, type ServiceLogLine } from '@switchboard/cli';
 export class ServiceLogs {
   readonly #lines: string[] = [];
 
-  constructor(readonly keep = 500) {}
+  readonly keep: number;
+
+  constructor(keep = 500) {
+    this.keep = keep;
+  }
 
   /** Takes one line of a service process (for `bootSystem`'s `onLog`). */
   readonly onLog = (line: ServiceLogLine): void => {

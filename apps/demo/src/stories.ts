@@ -1,4 +1,4 @@
-import { type Conversation, capture } from './conversation.js';
+import { type Conversation, capture } from './conversation.ts';
 
 /** Where the services' spans went, so the last story can draw a trace or say why it cannot. */
 export type TraceSource =

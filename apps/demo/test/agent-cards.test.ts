@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkCard } from '@switchboard/a2a';
 import { describe, expect, it } from 'vitest';
-import { AGENT_CARDS_DIR, CARD_PORTS, renderAgentCardFiles } from '../src/agent-cards.js';
+import { AGENT_CARDS_DIR, CARD_PORTS, renderAgentCardFiles } from '../src/agent-cards.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const stale = (path: string) => `${path} is stale: run \`pnpm cards:generate\` and commit the result`;

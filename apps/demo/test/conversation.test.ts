@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Conversation, DemoFailure } from '../src/conversation.js';
+import { Conversation, DemoFailure } from '../src/conversation.ts';
 
 /** A conversation with the real CLI whose printed text is kept for the assertions. */
 function conversation({ offline = true, env = {} }: { offline?: boolean; env?: NodeJS.ProcessEnv } = {}) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { portsInUse } from '../src/free-ports.js';
+import { portsInUse } from '../src/free-ports.ts';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -39,7 +39,7 @@ function runDemo(env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/main.ts'],
+      ['src/main.ts'],
       { cwd: appDir, env: { ...cleanEnv, ...env }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -1,7 +1,7 @@
 /** The inventory worker service. A bad setting stops it with the variable named (exit 2). */
 import { createInventoryAgent, INVENTORY_SKILLS, RedisShopStore } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
-import { loadInventoryConfig } from './config.js';
+import { loadInventoryConfig } from './config.ts';
 
 try {
   const config = loadInventoryConfig(process.env);

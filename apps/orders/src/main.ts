@@ -1,7 +1,7 @@
 /** The orders worker service. A bad setting stops it with the variable named (exit 2). */
 import { createOrdersAgent, ORDERS_SKILLS, RedisShopStore } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
-import { loadOrdersConfig } from './config.js';
+import { loadOrdersConfig } from './config.ts';
 
 try {
   const config = loadOrdersConfig(process.env);

@@ -1,3 +1,3 @@
-export type { SupervisorConfig } from './config.js';
-export { loadSupervisorConfig } from './config.js';
-export { discoverWorkers } from './discover-workers.js';
+export type { SupervisorConfig } from './config.ts';
+export { loadSupervisorConfig } from './config.ts';
+export { discoverWorkers } from './discover-workers.ts';

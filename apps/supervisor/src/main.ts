@@ -1,9 +1,9 @@
 /** The supervisor service. A bad setting stops it with the variable named (exit 2). */
 import { supervisorSkills } from '@switchboard/customer-service';
 import { ConfigError, runAgentService } from '@switchboard/service';
-import { loadSupervisorConfig } from './config.js';
-import { discoverWorkers } from './discover-workers.js';
-import { WorkerTools } from './worker-tools.js';
+import { loadSupervisorConfig } from './config.ts';
+import { discoverWorkers } from './discover-workers.ts';
+import { WorkerTools } from './worker-tools.ts';
 
 const REFRESH_MS = 10_000;
 

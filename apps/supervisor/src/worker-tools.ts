@@ -14,6 +14,16 @@ import { createSupervisorAgent } from '@switchboard/customer-service';
 const fingerprint = (cards: readonly AgentCard[]) =>
   JSON.stringify(cards.map((card) => [card.name, card.version, card.skills.map((skill) => skill.id)]));
 
+/** What the worker tools are built from. */
+interface WorkerToolsOptions {
+  registry: AgentRegistry;
+  queue: QueueTransportFactory;
+  names: readonly string[];
+  hopTimeoutMs: number;
+  serviceToken: string;
+  logger: Logger;
+}
+
 /**
  * The supervisor agent over delegation tools that follow the registry: `refresh` re-reads the
  * workers' cards and rebuilds the tools when a worker came, went or changed its skills, so a worker
@@ -24,17 +34,10 @@ export class WorkerTools {
   #fingerprint: string;
   readonly #clients = new Map<string, Promise<Client>>();
 
-  constructor(
-    private readonly o: {
-      registry: AgentRegistry;
-      queue: QueueTransportFactory;
-      names: readonly string[];
-      hopTimeoutMs: number;
-      serviceToken: string;
-      logger: Logger;
-    },
-    peers: readonly AgentCard[],
-  ) {
+  readonly #o: WorkerToolsOptions;
+
+  constructor(o: WorkerToolsOptions, peers: readonly AgentCard[]) {
+    this.#o = o;
     this.#fingerprint = fingerprint(peers);
     this.#agent = this.#build(peers);
   }
@@ -45,13 +48,13 @@ export class WorkerTools {
 
   /** Re-reads the registry; rebuilds the tools when the workers changed. */
   async refresh(): Promise<void> {
-    const entries = (await this.o.registry.list()).filter((entry) => this.o.names.includes(entry.name));
+    const entries = (await this.#o.registry.list()).filter((entry) => this.#o.names.includes(entry.name));
     const peers = acceptPeerCards({
       cards: entries.map((entry) => ({
         json: AgentCard.toJSON(entry.card),
         source: `registry:${entry.name}`,
       })),
-      logger: this.o.logger,
+      logger: this.#o.logger,
     }).flatMap((peer) => (peer.accepted ? [peer.card] : []));
     const next = fingerprint(peers);
     if (next === this.#fingerprint) return;
@@ -61,7 +64,7 @@ export class WorkerTools {
   }
 
   #build(peers: readonly AgentCard[]): Agent {
-    const { queue, hopTimeoutMs, serviceToken, logger } = this.o;
+    const { queue, hopTimeoutMs, serviceToken, logger } = this.#o;
     const tools = delegationTools({
       peers,
       timeoutMs: hopTimeoutMs,

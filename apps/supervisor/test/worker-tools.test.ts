@@ -11,7 +11,7 @@ import { silentLogger } from '@switchboard/agent';
 import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WorkerTools } from '../src/worker-tools.js';
+import { WorkerTools } from '../src/worker-tools.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const namespace = `sup-test-${randomUUID().slice(0, 8)}`;

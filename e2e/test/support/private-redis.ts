@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from './services.js';
+import { freePort } from './services.ts';
 
 /** A redis-server of the test's own, with append-only persistence, that the test can stop and start again. */
 export interface PrivateRedis {

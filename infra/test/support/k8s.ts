@@ -8,8 +8,8 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
-import { INFRA_DIR } from './paths.js';
-import { isRecord, parseYamlDocuments } from './yaml-files.js';
+import { INFRA_DIR } from './paths.ts';
+import { isRecord, parseYamlDocuments } from './yaml-files.ts';
 
 /** A typed model of `kubernetes-models`: built from plain data, `validate()` throws with JSON paths. */
 interface KubeModel {

@@ -1,55 +1,55 @@
-export { ACTING_FOR, actingForOwner } from './approvals/acting-for.js';
-export { AdminErrorBody, ApprovalList, DecisionReply } from './approvals/admin-api.js';
+export { ACTING_FOR, actingForOwner } from './approvals/acting-for.ts';
+export { AdminErrorBody, ApprovalList, DecisionReply } from './approvals/admin-api.ts';
 export type {
   ApprovalBoard,
   BoardDecision,
   DecideResult,
   TaskApprovals,
-} from './approvals/approval-board.js';
-export { MemoryApprovalBoard } from './approvals/approval-board.js';
-export { BoardApproval, BoardStatus } from './approvals/board-approval.js';
-export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.js';
-export { RedisApprovalBoard } from './approvals/redis-approval-board.js';
-export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.js';
-export type { PeerCard } from './card/accept-peer-card.js';
-export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.js';
-export type { BuildAgentCardOptions, CardInterface } from './card/build-card.js';
-export { buildAgentCard } from './card/build-card.js';
-export type { CardChange, CardChangeKind, CardDiff } from './card/card-change.js';
-export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './card/card-json.js';
-export { detectCardVersion } from './card/card-json.js';
-export type { CardCheck, CardProblem, CardRule } from './card/card-problem.js';
-export { CARD_RULES } from './card/card-problem.js';
-export type { CheckCardOptions } from './card/check-card.js';
-export { checkCard } from './card/check-card.js';
-export { diffCards } from './card/diff-cards.js';
-export { fromV03 } from './card/from-v03.js';
+} from './approvals/approval-board.ts';
+export { MemoryApprovalBoard } from './approvals/approval-board.ts';
+export { BoardApproval, BoardStatus } from './approvals/board-approval.ts';
+export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.ts';
+export { RedisApprovalBoard } from './approvals/redis-approval-board.ts';
+export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.ts';
+export type { PeerCard } from './card/accept-peer-card.ts';
+export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.ts';
+export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
+export { buildAgentCard } from './card/build-card.ts';
+export type { CardChange, CardChangeKind, CardDiff } from './card/card-change.ts';
+export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './card/card-json.ts';
+export { detectCardVersion } from './card/card-json.ts';
+export type { CardCheck, CardProblem, CardRule } from './card/card-problem.ts';
+export { CARD_RULES } from './card/card-problem.ts';
+export type { CheckCardOptions } from './card/check-card.ts';
+export { checkCard } from './card/check-card.ts';
+export { diffCards } from './card/diff-cards.ts';
+export { fromV03 } from './card/from-v03.ts';
 export {
   PERMISSIONS_EXTENSION_URI,
   PermissionManifest,
   PermissionManifestTool,
   permissionsExtension,
-} from './card/permissions-extension.js';
-export type { PublishedCardVersion } from './card/render-card.js';
-export { CARD_VERSIONS, renderAgentCard } from './card/render-card.js';
-export type { SkillSpec } from './card/skill-spec.js';
-export { toV03 } from './card/to-v03.js';
-export type { CardVerification, VerifyCardOptions, VerifyCheck } from './card/verify-card.js';
-export { verifyCard } from './card/verify-card.js';
-export type { DelegateOutcome } from './delegate/delegation-result.js';
-export type { DelegationToolsOptions } from './delegate/delegation-tools.js';
-export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.js';
-export type { A2aErrorCode } from './errors.js';
-export { A2A_ERRORS, A2aError } from './errors.js';
-export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.js';
+} from './card/permissions-extension.ts';
+export type { PublishedCardVersion } from './card/render-card.ts';
+export { CARD_VERSIONS, renderAgentCard } from './card/render-card.ts';
+export type { SkillSpec } from './card/skill-spec.ts';
+export { toV03 } from './card/to-v03.ts';
+export type { CardVerification, VerifyCardOptions, VerifyCheck } from './card/verify-card.ts';
+export { verifyCard } from './card/verify-card.ts';
+export type { DelegateOutcome } from './delegate/delegation-result.ts';
+export type { DelegationToolsOptions } from './delegate/delegation-tools.ts';
+export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.ts';
+export type { A2aErrorCode } from './errors.ts';
+export { A2A_ERRORS, A2aError } from './errors.ts';
+export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.ts';
 export {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   SwitchboardAgentExecutor,
   TASK_STARTED_HOOK,
-} from './executor/agent-executor.js';
-export type { TaskAborter } from './executor/cancel-listener.js';
-export { listenForCancels } from './executor/cancel-listener.js';
+} from './executor/agent-executor.ts';
+export type { TaskAborter } from './executor/cancel-listener.ts';
+export { listenForCancels } from './executor/cancel-listener.ts';
 export {
   agentMessage,
   dataPart,
@@ -57,24 +57,24 @@ export {
   sendMessageRequest,
   textPart,
   userMessage,
-} from './executor/messages.js';
-export type { RunStateStore } from './executor/run-state-store.js';
-export { MemoryRunStateStore, RunState } from './executor/run-state-store.js';
-export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.js';
-export { createHostedAgent } from './host/hosted-agent.js';
-export type { AdminApprovalsOptions, AdminErrorCode } from './http/admin-approvals.js';
-export { ADMIN_ERRORS, adminApprovalsRouter } from './http/admin-approvals.js';
-export type { AgentCardRouteOptions } from './http/agent-card-route.js';
-export { AGENT_CARD_MAX_AGE, agentCardRoute } from './http/agent-card-route.js';
-export type { A2aHttpAppOptions } from './http/create-app.js';
-export { createA2aHttpApp } from './http/create-app.js';
-export type { ReadinessCheck } from './http/health-routes.js';
-export { A2A_HTTP_PATHS, a2aHttpInterfaces } from './http/paths.js';
-export type { HttpBinding, HttpProblem } from './http/problems.js';
-export { HTTP_PROBLEMS } from './http/problems.js';
-export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-server.js';
-export { startA2aHttpServer } from './http/start-server.js';
-export type { A2aMethod, MessagingOperation } from './observe/a2a-semconv.js';
+} from './executor/messages.ts';
+export type { RunStateStore } from './executor/run-state-store.ts';
+export { MemoryRunStateStore, RunState } from './executor/run-state-store.ts';
+export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.ts';
+export { createHostedAgent } from './host/hosted-agent.ts';
+export type { AdminApprovalsOptions, AdminErrorCode } from './http/admin-approvals.ts';
+export { ADMIN_ERRORS, adminApprovalsRouter } from './http/admin-approvals.ts';
+export type { AgentCardRouteOptions } from './http/agent-card-route.ts';
+export { AGENT_CARD_MAX_AGE, agentCardRoute } from './http/agent-card-route.ts';
+export type { A2aHttpAppOptions } from './http/create-app.ts';
+export { createA2aHttpApp } from './http/create-app.ts';
+export type { ReadinessCheck } from './http/health-routes.ts';
+export { A2A_HTTP_PATHS, a2aHttpInterfaces } from './http/paths.ts';
+export type { HttpBinding, HttpProblem } from './http/problems.ts';
+export { HTTP_PROBLEMS } from './http/problems.ts';
+export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-server.ts';
+export { startA2aHttpServer } from './http/start-server.ts';
+export type { A2aMethod, MessagingOperation } from './observe/a2a-semconv.ts';
 export {
   A2A_ATTR,
   A2A_TRACER_NAME,
@@ -84,32 +84,32 @@ export {
   MESSAGING_ATTR,
   MESSAGING_SYSTEM,
   messagingSpanName,
-} from './observe/a2a-semconv.js';
-export type { TracedRequestHandlerOptions } from './observe/traced-request-handler.js';
-export { tracedRequestHandler } from './observe/traced-request-handler.js';
-export type { QueueAddress } from './queue/binding.js';
-export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.js';
-export type { ReplyFrame } from './queue/envelope.js';
-export { decodeFrame, encodeFrame, JobEnvelope } from './queue/envelope.js';
-export type { A2aQueueServerOptions } from './queue/queue-server.js';
-export { A2aQueueServer } from './queue/queue-server.js';
-export type { QueueTransportOptions } from './queue/queue-transport.js';
-export { QueueTransport } from './queue/queue-transport.js';
-export type { QueueTransportFactoryOptions } from './queue/queue-transport-factory.js';
-export { QueueTransportFactory } from './queue/queue-transport-factory.js';
-export type { ReplyInboxOptions } from './queue/reply-inbox.js';
-export { ReplyInbox, ReplySubscription } from './queue/reply-inbox.js';
-export { errorResponse, ReplyWriter } from './queue/reply-writer.js';
-export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.js';
-export { AgentRegistry } from './registry/agent-registry.js';
-export type { RegistryClientOptions } from './registry/registry-client.js';
-export { clientForAgent, clientFromRegistryEntry } from './registry/registry-client.js';
-export type { RegistryEntry, RegistryInstance } from './registry/registry-entry.js';
-export { RedisIntentStore } from './store/redis-intent-store.js';
-export type { RedisRunStateStoreOptions } from './store/redis-run-state-store.js';
-export { RedisRunStateStore } from './store/redis-run-state-store.js';
-export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.js';
-export { RedisTaskStore } from './store/redis-task-store.js';
-export type { LedgerEntry, RedisTaskLedgerOptions, TaskLedger } from './store/task-ledger.js';
-export { RedisTaskLedger } from './store/task-ledger.js';
-export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.js';
+} from './observe/a2a-semconv.ts';
+export type { TracedRequestHandlerOptions } from './observe/traced-request-handler.ts';
+export { tracedRequestHandler } from './observe/traced-request-handler.ts';
+export type { QueueAddress } from './queue/binding.ts';
+export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.ts';
+export type { ReplyFrame } from './queue/envelope.ts';
+export { decodeFrame, encodeFrame, JobEnvelope } from './queue/envelope.ts';
+export type { A2aQueueServerOptions } from './queue/queue-server.ts';
+export { A2aQueueServer } from './queue/queue-server.ts';
+export type { QueueTransportOptions } from './queue/queue-transport.ts';
+export { QueueTransport } from './queue/queue-transport.ts';
+export type { QueueTransportFactoryOptions } from './queue/queue-transport-factory.ts';
+export { QueueTransportFactory } from './queue/queue-transport-factory.ts';
+export type { ReplyInboxOptions } from './queue/reply-inbox.ts';
+export { ReplyInbox, ReplySubscription } from './queue/reply-inbox.ts';
+export { errorResponse, ReplyWriter } from './queue/reply-writer.ts';
+export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.ts';
+export { AgentRegistry } from './registry/agent-registry.ts';
+export type { RegistryClientOptions } from './registry/registry-client.ts';
+export { clientForAgent, clientFromRegistryEntry } from './registry/registry-client.ts';
+export type { RegistryEntry, RegistryInstance } from './registry/registry-entry.ts';
+export { RedisIntentStore } from './store/redis-intent-store.ts';
+export type { RedisRunStateStoreOptions } from './store/redis-run-state-store.ts';
+export { RedisRunStateStore } from './store/redis-run-state-store.ts';
+export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.ts';
+export { RedisTaskStore } from './store/redis-task-store.ts';
+export type { LedgerEntry, RedisTaskLedgerOptions, TaskLedger } from './store/task-ledger.ts';
+export { RedisTaskLedger } from './store/task-ledger.ts';
+export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { acceptPeerCards } from '../src/index.js';
+import { acceptPeerCards } from '../src/index.ts';
 
 const fixture = (name: string): unknown =>
   JSON.parse(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalRequest } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ApprovalBoard, MemoryApprovalBoard, RedisApprovalBoard } from '../src/index.js';
+import { type ApprovalBoard, MemoryApprovalBoard, RedisApprovalBoard } from '../src/index.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const prefixes: string[] = [];

@@ -17,9 +17,9 @@ import {
   QueueTransportFactory,
   queueUrl,
   startA2aHttpServer,
-} from '../src/index.js';
-import { sendRequest, userMessage } from './support/messages.js';
-import { refundTool } from './support/refund-tool.js';
+} from '../src/index.ts';
+import { sendRequest, userMessage } from './support/messages.ts';
+import { refundTool } from './support/refund-tool.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const tokens = { 'tok-alice-0123456789': 'alice', 'tok-operator-0123456789': 'operator' };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type CardChange, diffCards, fromV03, type JsonObject, toV03 } from '../src/index.js';
+import { type CardChange, diffCards, fromV03, type JsonObject, toV03 } from '../src/index.ts';
 
 const realWorld = fileURLToPath(new URL('./fixtures/cards/real-world/', import.meta.url));
 

@@ -24,8 +24,8 @@ import {
   queueUrl,
   renderAgentCard,
   startA2aHttpServer,
-} from '../src/index.js';
-import { type Host, partsText, sendTask, startHost } from './support/http-host.js';
+} from '../src/index.ts';
+import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const lookupTurns = [

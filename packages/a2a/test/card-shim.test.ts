@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detectCardVersion, fromV03, type JsonObject, toV03 } from '../src/index.js';
-import { v1, v03 } from './support/worked-example.js';
+import { detectCardVersion, fromV03, type JsonObject, toV03 } from '../src/index.ts';
+import { v1, v03 } from './support/worked-example.ts';
 
 const realWorld = fileURLToPath(new URL('./fixtures/cards/real-world/', import.meta.url));
 

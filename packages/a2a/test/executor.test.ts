@@ -3,9 +3,9 @@ import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 import { defineAgent } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { buildAgentCard, createHostedAgent } from '../src/index.js';
-import { sendRequest, userMessage } from './support/messages.js';
-import { refundTool } from './support/refund-tool.js';
+import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { sendRequest, userMessage } from './support/messages.ts';
+import { refundTool } from './support/refund-tool.ts';
 
 const as = (userName: string): ServerCallContext =>
   new ServerCallContext({

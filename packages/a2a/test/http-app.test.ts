@@ -1,8 +1,8 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createA2aHttpApp, createHostedAgent } from '../src/index.js';
-import { type Host, send, sendTask, startHost, userMessage } from './support/http-host.js';
+import { createA2aHttpApp, createHostedAgent } from '../src/index.ts';
+import { type Host, send, sendTask, startHost, userMessage } from './support/http-host.ts';
 
 let host: Host | undefined;
 afterEach(async () => {

@@ -11,7 +11,7 @@ import {
   startHost,
   textOf,
   userMessage,
-} from './support/http-host.js';
+} from './support/http-host.ts';
 
 const lookupTurns = [
   { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },

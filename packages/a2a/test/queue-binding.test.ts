@@ -21,9 +21,9 @@ import {
   queueUrl,
   ReplyInbox,
   SwitchboardAgentExecutor,
-} from '../src/index.js';
-import { sendRequest, userMessage } from './support/messages.js';
-import { createShopAgent } from './support/shop-agent.js';
+} from '../src/index.ts';
+import { sendRequest, userMessage } from './support/messages.ts';
+import { createShopAgent } from './support/shop-agent.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });

@@ -3,10 +3,10 @@ import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BULLMQ_BINDING, buildAgentCard, QueueTransportFactory, queueUrl } from '../src/index.js';
-import { sendRequest, userMessage } from './support/messages.js';
-import { createShopAgent } from './support/shop-agent.js';
-import { startWorker, type WorkerProcess } from './support/worker-processes.js';
+import { BULLMQ_BINDING, buildAgentCard, QueueTransportFactory, queueUrl } from '../src/index.ts';
+import { sendRequest, userMessage } from './support/messages.ts';
+import { createShopAgent } from './support/shop-agent.ts';
+import { startWorker, type WorkerProcess } from './support/worker-processes.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 afterAll(() => redis.quit());

@@ -2,13 +2,13 @@ import { TaskState } from '@a2a-js/sdk';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { defaultQueueAddress } from '../src/index.js';
+import { defaultQueueAddress } from '../src/index.ts';
 import {
   type DelegatingSystem,
   startDelegatingSystem,
   uniqueNamespace,
-} from './support/delegating-system.js';
-import { dataOf, partsText, sendTask, textOf } from './support/http-host.js';
+} from './support/delegating-system.ts';
+import { dataOf, partsText, sendTask, textOf } from './support/http-host.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const namespaces: string[] = [];

@@ -47,8 +47,8 @@ import {
   QueueTransportFactory,
   queueUrl,
   startA2aHttpServer,
-} from '../src/index.js';
-import { sendRequest, userMessage } from './support/messages.js';
+} from '../src/index.ts';
+import { sendRequest, userMessage } from './support/messages.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const exporter = new InMemorySpanExporter();

@@ -3,44 +3,44 @@ export type {
   PrepareContextOptions,
   PreparedContext,
   RecallHook,
-} from './context/context-window.js';
+} from './context/context-window.ts';
 // context
-export { ContextWindow } from './context/context-window.js';
-export type { HistoryCheckOptions, HistoryProblem, HistoryProblemKind } from './context/history-check.js';
-export { assertValidHistory, findHistoryProblems } from './context/history-check.js';
-export { RECALL_HEADING, SUMMARY_HEADING } from './context/memory-messages.js';
-export type { SummarizeHook } from './context/rolling-summary.js';
-export type { TokenEstimator } from './context/token-estimate.js';
+export { ContextWindow } from './context/context-window.ts';
+export type { HistoryCheckOptions, HistoryProblem, HistoryProblemKind } from './context/history-check.ts';
+export { assertValidHistory, findHistoryProblems } from './context/history-check.ts';
+export { RECALL_HEADING, SUMMARY_HEADING } from './context/memory-messages.ts';
+export type { SummarizeHook } from './context/rolling-summary.ts';
+export type { TokenEstimator } from './context/token-estimate.ts';
 export {
   estimateMessageTokens,
   estimatePromptTokens,
   estimateTextTokens,
-} from './context/token-estimate.js';
-export type { ToolFailureRecord } from './context/tool-failures.js';
-export { findToolFailures } from './context/tool-failures.js';
-export type { TrimHistoryOptions, TrimResult } from './context/trim-history.js';
-export { trimHistory } from './context/trim-history.js';
-export type { SplitHistory } from './context/turns.js';
-export { splitTurns } from './context/turns.js';
-export type { AgentErrorCode, ErrorParty } from './errors.js';
-export { AGENT_ERRORS, AgentError, isAgentError } from './errors.js';
-export type { Agent, AgentOptions } from './loop/agent.js';
-export { defineAgent } from './loop/agent.js';
-export type { AgentEvent, StepRecord, StopReason } from './loop/events.js';
-export { assertNever } from './loop/events.js';
-export type { AgentRunResult, RunAgentOptions } from './loop/run-agent.js';
-export { runAgent } from './loop/run-agent.js';
-export type { AgentStream } from './loop/stream-agent.js';
-export { streamAgent } from './loop/stream-agent.js';
+} from './context/token-estimate.ts';
+export type { ToolFailureRecord } from './context/tool-failures.ts';
+export { findToolFailures } from './context/tool-failures.ts';
+export type { TrimHistoryOptions, TrimResult } from './context/trim-history.ts';
+export { trimHistory } from './context/trim-history.ts';
+export type { SplitHistory } from './context/turns.ts';
+export { splitTurns } from './context/turns.ts';
+export type { AgentErrorCode, ErrorParty } from './errors.ts';
+export { AGENT_ERRORS, AgentError, isAgentError } from './errors.ts';
+export type { Agent, AgentOptions } from './loop/agent.ts';
+export { defineAgent } from './loop/agent.ts';
+export type { AgentEvent, StepRecord, StopReason } from './loop/events.ts';
+export { assertNever } from './loop/events.ts';
+export type { AgentRunResult, RunAgentOptions } from './loop/run-agent.ts';
+export { runAgent } from './loop/run-agent.ts';
+export type { AgentStream } from './loop/stream-agent.ts';
+export { streamAgent } from './loop/stream-agent.ts';
 export type {
   ChatModel,
   ChatModelCapabilities,
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from './model/chat-model.js';
-export { streamFromResponse } from './model/chat-model.js';
-export type { JsonSchema } from './model/messages.js';
+} from './model/chat-model.ts';
+export { streamFromResponse } from './model/chat-model.ts';
+export type { JsonSchema } from './model/messages.ts';
 export {
   AssistantMessage,
   addUsage,
@@ -55,26 +55,26 @@ export {
   ToolDeclaration,
   ToolMessage,
   UserMessage,
-} from './model/messages.js';
+} from './model/messages.ts';
 // offline model
-export type { OfflineModelOptions } from './model/offline/offline-model.js';
-export { OfflineModel } from './model/offline/offline-model.js';
+export type { OfflineModelOptions } from './model/offline/offline-model.ts';
+export { OfflineModel } from './model/offline/offline-model.ts';
 // OpenAI-compatible adapter
-export type { OpenAIChatModelOptions } from './model/openai-chat-model.js';
-export { OpenAIChatModel } from './model/openai-chat-model.js';
+export type { OpenAIChatModelOptions } from './model/openai-chat-model.ts';
+export { OpenAIChatModel } from './model/openai-chat-model.ts';
 export type {
   ApprovalAuditRecord,
   AuditRecord,
   AuditSink,
   AuditStatus,
   ToolCallAuditRecord,
-} from './observe/audit.js';
-export { MemoryAuditSink } from './observe/audit.js';
-export type { Logger } from './observe/logger.js';
-export { silentLogger, stderrLogger } from './observe/logger.js';
-export type { RedactOptions } from './observe/redact.js';
-export { maskContacts, REDACTED, redactText, redactValue, summarize } from './observe/redact.js';
-export { GEN_AI, SWITCHBOARD, spanName } from './observe/semconv.js';
+} from './observe/audit.ts';
+export { MemoryAuditSink } from './observe/audit.ts';
+export type { Logger } from './observe/logger.ts';
+export { silentLogger, stderrLogger } from './observe/logger.ts';
+export type { RedactOptions } from './observe/redact.ts';
+export { maskContacts, REDACTED, redactText, redactValue, summarize } from './observe/redact.ts';
+export { GEN_AI, SWITCHBOARD, spanName } from './observe/semconv.ts';
 export type {
   AgentSpan,
   AgentSpanOperation,
@@ -82,25 +82,25 @@ export type {
   AgentTracer,
   SpanAttributes,
   SpanAttributeValue,
-} from './observe/tracer.js';
-export { noopTracer } from './observe/tracer.js';
-export type { Approver } from './policy/approvals.js';
-export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.js';
-export { CredentialVault } from './policy/credentials.js';
-export type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from './state/intents.js';
-export { MemoryIntentStore } from './state/intents.js';
-export type { TaskStatus } from './state/task-state.js';
-export { createTaskState, TaskState, ToolLogEntry } from './state/task-state.js';
+} from './observe/tracer.ts';
+export { noopTracer } from './observe/tracer.ts';
+export type { Approver } from './policy/approvals.ts';
+export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.ts';
+export { CredentialVault } from './policy/credentials.ts';
+export type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from './state/intents.ts';
+export { MemoryIntentStore } from './state/intents.ts';
+export type { TaskStatus } from './state/task-state.ts';
+export { createTaskState, TaskState, ToolLogEntry } from './state/task-state.ts';
 export type {
   GenerateObjectOptions,
   GenerateObjectResult,
   StructuredMode,
-} from './structured/generate-object.js';
-export { generateObject } from './structured/generate-object.js';
-export { toStrictSchema } from './structured/strict-schema.js';
-export type { DelegatedApproval } from './tools/approval-wait.js';
-export { ApprovalWait } from './tools/approval-wait.js';
-export { formatArgumentIssues } from './tools/argument-errors.js';
+} from './structured/generate-object.ts';
+export { generateObject } from './structured/generate-object.ts';
+export { toStrictSchema } from './structured/strict-schema.ts';
+export type { DelegatedApproval } from './tools/approval-wait.ts';
+export { ApprovalWait } from './tools/approval-wait.ts';
+export { formatArgumentIssues } from './tools/argument-errors.ts';
 export type {
   AnyTool,
   ApprovalText,
@@ -109,12 +109,12 @@ export type {
   ToolContext,
   ToolOptions,
   ToolRisk,
-} from './tools/define-tool.js';
-export { defineTool } from './tools/define-tool.js';
-export type { ToolCallOutcome, ToolCallRecord } from './tools/tool-call-record.js';
-export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.js';
-export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.js';
-export { parseToolResult, TOOL_ERROR_CODES, toolError, toolOk } from './tools/tool-result.js';
-export type { ToolRunnerOptions } from './tools/tool-runner.js';
-export { ToolRunner } from './tools/tool-runner.js';
-export { Toolset } from './tools/toolset.js';
+} from './tools/define-tool.ts';
+export { defineTool } from './tools/define-tool.ts';
+export type { ToolCallOutcome, ToolCallRecord } from './tools/tool-call-record.ts';
+export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.ts';
+export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.ts';
+export { parseToolResult, TOOL_ERROR_CODES, toolError, toolOk } from './tools/tool-result.ts';
+export type { ToolRunnerOptions } from './tools/tool-runner.ts';
+export { ToolRunner } from './tools/tool-runner.ts';
+export { Toolset } from './tools/toolset.ts';

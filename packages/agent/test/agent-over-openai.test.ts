@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineAgent, OpenAIChatModel, runAgent } from '../src/index.js';
+import { defineAgent, OpenAIChatModel, runAgent } from '../src/index.ts';
 import {
   type OpenAICompatibleServer,
   ScriptedModel,
   startOpenAICompatibleServer,
-} from '../src/testing/index.js';
-import { getOrder } from './support/shop-tools.js';
+} from '../src/testing/index.ts';
+import { getOrder } from './support/shop-tools.ts';
 
 let server: OpenAICompatibleServer | undefined;
 afterEach(async () => {

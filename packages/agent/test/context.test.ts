@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ContextWindow } from '../src/context/context-window.js';
-import { assertValidHistory, findHistoryProblems } from '../src/context/history-check.js';
-import { estimatePromptTokens } from '../src/context/token-estimate.js';
-import { trimHistory } from '../src/context/trim-history.js';
-import { splitTurns } from '../src/context/turns.js';
-import { AgentError } from '../src/errors.js';
-import type { ChatMessage, ToolDeclaration } from '../src/model/messages.js';
-import { toolError, toolOk } from '../src/tools/tool-result.js';
+import { ContextWindow } from '../src/context/context-window.ts';
+import { assertValidHistory, findHistoryProblems } from '../src/context/history-check.ts';
+import { estimatePromptTokens } from '../src/context/token-estimate.ts';
+import { trimHistory } from '../src/context/trim-history.ts';
+import { splitTurns } from '../src/context/turns.ts';
+import { AgentError } from '../src/errors.ts';
+import type { ChatMessage, ToolDeclaration } from '../src/model/messages.ts';
+import { toolError, toolOk } from '../src/tools/tool-result.ts';
 
 const system = (content: string): ChatMessage => ({ role: 'system', content });
 const user = (content: string): ChatMessage => ({ role: 'user', content });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DelayedModel, ScriptedModel } from '../src/testing/index.js';
+import { DelayedModel, ScriptedModel } from '../src/testing/index.ts';
 
 const request = (signal?: AbortSignal) => ({
   messages: [{ role: 'user' as const, content: 'Hello' }],

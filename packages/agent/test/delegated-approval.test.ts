@@ -7,8 +7,8 @@ import {
   MemoryAuditSink,
   runAgent,
   TaskState,
-} from '../src/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
+} from '../src/index.ts';
+import { ScriptedModel } from '../src/testing/index.ts';
 
 /** A supervisor's delegation tool: the delegate stops for an approval, which is handed on to a human. */
 function supervisor() {

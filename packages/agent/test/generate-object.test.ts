@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { generateObject } from '../src/index.js';
-import { ScriptedModel } from '../src/testing/index.js';
+import { generateObject } from '../src/index.ts';
+import { ScriptedModel } from '../src/testing/index.ts';
 
 const Ticket = z.object({
   sentiment: z.enum(['positive', 'neutral', 'negative']),

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { estimatePromptTokens } from '../src/context/token-estimate.js';
-import { AgentError } from '../src/errors.js';
-import type { ChatRequest, ChatResponse } from '../src/model/chat-model.js';
-import type { ChatMessage } from '../src/model/messages.js';
-import { OfflineModel } from '../src/model/offline/offline-model.js';
-import { silentLogger } from '../src/observe/logger.js';
-import { ApprovalWait } from '../src/tools/approval-wait.js';
-import { type AnyTool, defineTool, type ToolContext } from '../src/tools/define-tool.js';
-import { toModelSchema } from '../src/tools/tool-declaration.js';
-import { toolError, toolOk } from '../src/tools/tool-result.js';
-import { Toolset } from '../src/tools/toolset.js';
+import { estimatePromptTokens } from '../src/context/token-estimate.ts';
+import { AgentError } from '../src/errors.ts';
+import type { ChatRequest, ChatResponse } from '../src/model/chat-model.ts';
+import type { ChatMessage } from '../src/model/messages.ts';
+import { OfflineModel } from '../src/model/offline/offline-model.ts';
+import { silentLogger } from '../src/observe/logger.ts';
+import { ApprovalWait } from '../src/tools/approval-wait.ts';
+import { type AnyTool, defineTool, type ToolContext } from '../src/tools/define-tool.ts';
+import { toModelSchema } from '../src/tools/tool-declaration.ts';
+import { toolError, toolOk } from '../src/tools/tool-result.ts';
+import { Toolset } from '../src/tools/toolset.ts';
 
 const OrderId = z.string().regex(/^A\d{5}$/, 'must be the letter A and 5 digits, e.g. A10086');
 const Sku = z.string().regex(/^SKU-\d{4}$/, 'must be SKU- and 4 digits');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fillArguments } from '../src/model/offline/fill-arguments.js';
-import { OfflineModel } from '../src/model/offline/offline-model.js';
-import { defineTool } from '../src/tools/define-tool.js';
-import { toModelSchema } from '../src/tools/tool-declaration.js';
-import { Toolset } from '../src/tools/toolset.js';
+import { fillArguments } from '../src/model/offline/fill-arguments.ts';
+import { OfflineModel } from '../src/model/offline/offline-model.ts';
+import { defineTool } from '../src/tools/define-tool.ts';
+import { toModelSchema } from '../src/tools/tool-declaration.ts';
+import { Toolset } from '../src/tools/toolset.ts';
 
 const now = new Date('2026-11-30T10:00:00Z');
 const fill = (schema: z.ZodType, text: string) => fillArguments(toModelSchema(schema), { text, now });

@@ -7,14 +7,14 @@ import type {
   ChatStreamEvent,
   ResponseFormat,
   ToolDeclaration,
-} from '../src/index.js';
-import { AgentError, OpenAIChatModel, type OpenAIChatModelOptions } from '../src/index.js';
+} from '../src/index.ts';
+import { AgentError, OpenAIChatModel, type OpenAIChatModelOptions } from '../src/index.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,
   ScriptedModel,
   startOpenAICompatibleServer,
-} from '../src/testing/index.js';
+} from '../src/testing/index.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../src/index.js';
-import { ChatCompletionErrorBody } from '../src/model/openai-wire.js';
+import type { ChatMessage } from '../src/index.ts';
+import { ChatCompletionErrorBody } from '../src/model/openai-wire.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,
   ScriptedModel,
   startOpenAICompatibleServer,
-} from '../src/testing/index.js';
+} from '../src/testing/index.ts';
 
 const servers: OpenAICompatibleServer[] = [];
 afterEach(async () => {

@@ -9,9 +9,9 @@ import {
   runAgent,
   streamAgent,
   TaskState,
-} from '../src/index.js';
-import { MemoryLogger, RecordingTracer, ScriptedModel } from '../src/testing/index.js';
-import { getOrder, refundTool } from './support/shop-tools.js';
+} from '../src/index.ts';
+import { MemoryLogger, RecordingTracer, ScriptedModel } from '../src/testing/index.ts';
+import { getOrder, refundTool } from './support/shop-tools.ts';
 
 const instructions = 'You help customers with their orders. Use the tools; never guess order data.';
 

@@ -11,9 +11,9 @@ import {
   ToolRunner,
   type ToolRunnerOptions,
   Toolset,
-} from '../src/index.js';
-import { MemoryLogger, RecordingTracer } from '../src/testing/index.js';
-import { getOrder, refundTool } from './support/shop-tools.js';
+} from '../src/index.ts';
+import { MemoryLogger, RecordingTracer } from '../src/testing/index.ts';
+import { getOrder, refundTool } from './support/shop-tools.ts';
 
 function setup(tools: AnyTool[], overrides: Partial<ToolRunnerOptions> = {}) {
   const toolset = new Toolset(tools);

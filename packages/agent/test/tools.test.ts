@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentError, defineTool, Toolset } from '../src/index.js';
-import { getOrder } from './support/shop-tools.js';
+import { AgentError, defineTool, Toolset } from '../src/index.ts';
+import { getOrder } from './support/shop-tools.ts';
 
 const base = {
   name: 'check_stock',

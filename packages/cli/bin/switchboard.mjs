@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx), so the command works from a fresh clone with no build.
-import { register } from 'tsx/esm/api';
-
-register();
+// Node 24 runs the TypeScript sources itself (type stripping), so the command works from a fresh clone
+// with no build step and no transpiler.
 const { main } = await import('../src/main.ts');
 process.exitCode = await main(process.argv.slice(2));

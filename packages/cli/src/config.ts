@@ -1,5 +1,5 @@
-import { DEV_FILE, type DevFile, readDevFile } from './dev-file.js';
-import { CliError } from './errors.js';
+import { DEV_FILE, type DevFile, readDevFile } from './dev-file.ts';
+import { CliError } from './errors.ts';
 
 /** Settings of the `switchboard` command that come from the environment. */
 export interface CliConfig {

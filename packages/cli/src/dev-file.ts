@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { CliError } from './errors.js';
+import { CliError } from './errors.ts';
 
 /** Where `switchboard dev` writes the local stack's settings, relative to the current directory. */
 export const DEV_FILE = join('.switchboard', 'dev.json');

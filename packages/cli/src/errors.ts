@@ -1,4 +1,4 @@
-import { EXIT, type ExitCode, type Output } from './io/output.js';
+import { EXIT, type ExitCode, type Output } from './io/output.ts';
 
 /** Every error code of the `switchboard` command, with its default message and exit code. */
 export const CLI_ERRORS = {

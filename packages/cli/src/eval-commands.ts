@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.js';
-import type { CliConfig } from './config.js';
-import type { Output } from './io/output.js';
+import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.ts';
+import type { CliConfig } from './config.ts';
+import type { Output } from './io/output.ts';
 
 const EVAL_HELP = `
 Cases are files <cases>/<suite>/<id>.yaml; suites: normal, boundary, malicious, failure.

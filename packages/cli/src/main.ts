@@ -1,14 +1,14 @@
 import { Command, CommanderError, Option } from 'commander';
-import { cardsCheck } from './commands/cards-check.js';
-import { cardsConvert } from './commands/cards-convert.js';
-import { cardsDiff } from './commands/cards-diff.js';
-import { cardsVerify } from './commands/cards-verify.js';
-import { traceCommand } from './commands/trace.js';
-import { loadCliConfig } from './config.js';
-import { addEvalCommands } from './eval-commands.js';
-import { EXIT, type Output, processOutput } from './io/output.js';
-import { addSupervisorCommands } from './supervisor-commands.js';
-import { addSystemCommands } from './system-commands.js';
+import { cardsCheck } from './commands/cards-check.ts';
+import { cardsConvert } from './commands/cards-convert.ts';
+import { cardsDiff } from './commands/cards-diff.ts';
+import { cardsVerify } from './commands/cards-verify.ts';
+import { traceCommand } from './commands/trace.ts';
+import { loadCliConfig } from './config.ts';
+import { addEvalCommands } from './eval-commands.ts';
+import { EXIT, type Output, processOutput } from './io/output.ts';
+import { addSupervisorCommands } from './supervisor-commands.ts';
+import { addSystemCommands } from './system-commands.ts';
 
 /** Builds the `switchboard` command; each action stores its exit code in `exit`. */
 export function buildProgram(output: Output, exit: { code: number }): Command {

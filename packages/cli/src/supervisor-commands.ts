@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { approvalsDecide } from './commands/approvals-decide.js';
-import { approvalsList } from './commands/approvals-list.js';
-import { askCommand } from './commands/ask.js';
-import { tasksCancel } from './commands/tasks-cancel.js';
-import { tasksGet } from './commands/tasks-get.js';
-import type { CliConfig } from './config.js';
-import { EXIT, type Output } from './io/output.js';
+import { approvalsDecide } from './commands/approvals-decide.ts';
+import { approvalsList } from './commands/approvals-list.ts';
+import { askCommand } from './commands/ask.ts';
+import { tasksCancel } from './commands/tasks-cancel.ts';
+import { tasksGet } from './commands/tasks-get.ts';
+import type { CliConfig } from './config.ts';
+import { EXIT, type Output } from './io/output.ts';
 
 const URL_HELP = 'the supervisor’s base URL (default: SWITCHBOARD_URL, then .switchboard/dev.json)';
 const TOKEN_HELP = 'a user’s bearer token (default: SWITCHBOARD_TOKEN, then .switchboard/dev.json)';

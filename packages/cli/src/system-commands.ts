@@ -1,9 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { devCommand } from './commands/dev.js';
-import { seedCommand } from './commands/seed.js';
-import type { CliConfig } from './config.js';
-import { readDevFile } from './dev-file.js';
-import type { Output } from './io/output.js';
+import { devCommand } from './commands/dev.ts';
+import { seedCommand } from './commands/seed.ts';
+import type { CliConfig } from './config.ts';
+import { readDevFile } from './dev-file.ts';
+import type { Output } from './io/output.ts';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Supervisor, startSupervisor } from './supervisor-host.js';
-import { hasStack, switchboard } from './support.js';
+import { type Supervisor, startSupervisor } from './supervisor-host.ts';
+import { hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
 beforeEach(async () => {

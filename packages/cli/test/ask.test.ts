@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Supervisor, startSupervisor, USER_TOKEN } from './supervisor-host.js';
-import { closedPort, hasStack, switchboard } from './support.js';
+import { type Supervisor, startSupervisor, USER_TOKEN } from './supervisor-host.ts';
+import { closedPort, hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, hasStack, switchboard } from './support.js';
+import { closedPort, hasStack, switchboard } from './support.ts';
 
 const realWorld = fileURLToPath(new URL('../../a2a/test/fixtures/cards/real-world/', import.meta.url));
 let dir: string;

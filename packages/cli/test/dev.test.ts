@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedPort, hasStack, switchboard } from './support.js';
+import { closedPort, hasStack, switchboard } from './support.ts';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EvalReport } from '@switchboard/eval';
 import { describe, expect, it } from 'vitest';
-import { hasStack, switchboard } from './support.js';
+import { hasStack, switchboard } from './support.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../eval/test/fixtures/cases/', import.meta.url));
 

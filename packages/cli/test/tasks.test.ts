@@ -1,7 +1,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Supervisor, startSupervisor } from './supervisor-host.js';
-import { hasStack, switchboard } from './support.js';
+import { type Supervisor, startSupervisor } from './supervisor-host.ts';
+import { hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
 beforeAll(async () => {

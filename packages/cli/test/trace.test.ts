@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasStack, switchboard } from './support.js';
+import { hasStack, switchboard } from './support.ts';
 
 const trace = 'a'.repeat(32);
 const span = (

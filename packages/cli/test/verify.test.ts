@@ -10,7 +10,7 @@ import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, hasStack, switchboard } from './support.js';
+import { closedPort, hasStack, switchboard } from './support.ts';
 
 const servers: A2aHttpServer[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { OfflineModel, OpenAIChatModel, runAgent } from '@switchboard/agent';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCommsAgent, createOrdersAgent, Ticket } from '../src/index.js';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.js';
+import { createCommsAgent, createOrdersAgent, Ticket } from '../src/index.ts';
+import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 let server: OpenAICompatibleServer | undefined;
 afterEach(async () => {

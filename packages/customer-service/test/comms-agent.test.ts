@@ -1,7 +1,7 @@
 import { MemoryIntentStore, OfflineModel, runAgent, TaskState } from '@switchboard/agent';
 import { describe, expect, it } from 'vitest';
-import { createCommsAgent, Ticket, ticketCues } from '../src/index.js';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.js';
+import { createCommsAgent, Ticket, ticketCues } from '../src/index.ts';
+import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 const model = new OfflineModel({ now });
 const FURIOUS = "I'm furious, my kettle from order A10086 arrived broken and I need this fixed today!";

@@ -1,7 +1,7 @@
 import { OfflineModel, runAgent } from '@switchboard/agent';
 import { describe, expect, it } from 'vitest';
-import { createInventoryAgent } from '../src/index.js';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.js';
+import { createInventoryAgent } from '../src/index.ts';
+import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 const model = new OfflineModel({ now });
 

@@ -7,7 +7,7 @@ import {
   ORDERS_INSTRUCTIONS,
   type ShopStore,
   seedShop,
-} from '../src/index.js';
+} from '../src/index.ts';
 import {
   connectRedis,
   now,
@@ -16,7 +16,7 @@ import {
   seededMemoryStore,
   storeFactories,
   toolResults,
-} from './support/shop.js';
+} from './support/shop.ts';
 
 const redis = connectRedis();
 afterAll(() => redis.quit());

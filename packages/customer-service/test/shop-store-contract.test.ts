@@ -6,8 +6,8 @@ import {
   type RefundResult,
   type ShopStore,
   seedShop,
-} from '../src/index.js';
-import { connectRedis, type StoreUnderTest, storeFactories } from './support/shop.js';
+} from '../src/index.ts';
+import { connectRedis, type StoreUnderTest, storeFactories } from './support/shop.ts';
 
 const redis = connectRedis();
 afterAll(() => redis.quit());

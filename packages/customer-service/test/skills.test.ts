@@ -10,7 +10,7 @@ import {
   INVENTORY_SKILLS,
   MemoryShopStore,
   ORDERS_SKILLS,
-} from '../src/index.js';
+} from '../src/index.ts';
 
 const store = new MemoryShopStore();
 const model = new OfflineModel();

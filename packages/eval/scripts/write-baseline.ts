@@ -15,7 +15,7 @@ import {
   loadCases,
   openModelSource,
   runEvals,
-} from '../src/index.js';
+} from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));

@@ -1,4 +1,4 @@
-export { describeIssues, jsonPath } from './case/case-issues.js';
+export { describeIssues, jsonPath } from './case/case-issues.ts';
 export {
   ApproveTurn,
   DenyTurn,
@@ -13,17 +13,17 @@ export {
   TaskStateName,
   Turn,
   UserTurn,
-} from './case/eval-case.js';
-export type { LoadCasesOptions, LoadedCase } from './case/load-cases.js';
-export { checkCaseValue, isSuite, loadCases } from './case/load-cases.js';
-export { checkCase, checkExpectations, countCase, skippedCase } from './check/check-case.js';
-export type { ToolMatch } from './check/match-tools.js';
-export { callMatches, describeCall, describeExpected, matchTools } from './check/match-tools.js';
-export type { EvalErrorCode } from './errors.js';
-export { EVAL_ERRORS, EvaluationError, isEvaluationError } from './errors.js';
-export type { CompareReportsOptions, GatedMetric, GateResult, Regression } from './gate/compare-reports.js';
-export { compareReports, GATED_METRICS, readReport } from './gate/compare-reports.js';
-export { computeMetrics, metricsBySuite } from './metrics/compute-metrics.js';
+} from './case/eval-case.ts';
+export type { LoadCasesOptions, LoadedCase } from './case/load-cases.ts';
+export { checkCaseValue, isSuite, loadCases } from './case/load-cases.ts';
+export { checkCase, checkExpectations, countCase, skippedCase } from './check/check-case.ts';
+export type { ToolMatch } from './check/match-tools.ts';
+export { callMatches, describeCall, describeExpected, matchTools } from './check/match-tools.ts';
+export type { EvalErrorCode } from './errors.ts';
+export { EVAL_ERRORS, EvaluationError, isEvaluationError } from './errors.ts';
+export type { CompareReportsOptions, GatedMetric, GateResult, Regression } from './gate/compare-reports.ts';
+export { compareReports, GATED_METRICS, readReport } from './gate/compare-reports.ts';
+export { computeMetrics, metricsBySuite } from './metrics/compute-metrics.ts';
 export {
   CaseCounts,
   CaseResult,
@@ -31,23 +31,23 @@ export {
   ExpectationResult,
   ExpectationStatus,
   Metrics,
-} from './report/eval-report.js';
-export { formatMarkdownReport } from './report/format-markdown.js';
-export { formatTerminalReport } from './report/format-terminal.js';
-export { baselineReport, formatReportJson } from './report/report-json.js';
-export type { AgentUsage, HandlerRun } from './run/case-recorder.js';
-export { CaseRecorder } from './run/case-recorder.js';
-export type { DeploymentTargetOptions } from './run/deployment-target.js';
-export { deploymentTarget } from './run/deployment-target.js';
-export type { CaseSession, EvalTarget, SystemSecret, TargetObservation } from './run/eval-target.js';
-export type { InProcessTargetOptions } from './run/in-process-target.js';
-export { inProcessTarget } from './run/in-process-target.js';
-export type { InstrumentToolOptions } from './run/instrument-tool.js';
-export { instrumentTool, MALFORMED_RESULT } from './run/instrument-tool.js';
-export type { MeteredModelOptions } from './run/metered-model.js';
-export { MeteredModel } from './run/metered-model.js';
-export type { ModelSource, OpenModelSourceOptions } from './run/model-source.js';
-export { newCanary, openModelSource } from './run/model-source.js';
+} from './report/eval-report.ts';
+export { formatMarkdownReport } from './report/format-markdown.ts';
+export { formatTerminalReport } from './report/format-terminal.ts';
+export { baselineReport, formatReportJson } from './report/report-json.ts';
+export type { AgentUsage, HandlerRun } from './run/case-recorder.ts';
+export { CaseRecorder } from './run/case-recorder.ts';
+export type { DeploymentTargetOptions } from './run/deployment-target.ts';
+export { deploymentTarget } from './run/deployment-target.ts';
+export type { CaseSession, EvalTarget, SystemSecret, TargetObservation } from './run/eval-target.ts';
+export type { InProcessTargetOptions } from './run/in-process-target.ts';
+export { inProcessTarget } from './run/in-process-target.ts';
+export type { InstrumentToolOptions } from './run/instrument-tool.ts';
+export { instrumentTool, MALFORMED_RESULT } from './run/instrument-tool.ts';
+export type { MeteredModelOptions } from './run/metered-model.ts';
+export { MeteredModel } from './run/metered-model.ts';
+export type { ModelSource, OpenModelSourceOptions } from './run/model-source.ts';
+export { newCanary, openModelSource } from './run/model-source.ts';
 export {
   DangerousRun,
   INVALID_ARGUMENT_CODES,
@@ -55,9 +55,9 @@ export {
   ObservedCall,
   OperatorDecision,
   REFUSAL_CODES,
-} from './run/observation.js';
-export type { ObserveCaseOptions } from './run/run-case.js';
-export { findSecrets, observeCase, redactSecrets } from './run/run-case.js';
-export type { RunEvalsOptions } from './run/run-evals.js';
-export { runEvals } from './run/run-evals.js';
-export { buildTrajectory, dangerousRuns } from './run/trajectory.js';
+} from './run/observation.ts';
+export type { ObserveCaseOptions } from './run/run-case.ts';
+export { findSecrets, observeCase, redactSecrets } from './run/run-case.ts';
+export type { RunEvalsOptions } from './run/run-evals.ts';
+export { runEvals } from './run/run-evals.ts';
+export { buildTrajectory, dangerousRuns } from './run/trajectory.ts';

@@ -9,7 +9,7 @@ import {
   openModelSource,
   readReport,
   runEvals,
-} from '../src/index.js';
+} from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));

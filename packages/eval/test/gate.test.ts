@@ -15,8 +15,8 @@ import {
   openModelSource,
   readReport,
   runEvals,
-} from '../src/index.js';
-import { caseResult } from './support.js';
+} from '../src/index.ts';
+import { caseResult } from './support.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 

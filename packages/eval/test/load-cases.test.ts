@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EvaluationError, loadCases } from '../src/index.js';
+import { EvaluationError, loadCases } from '../src/index.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchTools } from '../src/index.js';
-import { call } from './support.js';
+import { matchTools } from '../src/index.ts';
+import { call } from './support.ts';
 
 const trajectory = [
   call('supervisor', 'orders_order_status', { request: 'Where is A10086?' }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeMetrics, metricsBySuite } from '../src/index.js';
-import { caseResult } from './support.js';
+import { computeMetrics, metricsBySuite } from '../src/index.ts';
+import { caseResult } from './support.ts';
 
 describe('computeMetrics', () => {
   it('computes each metric from the cases’ counts, skipped cases aside', () => {

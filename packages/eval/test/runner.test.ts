@@ -20,7 +20,7 @@ import {
   newCanary,
   openModelSource,
   runEvals,
-} from '../src/index.js';
+} from '../src/index.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 

@@ -1,4 +1,4 @@
-import type { CaseCounts, CaseResult, ObservedCall, Suite } from '../src/index.js';
+import type { CaseCounts, CaseResult, ObservedCall, Suite } from '../src/index.ts';
 
 /** An accepted call that ran, with the fields a test cares about. */
 export function call(

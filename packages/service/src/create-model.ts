@@ -1,5 +1,5 @@
 import { type ChatModel, OfflineModel, OpenAIChatModel } from '@switchboard/agent';
-import type { ModelConfig } from './config/model-config.js';
+import type { ModelConfig } from './config/model-config.ts';
 
 /** The model of a service and a line that says which it is, for the startup log. */
 export function createModel(config: ModelConfig): { model: ChatModel; label: string } {

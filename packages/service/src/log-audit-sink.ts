@@ -6,9 +6,13 @@ import type { AuditRecord, AuditSink, Logger } from '@switchboard/agent';
  * logs go, next to the trace ids of the request.
  */
 export class LogAuditSink implements AuditSink {
-  constructor(private readonly logger: Logger) {}
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
 
   write(record: AuditRecord): void {
-    this.logger.info({ audit: record }, 'audit');
+    this.#logger.info({ audit: record }, 'audit');
   }
 }

@@ -1,6 +1,6 @@
 import { startTelemetry } from '@switchboard/telemetry';
-import type { ServiceConfig } from './config/service-config.js';
-import type { AgentSetup, ServiceContext } from './service-setup.js';
+import type { ServiceConfig } from './config/service-config.ts';
+import type { AgentSetup, ServiceContext } from './service-setup.ts';
 
 /** Options of {@link runAgentService}. */
 export interface RunAgentServiceOptions {
@@ -47,6 +47,6 @@ export async function runAgentService(options: RunAgentServiceOptions): Promise<
     ...(config.jaegerUiUrl ? { jaegerUiUrl: config.jaegerUiUrl } : {}),
   });
   // Loaded after tracing started, so the HTTP and Redis modules are instrumented.
-  const { startServing } = await import('./start-serving.js');
+  const { startServing } = await import('./start-serving.ts');
   return startServing({ ...options, version, telemetry });
 }

@@ -1,7 +1,7 @@
 import type { AgentRegistry, QueueTransportFactory, SkillSpec } from '@switchboard/a2a';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import type { ServiceConfig } from './config/service-config.js';
+import type { ServiceConfig } from './config/service-config.ts';
 
 /** What a service's `setup` gets: the connections and parts the kit has made ready. */
 export interface ServiceContext {

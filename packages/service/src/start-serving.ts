@@ -21,10 +21,10 @@ import {
 } from '@switchboard/a2a';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
-import { createModel } from './create-model.js';
-import { LogAuditSink } from './log-audit-sink.js';
-import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.js';
-import { SERVICE_USER } from './service-setup.js';
+import { createModel } from './create-model.ts';
+import { LogAuditSink } from './log-audit-sink.ts';
+import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
+import { SERVICE_USER } from './service-setup.ts';
 
 /** Connects to Redis or fails startup with a message that names the URL (no endless retry loop). */
 async function connectRedis(url: string): Promise<Redis> {

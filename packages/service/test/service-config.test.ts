@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadServiceConfig } from '../src/index.js';
+import { ConfigError, loadServiceConfig } from '../src/index.ts';
 
 const base = { SWITCHBOARD_SERVICE_TOKEN: 'svc-0123456789abcdef' };
 

@@ -1,9 +1,9 @@
 import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { AgentSpan, AgentSpanSpec, AgentTracer, SpanAttributes } from '@switchboard/agent';
 import { redactText } from '@switchboard/agent';
-import { contentAttribute, DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.js';
-import { TelemetryError } from './errors.js';
-import { COMMON } from './semconv.js';
+import { contentAttribute, DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.ts';
+import { TelemetryError } from './errors.ts';
+import { COMMON } from './semconv.ts';
 
 /** Options of {@link createAgentTracer}. */
 export interface AgentTracerOptions {

@@ -1,15 +1,15 @@
-export type { AgentTracerOptions } from './agent-tracer.js';
-export { createAgentTracer } from './agent-tracer.js';
-export { DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.js';
-export type { TelemetryErrorCode, TelemetryErrorParty } from './errors.js';
-export { isTelemetryError, TELEMETRY_ERRORS, TelemetryError } from './errors.js';
-export type { FetchJaegerTraceOptions } from './jaeger.js';
-export { fetchJaegerTrace } from './jaeger.js';
-export { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.js';
-export type { CreateLoggerOptions } from './logger.js';
-export { createLogger } from './logger.js';
-export { OtlpTraceData, otlpToSpanRecords } from './otlp-json.js';
-export type { MessagingOperation } from './semconv.js';
+export type { AgentTracerOptions } from './agent-tracer.ts';
+export { createAgentTracer } from './agent-tracer.ts';
+export { DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.ts';
+export type { TelemetryErrorCode, TelemetryErrorParty } from './errors.ts';
+export { isTelemetryError, TELEMETRY_ERRORS, TelemetryError } from './errors.ts';
+export type { FetchJaegerTraceOptions } from './jaeger.ts';
+export { fetchJaegerTrace } from './jaeger.ts';
+export { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.ts';
+export type { CreateLoggerOptions } from './logger.ts';
+export { createLogger } from './logger.ts';
+export { OtlpTraceData, otlpToSpanRecords } from './otlp-json.ts';
+export type { MessagingOperation } from './semconv.ts';
 export {
   A2A,
   a2aSpanName,
@@ -19,17 +19,17 @@ export {
   MESSAGING_SYSTEM,
   messagingSpanName,
   RESOURCE,
-} from './semconv.js';
-export type { SpanFileExporterOptions } from './span-file.js';
-export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter } from './span-file.js';
+} from './semconv.ts';
+export type { SpanFileExporterOptions } from './span-file.ts';
+export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter } from './span-file.ts';
 export {
   SpanKindName,
   SpanRecord,
   SpanRecordAttributeValue,
   SpanStatusName,
   toSpanRecord,
-} from './span-record.js';
-export type { StartTelemetryOptions, Telemetry } from './start-telemetry.js';
-export { startTelemetry } from './start-telemetry.js';
-export type { RenderTraceTreeOptions, TraceNode, TraceTree } from './trace-tree.js';
-export { buildTraceTree, lastTraceId, renderTraceTree, TRACE_TREE_ATTRIBUTES } from './trace-tree.js';
+} from './span-record.ts';
+export type { StartTelemetryOptions, Telemetry } from './start-telemetry.ts';
+export { startTelemetry } from './start-telemetry.ts';
+export type { RenderTraceTreeOptions, TraceNode, TraceTree } from './trace-tree.ts';
+export { buildTraceTree, lastTraceId, renderTraceTree, TRACE_TREE_ATTRIBUTES } from './trace-tree.ts';

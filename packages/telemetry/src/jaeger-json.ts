@@ -5,7 +5,7 @@ import {
   type SpanRecord,
   type SpanRecordAttributeValue,
   type SpanStatusName,
-} from './span-record.js';
+} from './span-record.ts';
 
 const JaegerTag = z.object({ key: z.string(), type: z.string().optional(), value: z.unknown() });
 

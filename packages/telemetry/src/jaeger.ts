@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isTelemetryError, TelemetryError } from './errors.js';
-import { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.js';
-import { OtlpTraceData, otlpToSpanRecords } from './otlp-json.js';
-import type { SpanRecord } from './span-record.js';
+import { isTelemetryError, TelemetryError } from './errors.ts';
+import { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.ts';
+import { OtlpTraceData, otlpToSpanRecords } from './otlp-json.ts';
+import type { SpanRecord } from './span-record.ts';
 
 /** Options of {@link fetchJaegerTrace}. */
 export interface FetchJaegerTraceOptions {

@@ -1,7 +1,7 @@
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { redactValue } from '@switchboard/agent';
 import { type DestinationStream, type Level, type Logger as PinoLogger, pino, stdSerializers } from 'pino';
-import { TelemetryError } from './errors.js';
+import { TelemetryError } from './errors.ts';
 
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {

@@ -5,7 +5,7 @@ import {
   type SpanRecord,
   type SpanRecordAttributeValue,
   type SpanStatusName,
-} from './span-record.js';
+} from './span-record.ts';
 
 const Int = z.union([z.number(), z.string()]);
 /** Nanoseconds since the epoch: a decimal string (int64 in JSON) or a safe integer. */

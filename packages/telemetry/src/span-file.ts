@@ -2,8 +2,8 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { TelemetryError } from './errors.js';
-import { SpanRecord, toSpanRecord } from './span-record.js';
+import { TelemetryError } from './errors.ts';
+import { SpanRecord, toSpanRecord } from './span-record.ts';
 
 /** Where spans go when no OTLP endpoint is configured, relative to the working directory. */
 export const DEFAULT_SPAN_FILE = '.switchboard/spans.jsonl';

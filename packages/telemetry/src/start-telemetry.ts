@@ -9,10 +9,10 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Sampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { type AgentTracer, redactText } from '@switchboard/agent';
-import { createAgentTracer } from './agent-tracer.js';
-import { TelemetryError } from './errors.js';
-import { RESOURCE } from './semconv.js';
-import { DEFAULT_SPAN_FILE, SpanFileExporter } from './span-file.js';
+import { createAgentTracer } from './agent-tracer.ts';
+import { TelemetryError } from './errors.ts';
+import { RESOURCE } from './semconv.ts';
+import { DEFAULT_SPAN_FILE, SpanFileExporter } from './span-file.ts';
 
 /** Options of {@link startTelemetry}. */
 export interface StartTelemetryOptions {

@@ -1,4 +1,4 @@
-import type { SpanRecord, SpanRecordAttributeValue } from './span-record.js';
+import type { SpanRecord, SpanRecordAttributeValue } from './span-record.ts';
 
 /** A span with its children, ordered by start time. */
 export interface TraceNode {

@@ -4,8 +4,8 @@ import { defineAgent, defineTool, GEN_AI, runAgent } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgentTracer } from '../src/index.js';
-import { everythingIn, startMemoryTracing } from './support/otel-memory.js';
+import { createAgentTracer } from '../src/index.ts';
+import { everythingIn, startMemoryTracing } from './support/otel-memory.ts';
 
 const CANARY = 'sk-canary-1234567890abcdef';
 const CANARY_HOST = 'parcels.internal.example';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTraceTree, fetchJaegerTrace, isTelemetryError, renderTraceTree } from '../src/index.js';
-import { toJaegerLegacy, toJaegerV3 } from './support/jaeger-payloads.js';
-import { type Loopback, sendJson, startLoopback } from './support/loopback.js';
-import { SAMPLE_TRACE_ID, sampleTrace } from './support/sample-trace.js';
+import { buildTraceTree, fetchJaegerTrace, isTelemetryError, renderTraceTree } from '../src/index.ts';
+import { toJaegerLegacy, toJaegerV3 } from './support/jaeger-payloads.ts';
+import { type Loopback, sendJson, startLoopback } from './support/loopback.ts';
+import { SAMPLE_TRACE_ID, sampleTrace } from './support/sample-trace.ts';
 
 /** A fake Jaeger query service that serves the sample trace on the given APIs only. */
 function fakeJaeger(apis: { v3: boolean; legacy: boolean }, requested: string[]): Promise<Loopback> {

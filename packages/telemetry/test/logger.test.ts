@@ -1,8 +1,8 @@
 import { trace } from '@opentelemetry/api';
 import type { Logger } from '@switchboard/agent';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/index.js';
-import { startMemoryTracing } from './support/otel-memory.js';
+import { createLogger } from '../src/index.ts';
+import { startMemoryTracing } from './support/otel-memory.ts';
 
 /** A pino destination that keeps the lines it receives. */
 function lineSink(): { write: (line: string) => void; lines: () => Record<string, unknown>[] } {

@@ -5,7 +5,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTelemetryError, readSpanFile, SpanFileExporter } from '../src/index.js';
+import { isTelemetryError, readSpanFile, SpanFileExporter } from '../src/index.ts';
 
 let dir = '';
 beforeEach(async () => {

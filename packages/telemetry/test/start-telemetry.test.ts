@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OtlpTraceData, otlpToSpanRecords, readSpanFile, startTelemetry } from '../src/index.js';
-import { type Loopback, sendJson, startLoopback } from './support/loopback.js';
-import { startOtlpReceiver } from './support/otlp-receiver.js';
+import { OtlpTraceData, otlpToSpanRecords, readSpanFile, startTelemetry } from '../src/index.ts';
+import { type Loopback, sendJson, startLoopback } from './support/loopback.ts';
+import { startOtlpReceiver } from './support/otlp-receiver.ts';
 
 const identity = {
   serviceName: 'orders',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTraceTree, lastTraceId, renderTraceTree, type SpanRecord } from '../src/index.js';
-import { SAMPLE_TRACE_ID, sampleTrace } from './support/sample-trace.js';
+import { buildTraceTree, lastTraceId, renderTraceTree, type SpanRecord } from '../src/index.ts';
+import { SAMPLE_TRACE_ID, sampleTrace } from './support/sample-trace.ts';
 
 const EXPECTED = [
   'POST /a2a                                          supervisor  250 ms  ok',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoardApproval } from './board-approval.js';
+import { BoardApproval } from './board-approval.ts';
 
 /** `GET /admin/approvals?status=…` → 200: the board's approvals, oldest first. */
 export const ApprovalList = z.object({ approvals: z.array(BoardApproval) });

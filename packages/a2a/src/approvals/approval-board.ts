@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '@switchboard/agent';
-import { type BoardApproval, type BoardStatus, boardEntry } from './board-approval.js';
+import { type BoardApproval, type BoardStatus, boardEntry } from './board-approval.ts';
 
 /** What a task waits for now, as the executor reports it after every run. */
 export interface TaskApprovals {

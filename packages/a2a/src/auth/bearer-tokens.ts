@@ -19,7 +19,11 @@ export type BearerAuthOptions = z.infer<typeof BearerAuthOptions>;
 /** A caller authenticated by this server; `userName` is what `canApprove` and the task store see. */
 export class AuthenticatedUser implements User {
   readonly isAuthenticated = true;
-  constructor(readonly userName: string) {}
+  readonly userName: string;
+
+  constructor(userName: string) {
+    this.userName = userName;
+  }
 }
 
 const digest = (token: string): Buffer => createHash('sha256').update(token).digest();

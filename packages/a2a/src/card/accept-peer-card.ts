@@ -1,8 +1,8 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import { type CardVersion, isObject } from './card-json.js';
-import { checkCard } from './check-card.js';
-import { fromV03 } from './from-v03.js';
+import { type CardVersion, isObject } from './card-json.ts';
+import { checkCard } from './check-card.ts';
+import { fromV03 } from './from-v03.ts';
 
 /** A peer's card, accepted (as a v1.0 SDK card) or refused (with the reason that was logged). */
 export type PeerCard =

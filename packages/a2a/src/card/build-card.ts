@@ -1,9 +1,9 @@
 import type { AgentCard, AgentInterface, SecurityScheme } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { Agent } from '@switchboard/agent';
-import { A2aError } from '../errors.js';
-import { permissionsExtension } from './permissions-extension.js';
-import { cardSkills, type SkillSpec, skillProblems } from './skill-spec.js';
+import { A2aError } from '../errors.ts';
+import { permissionsExtension } from './permissions-extension.ts';
+import { cardSkills, type SkillSpec, skillProblems } from './skill-spec.ts';
 
 /** One way to reach the agent, as listed in the card's `supportedInterfaces`. */
 export interface CardInterface {

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from './card-json.js';
+import { isObject, type JsonObject } from './card-json.ts';
 
 /** Entries of an array with their index, objects only (anything else reads as empty). */
 export const indexed = (value: unknown): [JsonObject, number][] =>

@@ -1,7 +1,7 @@
-import { indexed, keyOf } from './card-entries.js';
-import type { CardVersion, JsonObject } from './card-json.js';
-import { type CardProblem, error, warning } from './card-problem.js';
-import { quote } from './describe-value.js';
+import { indexed, keyOf } from './card-entries.ts';
+import type { CardVersion, JsonObject } from './card-json.ts';
+import { type CardProblem, error, warning } from './card-problem.ts';
+import { quote } from './describe-value.ts';
 import {
   bindingProblems,
   type CardEndpoint,
@@ -9,9 +9,9 @@ import {
   interfaceVersionProblems,
   urlProblems,
   v03VersionProblems,
-} from './interface-rules.js';
-import { securityProblems } from './security-rules.js';
-import { agentVersionProblems, mediaTypeProblems, skillProblems } from './skill-rules.js';
+} from './interface-rules.ts';
+import { securityProblems } from './security-rules.ts';
+import { agentVersionProblems, mediaTypeProblems, skillProblems } from './skill-rules.ts';
 
 function v1InterfaceProblems(card: JsonObject): CardProblem[] {
   if (Array.isArray(card.supportedInterfaces) && card.supportedInterfaces.length === 0) {

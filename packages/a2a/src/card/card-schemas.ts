@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { A2aError } from '../errors.js';
-import { isObject, type JsonObject } from './card-json.js';
+import { A2aError } from '../errors.ts';
+import { isObject, type JsonObject } from './card-json.ts';
 
 /** A compiled card schema, and a way to reach the schemas its `$ref`s name. */
 export interface CardSchema {

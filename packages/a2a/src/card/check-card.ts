@@ -1,11 +1,11 @@
-import { A2aError } from '../errors.js';
-import { REQUIRED_HINTS, V1_RENAMES } from './card-hints.js';
-import { type CardVersion, detectCardVersion, isObject, V03_ONLY_FIELDS } from './card-json.js';
-import { type CardCheck, type CardProblem, error, warning } from './card-problem.js';
-import { cardRules } from './card-rules.js';
-import { cardSchema } from './card-schemas.js';
-import { describeValue } from './describe-value.js';
-import { schemaProblems } from './schema-problems.js';
+import { A2aError } from '../errors.ts';
+import { REQUIRED_HINTS, V1_RENAMES } from './card-hints.ts';
+import { type CardVersion, detectCardVersion, isObject, V03_ONLY_FIELDS } from './card-json.ts';
+import { type CardCheck, type CardProblem, error, warning } from './card-problem.ts';
+import { cardRules } from './card-rules.ts';
+import { cardSchema } from './card-schemas.ts';
+import { describeValue } from './describe-value.ts';
+import { schemaProblems } from './schema-problems.ts';
 
 /** Options of {@link checkCard}. */
 export interface CheckCardOptions {

@@ -1,8 +1,8 @@
-import { type CardChange, change } from './card-change.js';
-import { indexed } from './card-entries.js';
-import { isObject, type JsonObject, member } from './card-json.js';
-import { plain, quote } from './describe-value.js';
-import { sameJson } from './json-equal.js';
+import { type CardChange, change } from './card-change.ts';
+import { indexed } from './card-entries.ts';
+import { isObject, type JsonObject, member } from './card-json.ts';
+import { plain, quote } from './describe-value.ts';
+import { sameJson } from './json-equal.ts';
 
 const FLAGS = ['streaming', 'pushNotifications', 'extendedAgentCard'] as const;
 

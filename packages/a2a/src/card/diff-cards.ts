@@ -1,12 +1,12 @@
-import { type CardChange, type CardDiff, change } from './card-change.js';
-import { indexed } from './card-entries.js';
-import { type JsonObject, member } from './card-json.js';
-import { plain, quote } from './describe-value.js';
-import { diffCapabilities } from './diff-capabilities.js';
-import { diffRequirements, diffSchemes } from './diff-security.js';
-import { diffSkills, modesChange } from './diff-skills.js';
-import { fromV03 } from './from-v03.js';
-import { isBlank, sameJson } from './json-equal.js';
+import { type CardChange, type CardDiff, change } from './card-change.ts';
+import { indexed } from './card-entries.ts';
+import { type JsonObject, member } from './card-json.ts';
+import { plain, quote } from './describe-value.ts';
+import { diffCapabilities } from './diff-capabilities.ts';
+import { diffRequirements, diffSchemes } from './diff-security.ts';
+import { diffSkills, modesChange } from './diff-skills.ts';
+import { fromV03 } from './from-v03.ts';
+import { isBlank, sameJson } from './json-equal.ts';
 
 function diffInterfaces(before: JsonObject, after: JsonObject): CardChange[] {
   const list = (card: JsonObject) =>

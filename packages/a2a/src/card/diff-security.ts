@@ -1,7 +1,7 @@
-import type { CardChange } from './card-change.js';
-import { isObject, type JsonObject, member, objects, strings } from './card-json.js';
-import { quote } from './describe-value.js';
-import { sameJson } from './json-equal.js';
+import type { CardChange } from './card-change.ts';
+import { isObject, type JsonObject, member, objects, strings } from './card-json.ts';
+import { quote } from './describe-value.ts';
+import { sameJson } from './json-equal.ts';
 
 /** One way to satisfy a requirement list: scheme name → scopes needed (all of them, together). */
 type Alternative = Map<string, Set<string>>;

@@ -1,4 +1,4 @@
-import { isObject } from './card-json.js';
+import { isObject } from './card-json.ts';
 
 /** Proto3 JSON defaults: a field holding one of these means the same as the field left out. */
 export const isBlank = (value: unknown): boolean =>

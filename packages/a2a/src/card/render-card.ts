@@ -1,7 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { A2aError } from '../errors.js';
-import { type ConvertedCard, isObject } from './card-json.js';
-import { toV03 } from './to-v03.js';
+import { A2aError } from '../errors.ts';
+import { type ConvertedCard, isObject } from './card-json.ts';
+import { toV03 } from './to-v03.ts';
 
 /** The card shapes Switchboard publishes, by A2A protocol version (Major.Minor). */
 export const CARD_VERSIONS = ['1.0', '0.3'] as const;

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { isObject, member } from './card-json.js';
-import { type CardProblem, error } from './card-problem.js';
-import { describeValue, firstSentence, quote } from './describe-value.js';
+import { isObject, member } from './card-json.ts';
+import { type CardProblem, error } from './card-problem.ts';
+import { describeValue, firstSentence, quote } from './describe-value.ts';
 
 /** What turning an Ajv error into words needs. */
 export interface ErrorTextContext {

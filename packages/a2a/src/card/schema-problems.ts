@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
-import { isObject, member } from './card-json.js';
-import { type CardProblem, error } from './card-problem.js';
-import type { CardSchema } from './card-schemas.js';
-import { describeValue, quote } from './describe-value.js';
-import { describeSchemaError, type ErrorTextContext, locate, propertiesOf } from './schema-error-text.js';
+import { isObject, member } from './card-json.ts';
+import { type CardProblem, error } from './card-problem.ts';
+import type { CardSchema } from './card-schemas.ts';
+import { describeValue, quote } from './describe-value.ts';
+import { describeSchemaError, type ErrorTextContext, locate, propertiesOf } from './schema-error-text.ts';
 
 /** What a schema check needs besides the card. */
 export interface SchemaProblemsOptions {

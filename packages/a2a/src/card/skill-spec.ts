@@ -1,6 +1,6 @@
 import type { AgentSkill } from '@a2a-js/sdk';
 import type { Agent, AnyTool } from '@switchboard/agent';
-import { permittedTools } from './permissions-extension.js';
+import { permittedTools } from './permissions-extension.ts';
 
 /**
  * A skill of the card as a capability that groups tools ("order status": `get_order` and

@@ -1,4 +1,4 @@
-import { A2aError } from '../errors.js';
+import { A2aError } from '../errors.ts';
 import {
   type CardWarning,
   type ConvertedCard,
@@ -8,8 +8,8 @@ import {
   member,
   objects,
   pick,
-} from './card-json.js';
-import { convertSkills, requirementsToV03, schemeToV03 } from './security-shapes.js';
+} from './card-json.ts';
+import { convertSkills, requirementsToV03, schemeToV03 } from './security-shapes.ts';
 
 /** Bindings a v0.3 peer knows by name. */
 const V03_TRANSPORTS = new Set(['JSONRPC', 'HTTP+JSON', 'GRPC']);

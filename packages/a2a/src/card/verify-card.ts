@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AgentCard, type AgentInterface } from '@a2a-js/sdk';
 import { JsonRpcTransportFactory, RestTransportFactory, type Transport } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '../executor/messages.js';
-import { isObject, type JsonObject } from './card-json.js';
-import { fromV03 } from './from-v03.js';
+import { sendMessageRequest, userMessage } from '../executor/messages.ts';
+import { isObject, type JsonObject } from './card-json.ts';
+import { fromV03 } from './from-v03.ts';
 
 /** The outcome of one check of {@link verifyCard}. */
 export interface VerifyCheck {

@@ -40,7 +40,11 @@ export class DelegateStream {
   };
   #artifact = '';
 
-  constructor(private readonly onStatus: (text: string) => void) {}
+  readonly #onStatus: (text: string) => void;
+
+  constructor(onStatus: (text: string) => void) {
+    this.#onStatus = onStatus;
+  }
 
   get outcome(): DelegateOutcome {
     return { ...this.#outcome, answer: this.#artifact || this.#outcome.answer };
@@ -82,7 +86,7 @@ export class DelegateStream {
   #status(state: TaskState, parts: readonly Part[]): void {
     const text = textOf(parts);
     if (state === TaskState.TASK_STATE_WORKING) {
-      if (text) this.onStatus(text);
+      if (text) this.#onStatus(text);
       return;
     }
     this.#outcome.answer = text;

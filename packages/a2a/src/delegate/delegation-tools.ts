@@ -3,12 +3,12 @@ import { type AgentCard, type AgentSkill, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { type AnyTool, defineTool, type Logger, silentLogger, type ToolContext } from '@switchboard/agent';
 import { z } from 'zod';
-import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.js';
-import { highestRisk } from '../card/skill-spec.js';
-import { A2aError } from '../errors.js';
-import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.js';
-import { sendMessageRequest, userMessage } from '../executor/messages.js';
-import { type DelegateOutcome, DelegateStream } from './delegation-result.js';
+import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.ts';
+import { highestRisk } from '../card/skill-spec.ts';
+import { A2aError } from '../errors.ts';
+import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.ts';
+import { sendMessageRequest, userMessage } from '../executor/messages.ts';
+import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
 
 /** Options of {@link delegationTools}. */
 export interface DelegationToolsOptions {

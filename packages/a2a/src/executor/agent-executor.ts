@@ -25,11 +25,11 @@ import {
   type StopReason,
   stderrLogger,
 } from '@switchboard/agent';
-import type { ApprovalBoard } from '../approvals/approval-board.js';
-import type { TaskLedger } from '../store/task-ledger.js';
-import { agentMessage, dataPart, readMessage, textPart } from './messages.js';
-import { progressOf } from './progress.js';
-import { MemoryRunStateStore, type RunStateStore } from './run-state-store.js';
+import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import type { TaskLedger } from '../store/task-ledger.ts';
+import { agentMessage, dataPart, readMessage, textPart } from './messages.ts';
+import { progressOf } from './progress.ts';
+import { MemoryRunStateStore, type RunStateStore } from './run-state-store.ts';
 
 /** The data part key that carries an operator's decision on a pending approval. */
 export const APPROVAL_DECISION_KEY = 'approvalDecision';
@@ -345,11 +345,15 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
 class TaskPublisher {
   #finished = false;
 
-  constructor(
-    readonly bus: ExecutionEventBus,
-    readonly taskId: string,
-    readonly contextId: string,
-  ) {}
+  readonly bus: ExecutionEventBus;
+  readonly taskId: string;
+  readonly contextId: string;
+
+  constructor(bus: ExecutionEventBus, taskId: string, contextId: string) {
+    this.bus = bus;
+    this.taskId = taskId;
+    this.contextId = contextId;
+  }
 
   task(existing: Task | undefined, userMessage: Message, metadata: Record<string, unknown>): void {
     const task: Task = existing ?? {

@@ -8,9 +8,9 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Tracer } from '@opentelemetry/api';
-import { A2aError } from '../errors.js';
-import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor/agent-executor.js';
-import { tracedRequestHandler } from '../observe/traced-request-handler.js';
+import { A2aError } from '../errors.ts';
+import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor/agent-executor.ts';
+import { tracedRequestHandler } from '../observe/traced-request-handler.ts';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
 export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {

@@ -2,14 +2,14 @@ import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
-import { ACTING_FOR } from '../approvals/acting-for.js';
-import type { AdminErrorBody, ApprovalList, DecisionReply } from '../approvals/admin-api.js';
-import type { ApprovalBoard } from '../approvals/approval-board.js';
-import type { BoardApproval } from '../approvals/board-approval.js';
-import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
-import { A2aError } from '../errors.js';
-import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.js';
-import { sendMessageRequest, userMessage } from '../executor/messages.js';
+import { ACTING_FOR } from '../approvals/acting-for.ts';
+import type { AdminErrorBody, ApprovalList, DecisionReply } from '../approvals/admin-api.ts';
+import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import type { BoardApproval } from '../approvals/board-approval.ts';
+import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
+import { A2aError } from '../errors.ts';
+import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.ts';
+import { sendMessageRequest, userMessage } from '../executor/messages.ts';
 
 /** The codes of the admin API's error bodies `{ error: { code, message } }`. */
 export const ADMIN_ERRORS = {

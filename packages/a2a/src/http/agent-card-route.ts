@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
 import { toRestErrorBody, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import type { Request, RequestHandler } from 'express';
-import { type PublishedCardVersion, renderAgentCard } from '../card/render-card.js';
+import { type PublishedCardVersion, renderAgentCard } from '../card/render-card.ts';
 
 /** How long clients and proxies may cache the card, in seconds (A2A v1.0 §8.6 asks for max-age and an ETag). */
 export const AGENT_CARD_MAX_AGE = 60;

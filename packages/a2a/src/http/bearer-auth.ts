@@ -2,9 +2,9 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { User } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
 import type { Request, RequestHandler } from 'express';
-import { type BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
-import { A2aError } from '../errors.js';
-import { type HttpBinding, sendProblem } from './problems.js';
+import { type BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
+import { A2aError } from '../errors.ts';
+import { type HttpBinding, sendProblem } from './problems.ts';
 
 /**
  * Middleware that admits only requests with a known bearer token and records who sent them in

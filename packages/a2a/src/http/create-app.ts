@@ -4,14 +4,14 @@ import { jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/serve
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { BearerAuthOptions } from '../auth/bearer-tokens.js';
-import { A2aError } from '../errors.js';
-import { agentCardRoute } from './agent-card-route.js';
-import { assertCardDeclaresBearer, bearerAuth, requiredBearerSchemes } from './bearer-auth.js';
-import { healthRoutes, type ReadinessCheck } from './health-routes.js';
-import { BODY_LIMIT, jsonBody } from './json-body.js';
-import { A2A_HTTP_PATHS } from './paths.js';
-import { type HttpBinding, sendProblem } from './problems.js';
+import { BearerAuthOptions } from '../auth/bearer-tokens.ts';
+import { A2aError } from '../errors.ts';
+import { agentCardRoute } from './agent-card-route.ts';
+import { assertCardDeclaresBearer, bearerAuth, requiredBearerSchemes } from './bearer-auth.ts';
+import { healthRoutes, type ReadinessCheck } from './health-routes.ts';
+import { BODY_LIMIT, jsonBody } from './json-body.ts';
+import { A2A_HTTP_PATHS } from './paths.ts';
+import { type HttpBinding, sendProblem } from './problems.ts';
 
 /** Options of {@link createA2aHttpApp}. */
 export interface A2aHttpAppOptions {

@@ -1,6 +1,6 @@
 import type { Logger } from '@switchboard/agent';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { type HttpBinding, sendProblem } from './problems.js';
+import { type HttpBinding, sendProblem } from './problems.ts';
 
 const BODY_TYPES: Record<HttpBinding, string[]> = {
   jsonrpc: ['application/json'],

@@ -1,4 +1,4 @@
-import type { CardInterface } from '../card/build-card.js';
+import type { CardInterface } from '../card/build-card.ts';
 
 /** Where {@link createA2aHttpApp} serves each endpoint. */
 export const A2A_HTTP_PATHS = {

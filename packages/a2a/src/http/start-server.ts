@@ -1,6 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { A2aError } from '../errors.js';
+import { A2aError } from '../errors.ts';
 
 /** Options of {@link startA2aHttpServer}. */
 export interface StartA2aHttpServerOptions {

@@ -1,7 +1,7 @@
 import { type Message, type StreamResponse, type Task, taskStateToJSON } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
-import { A2aError } from '../errors.js';
+import { A2aError } from '../errors.ts';
 import {
   A2A_ATTR,
   ERROR_TYPE,
@@ -10,7 +10,7 @@ import {
   MESSAGING_ATTR,
   MESSAGING_SYSTEM,
   type MessagingOperation,
-} from './a2a-semconv.js';
+} from './a2a-semconv.ts';
 
 /** Attributes without the empty ones (proto-style requests use `''` for "not set"). */
 function present(attributes: Record<string, string | undefined>): Attributes {

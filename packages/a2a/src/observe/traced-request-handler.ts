@@ -31,15 +31,15 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { A2aError } from '../errors.js';
-import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, GEN_AI_ATTR } from './a2a-semconv.js';
+import { A2aError } from '../errors.ts';
+import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, GEN_AI_ATTR } from './a2a-semconv.ts';
 import {
   messageAttributes,
   recordCallFailure,
   requestAttributes,
   resultAttributes,
   streamEventAttributes,
-} from './a2a-span-attributes.js';
+} from './a2a-span-attributes.ts';
 
 /** Options of {@link tracedRequestHandler}. */
 export interface TracedRequestHandlerOptions {

@@ -1,4 +1,4 @@
-import { A2aError } from '../errors.js';
+import { A2aError } from '../errors.ts';
 
 /**
  * The `protocolBinding` URI of Switchboard's A2A binding over BullMQ queues (a custom binding, A2A

@@ -21,14 +21,14 @@ import {
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { bearerUser, tokenVerifier } from '../auth/bearer-tokens.js';
-import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.js';
-import { A2A_TRACER_NAME, ERROR_TYPES, messagingSpanName } from '../observe/a2a-semconv.js';
-import { errorType, messagingAttributes, recordFailure } from '../observe/a2a-span-attributes.js';
-import { BULLMQ_BINDING, type QueueAddress } from './binding.js';
-import { JobEnvelope } from './envelope.js';
-import { MessageDedup } from './message-dedup.js';
-import { errorResponse, ReplyWriter } from './reply-writer.js';
+import { bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
+import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.ts';
+import { A2A_TRACER_NAME, ERROR_TYPES, messagingSpanName } from '../observe/a2a-semconv.ts';
+import { errorType, messagingAttributes, recordFailure } from '../observe/a2a-span-attributes.ts';
+import { BULLMQ_BINDING, type QueueAddress } from './binding.ts';
+import { JobEnvelope } from './envelope.ts';
+import { MessageDedup } from './message-dedup.ts';
+import { errorResponse, ReplyWriter } from './reply-writer.ts';
 
 /** Options of {@link A2aQueueServer}. */
 export interface A2aQueueServerOptions {

@@ -3,9 +3,9 @@ import type { Transport, TransportFactory } from '@a2a-js/sdk/client';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { BULLMQ_BINDING, parseQueueUrl } from './binding.js';
-import { QueueTransport, type QueueTransportOptions } from './queue-transport.js';
-import { ReplyInbox } from './reply-inbox.js';
+import { BULLMQ_BINDING, parseQueueUrl } from './binding.ts';
+import { QueueTransport, type QueueTransportOptions } from './queue-transport.ts';
+import { ReplyInbox } from './reply-inbox.ts';
 
 /** Options of {@link QueueTransportFactory}. */
 export interface QueueTransportFactoryOptions {

@@ -32,8 +32,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Queue } from 'bullmq';
-import { A2aError } from '../errors.js';
-import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, messagingSpanName } from '../observe/a2a-semconv.js';
+import { A2aError } from '../errors.ts';
+import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, messagingSpanName } from '../observe/a2a-semconv.ts';
 import {
   errorType,
   messageAttributes,
@@ -43,10 +43,10 @@ import {
   requestAttributes,
   resultAttributes,
   streamEventAttributes,
-} from '../observe/a2a-span-attributes.js';
-import { BULLMQ_BINDING } from './binding.js';
-import type { JobEnvelope } from './envelope.js';
-import type { ReplyInbox, ReplySubscription } from './reply-inbox.js';
+} from '../observe/a2a-span-attributes.ts';
+import { BULLMQ_BINDING } from './binding.ts';
+import type { JobEnvelope } from './envelope.ts';
+import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
 
 /** Options of {@link QueueTransport}. */
 export interface QueueTransportOptions {

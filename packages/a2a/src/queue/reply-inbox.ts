@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@switchboard/agent';
 import { stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.js';
-import { decodeFrame, type ReplyFrame } from './envelope.js';
+import { A2aError } from '../errors.ts';
+import { decodeFrame, type ReplyFrame } from './envelope.ts';
 
 /** Options of {@link ReplyInbox}. */
 export interface ReplyInboxOptions {
@@ -24,10 +24,13 @@ export class ReplySubscription {
   #waiter: Waiter | undefined;
   #failure: unknown;
 
-  constructor(
-    readonly requestId: string,
-    readonly close: () => void,
-  ) {}
+  readonly requestId: string;
+  readonly close: () => void;
+
+  constructor(requestId: string, close: () => void) {
+    this.requestId = requestId;
+    this.close = close;
+  }
 
   /** @internal */
   push(frame: ReplyFrame): void {

@@ -1,17 +1,22 @@
 import type { Redis } from 'ioredis';
-import { encodeFrame } from './envelope.js';
+import { encodeFrame } from './envelope.ts';
 
 /** Reply streams keep at most about this many frames; a caller reads far faster. */
 const MAX_FRAMES = 10_000;
 
 /** Writes the reply frames of one call to the caller's inbox stream. */
 export class ReplyWriter {
-  constructor(
-    readonly redis: Redis,
-    readonly replyTo: string,
-    readonly requestId: string,
-    readonly expirySeconds = 300,
-  ) {}
+  readonly redis: Redis;
+  readonly replyTo: string;
+  readonly requestId: string;
+  readonly expirySeconds: number;
+
+  constructor(redis: Redis, replyTo: string, requestId: string, expirySeconds = 300) {
+    this.redis = redis;
+    this.replyTo = replyTo;
+    this.requestId = requestId;
+    this.expirySeconds = expirySeconds;
+  }
 
   item(body: string): Promise<void> {
     return this.#write('item', body);

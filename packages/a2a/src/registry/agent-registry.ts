@@ -1,7 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.js';
+import { A2aError } from '../errors.ts';
 import {
   INSTANCE_FIELDS,
   indexMember,
@@ -9,7 +9,7 @@ import {
   type RegistryEntry,
   readStoredInstance,
   StoredAgentCard,
-} from './registry-entry.js';
+} from './registry-entry.ts';
 
 /** Options of {@link AgentRegistry}. */
 export interface AgentRegistryOptions {

@@ -5,10 +5,10 @@ import {
   RestTransportFactory,
   type TransportFactory,
 } from '@a2a-js/sdk/client';
-import { A2aError } from '../errors.js';
-import { BULLMQ_BINDING } from '../queue/binding.js';
-import type { AgentRegistry } from './agent-registry.js';
-import type { RegistryEntry } from './registry-entry.js';
+import { A2aError } from '../errors.ts';
+import { BULLMQ_BINDING } from '../queue/binding.ts';
+import type { AgentRegistry } from './agent-registry.ts';
+import type { RegistryEntry } from './registry-entry.ts';
 
 /** Options of {@link clientFromRegistryEntry}. */
 export interface RegistryClientOptions {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { TaskStoreKeys } from './task-store-keys.js';
+import type { TaskStoreKeys } from './task-store-keys.ts';
 
 // Atomic, so a task saved again while it is being pruned keeps its index entries. A task whose key
 // still exists (clocks disagree) stays until a later call. Index key names are built from ARGV bases;

@@ -1,7 +1,7 @@
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.js';
-import { RunState, type RunStateStore } from '../executor/run-state-store.js';
+import { A2aError } from '../errors.ts';
+import { RunState, type RunStateStore } from '../executor/run-state-store.ts';
 
 /** Options of {@link RedisRunStateStore}. */
 export interface RedisRunStateStoreOptions {

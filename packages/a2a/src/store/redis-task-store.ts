@@ -7,10 +7,10 @@ import {
 } from '@a2a-js/sdk/server';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.js';
-import { pruneExpiredTasks } from './prune-expired-tasks.js';
-import { loadStoredTasks } from './stored-task.js';
-import { readTaskWindow } from './task-list-window.js';
+import { A2aError } from '../errors.ts';
+import { pruneExpiredTasks } from './prune-expired-tasks.ts';
+import { loadStoredTasks } from './stored-task.ts';
+import { readTaskWindow } from './task-list-window.ts';
 import {
   decodePageToken,
   encodePageToken,
@@ -20,7 +20,7 @@ import {
   TERMINAL_TASK_STATES,
   taskCanceledChannel,
   timestampScore,
-} from './task-store-keys.js';
+} from './task-store-keys.ts';
 
 /** How long tasks are kept after their last save. */
 export interface TaskRetention {

@@ -2,7 +2,7 @@ import { Task } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { TaskStoreKeys } from './task-store-keys.js';
+import type { TaskStoreKeys } from './task-store-keys.ts';
 
 const JsonObject = z.record(z.string(), z.unknown());
 

@@ -2,9 +2,9 @@ import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { ACTING_FOR } from '../approvals/acting-for.js';
-import { A2aError } from '../errors.js';
-import { agentMessage, textPart } from '../executor/messages.js';
+import { ACTING_FOR } from '../approvals/acting-for.ts';
+import { A2aError } from '../errors.ts';
+import { agentMessage, textPart } from '../executor/messages.ts';
 
 /** A task running in some process, as the ledger records it. */
 export interface LedgerEntry {

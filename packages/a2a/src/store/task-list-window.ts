@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseScore, timestampScore } from './task-store-keys.js';
+import { parseScore, timestampScore } from './task-store-keys.ts';
 
 /** What {@link readTaskWindow} reads: one page of task ids, newest status first. */
 export interface TaskWindowRequest {

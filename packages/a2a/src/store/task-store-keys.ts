@@ -30,7 +30,11 @@ export const INDEXED_TASK_STATES: readonly TaskState[] = [0, 1, 2, 3, 4, 5, 6, 7
  * under `<prefix>:tasks:<scope>`. Put a `{hash tag}` in the prefix for Redis Cluster.
  */
 export class TaskStoreKeys {
-  constructor(readonly prefix: string) {}
+  readonly prefix: string;
+
+  constructor(prefix: string) {
+    this.prefix = prefix;
+  }
 
   task(taskId: string): string {
     return `${this.prefix}:task:${taskId}`;

@@ -1,5 +1,5 @@
 /**
- * A queue worker as its own process, for the drills: `tsx agent-worker-process.ts` with
+ * A queue worker as its own process, for the drills: `node agent-worker-process.ts` with
  * REDIS_URL, PREFIX, QUEUE, WORKER (a name), LOOKUP_MS, CONCURRENCY, LOCK_MS and GRACE_MS.
  * Prints "ready" when it consumes; on SIGTERM drains within GRACE_MS, prints "drained <bool>" and exits.
  */
@@ -16,8 +16,8 @@ import {
   RedisRunStateStore,
   RedisTaskStore,
   SwitchboardAgentExecutor,
-} from '../../src/index.js';
-import { createShopAgent } from './shop-agent.js';
+} from '../../src/index.ts';
+import { createShopAgent } from './shop-agent.ts';
 
 const env = (name: string, fallback?: string) => {
   const value = process.env[name] ?? fallback;

@@ -32,7 +32,7 @@ import {
   QueueTransportFactory,
   queueUrl,
   startA2aHttpServer,
-} from '../../src/index.js';
+} from '../../src/index.ts';
 
 export const SERVICE_TOKEN = 'svc-token-0123456789abcdef';
 export const CUSTOMER_TOKEN = 'cust-token-0123456789abcdef';

@@ -20,8 +20,8 @@ import {
   type ReadinessCheck,
   sendMessageRequest,
   startA2aHttpServer,
-} from '../../src/index.js';
-import { userMessage } from './messages.js';
+} from '../../src/index.ts';
+import { userMessage } from './messages.ts';
 
 /** The two HTTP bindings, as the card names them. */
 export type HttpBinding = 'JSONRPC' | 'HTTP+JSON';

@@ -1,5 +1,5 @@
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
-import { userMessage as buildUserMessage, sendMessageRequest } from '../../src/index.js';
+import { userMessage as buildUserMessage, sendMessageRequest } from '../../src/index.ts';
 
 /** A user message as the SDK's client sends it (the text, then the data part if any). */
 export function userMessage(

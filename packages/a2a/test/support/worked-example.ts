@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../src/index.js';
+import type { JsonObject } from '../../src/index.ts';
 
 /** The worked example of one agent in both shapes (A2A v0.3.0 and v1.0). */
 export const v03: JsonObject = {

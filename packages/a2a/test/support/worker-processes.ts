@@ -32,8 +32,8 @@ export async function startWorker({
   lockMs?: number;
   graceMs?: number;
 }): Promise<WorkerProcess> {
-  // One process (node with tsx as a loader), so a signal reaches the worker itself, not a wrapper.
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // One process (node, which strips the types itself), so a signal reaches the worker itself, not a wrapper.
+  const child = spawn(process.execPath, [script], {
     cwd: packageDir,
     env: {
       ...process.env,

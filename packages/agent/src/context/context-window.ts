@@ -1,18 +1,18 @@
-import { AgentError } from '../errors.js';
-import type { ChatMessage, SystemMessage, ToolDeclaration } from '../model/messages.js';
-import { type Logger, stderrLogger } from '../observe/logger.js';
-import { assertValidHistory } from './history-check.js';
-import { recallMessage, summaryMessage } from './memory-messages.js';
-import { RollingSummary, type SummarizeHook } from './rolling-summary.js';
+import { AgentError } from '../errors.ts';
+import type { ChatMessage, SystemMessage, ToolDeclaration } from '../model/messages.ts';
+import { type Logger, stderrLogger } from '../observe/logger.ts';
+import { assertValidHistory } from './history-check.ts';
+import { recallMessage, summaryMessage } from './memory-messages.ts';
+import { RollingSummary, type SummarizeHook } from './rolling-summary.ts';
 import {
   estimateMessageTokens,
   estimatePromptTokens,
   estimateTextTokens,
   type TokenEstimator,
-} from './token-estimate.js';
-import { findToolFailures } from './tool-failures.js';
-import { type TrimResult, trimHistory, validateTrimLimits } from './trim-history.js';
-import { splitTurns } from './turns.js';
+} from './token-estimate.ts';
+import { findToolFailures } from './tool-failures.ts';
+import { type TrimResult, trimHistory, validateTrimLimits } from './trim-history.ts';
+import { splitTurns } from './turns.ts';
 
 /** Long-term memory: returns facts worth adding to the current request. */
 export type RecallHook = (input: {

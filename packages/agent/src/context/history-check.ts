@@ -1,5 +1,5 @@
-import { AgentError } from '../errors.js';
-import type { ChatMessage } from '../model/messages.js';
+import { AgentError } from '../errors.ts';
+import type { ChatMessage } from '../model/messages.ts';
 
 /** What can be wrong with the tool-call structure of a history. */
 export type HistoryProblemKind =

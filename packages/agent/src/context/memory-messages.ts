@@ -1,5 +1,5 @@
-import type { SystemMessage } from '../model/messages.js';
-import type { ToolFailureRecord } from './tool-failures.js';
+import type { SystemMessage } from '../model/messages.ts';
+import type { ToolFailureRecord } from './tool-failures.ts';
 
 /** First line of the system message that carries recalled long-term facts. */
 export const RECALL_HEADING = 'Relevant facts from long-term memory:';

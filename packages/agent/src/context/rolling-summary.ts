@@ -1,6 +1,6 @@
-import { AgentError } from '../errors.js';
-import type { ChatMessage } from '../model/messages.js';
-import type { Logger } from '../observe/logger.js';
+import { AgentError } from '../errors.ts';
+import type { ChatMessage } from '../model/messages.ts';
+import type { Logger } from '../observe/logger.ts';
 
 /**
  * Writes a rolling summary of what was trimmed. It receives only the messages dropped since the last

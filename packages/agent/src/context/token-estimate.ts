@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolDeclaration } from '../model/messages.js';
+import type { ChatMessage, ToolDeclaration } from '../model/messages.ts';
 
 /** Estimates the tokens of a text. Pluggable wherever a budget is computed. */
 export type TokenEstimator = (text: string) => number;

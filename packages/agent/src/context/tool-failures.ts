@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../model/messages.js';
-import { parseToolResult } from '../tools/tool-result.js';
+import type { ChatMessage } from '../model/messages.ts';
+import { parseToolResult } from '../tools/tool-result.ts';
 
 /** A failed tool call found in a history: which tool, which call, and the failure as the model saw it. */
 export interface ToolFailureRecord {

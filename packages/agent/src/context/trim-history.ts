@@ -1,12 +1,12 @@
-import { AgentError } from '../errors.js';
-import type { ChatMessage } from '../model/messages.js';
+import { AgentError } from '../errors.ts';
+import type { ChatMessage } from '../model/messages.ts';
 import {
   estimateMessageTokens,
   estimatePromptTokens,
   estimateTextTokens,
   type TokenEstimator,
-} from './token-estimate.js';
-import { splitTurns } from './turns.js';
+} from './token-estimate.ts';
+import { splitTurns } from './turns.ts';
 
 /** Options of {@link trimHistory}. */
 export interface TrimHistoryOptions {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../model/messages.js';
+import type { ChatMessage } from '../model/messages.ts';
 
 /** A history cut into the pieces that trimming works with. See {@link splitTurns}. */
 export interface SplitHistory {

@@ -1,6 +1,6 @@
-import { AgentError } from '../errors.js';
-import type { AnyTool } from '../tools/define-tool.js';
-import { Toolset } from '../tools/toolset.js';
+import { AgentError } from '../errors.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import { Toolset } from '../tools/toolset.ts';
 
 /** Everything that defines an agent. See {@link defineAgent}. */
 export interface AgentOptions {

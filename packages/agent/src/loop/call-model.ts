@@ -1,8 +1,8 @@
-import { AgentError, isAgentError } from '../errors.js';
-import type { ChatModel, ChatRequest, ChatResponse } from '../model/chat-model.js';
-import type { Logger } from '../observe/logger.js';
-import { GEN_AI, spanName } from '../observe/semconv.js';
-import type { AgentTracer } from '../observe/tracer.js';
+import { AgentError, isAgentError } from '../errors.ts';
+import type { ChatModel, ChatRequest, ChatResponse } from '../model/chat-model.ts';
+import type { Logger } from '../observe/logger.ts';
+import { GEN_AI, spanName } from '../observe/semconv.ts';
+import type { AgentTracer } from '../observe/tracer.ts';
 
 /**
  * One model call inside a `chat {model}` span, streamed so text deltas reach the caller as they

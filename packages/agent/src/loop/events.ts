@@ -1,7 +1,7 @@
-import type { FinishReason, TokenUsage } from '../model/messages.js';
-import type { ApprovalRequest } from '../policy/approvals.js';
-import type { ToolCallRecord } from '../tools/tool-call-record.js';
-import type { ToolResultEnvelope } from '../tools/tool-result.js';
+import type { FinishReason, TokenUsage } from '../model/messages.ts';
+import type { ApprovalRequest } from '../policy/approvals.ts';
+import type { ToolCallRecord } from '../tools/tool-call-record.ts';
+import type { ToolResultEnvelope } from '../tools/tool-result.ts';
 
 /** How a run ended. */
 export type StopReason = 'model' | 'maxSteps' | 'failures' | 'approval' | 'cancelled';

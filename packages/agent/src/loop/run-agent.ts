@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { ContextWindow, type ContextWindowOptions } from '../context/context-window.js';
-import { assertValidHistory } from '../context/history-check.js';
-import { AgentError, isAgentError } from '../errors.js';
-import type { ChatModel } from '../model/chat-model.js';
-import type { AssistantMessage, ChatMessage, TokenUsage, ToolCall } from '../model/messages.js';
-import { addUsage, emptyUsage } from '../model/messages.js';
-import type { AuditSink } from '../observe/audit.js';
-import { type Logger, stderrLogger } from '../observe/logger.js';
-import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.js';
-import { type AgentTracer, noopTracer } from '../observe/tracer.js';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.js';
-import { CredentialVault } from '../policy/credentials.js';
-import { type IntentStore, MemoryIntentStore } from '../state/intents.js';
-import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.js';
-import type { ToolCallOutcome, ToolCallRecord } from '../tools/tool-call-record.js';
-import type { ToolResultEnvelope } from '../tools/tool-result.js';
-import { ToolRunner } from '../tools/tool-runner.js';
-import type { Agent } from './agent.js';
-import { callModel } from './call-model.js';
-import type { AgentEvent, StepRecord, StopReason } from './events.js';
-import { stopMessages } from './stop-messages.js';
+import { ContextWindow, type ContextWindowOptions } from '../context/context-window.ts';
+import { assertValidHistory } from '../context/history-check.ts';
+import { AgentError, isAgentError } from '../errors.ts';
+import type { ChatModel } from '../model/chat-model.ts';
+import type { AssistantMessage, ChatMessage, TokenUsage, ToolCall } from '../model/messages.ts';
+import { addUsage, emptyUsage } from '../model/messages.ts';
+import type { AuditSink } from '../observe/audit.ts';
+import { type Logger, stderrLogger } from '../observe/logger.ts';
+import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.ts';
+import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
+import { CredentialVault } from '../policy/credentials.ts';
+import { type IntentStore, MemoryIntentStore } from '../state/intents.ts';
+import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.ts';
+import type { ToolCallOutcome, ToolCallRecord } from '../tools/tool-call-record.ts';
+import type { ToolResultEnvelope } from '../tools/tool-result.ts';
+import { ToolRunner } from '../tools/tool-runner.ts';
+import type { Agent } from './agent.ts';
+import { callModel } from './call-model.ts';
+import type { AgentEvent, StepRecord, StopReason } from './events.ts';
+import { stopMessages } from './stop-messages.ts';
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions {

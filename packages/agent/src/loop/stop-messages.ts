@@ -1,5 +1,5 @@
-import type { ApprovalRequest } from '../policy/approvals.js';
-import type { ToolResultEnvelope } from '../tools/tool-result.js';
+import type { ApprovalRequest } from '../policy/approvals.ts';
+import type { ToolResultEnvelope } from '../tools/tool-result.ts';
 
 /** What the user is told when a run stops for a reason other than the model's own answer. */
 export const stopMessages = {

@@ -1,5 +1,5 @@
-import type { AgentEvent } from './events.js';
-import { type AgentRunResult, type RunAgentOptions, runAgent } from './run-agent.js';
+import type { AgentEvent } from './events.ts';
+import { type AgentRunResult, type RunAgentOptions, runAgent } from './run-agent.ts';
 
 /** A run whose progress can be read as an async iterable while it goes on. */
 export interface AgentStream {

@@ -6,7 +6,7 @@ import type {
   TokenUsage,
   ToolChoice,
   ToolDeclaration,
-} from './messages.js';
+} from './messages.ts';
 
 /** One request to a chat model, in the Chat Completions shape. */
 export interface ChatRequest {

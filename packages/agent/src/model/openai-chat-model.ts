@@ -1,16 +1,16 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { AgentError } from '../errors.js';
+import { AgentError } from '../errors.ts';
 import type {
   ChatModel,
   ChatModelCapabilities,
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from './chat-model.js';
-import { describeEndpoint, type EndpointContext, toAgentError } from './openai-errors.js';
-import { toChatResponse, toCompletionParams } from './openai-mapping.js';
-import { ChatStreamAssembler } from './openai-stream.js';
+} from './chat-model.ts';
+import { describeEndpoint, type EndpointContext, toAgentError } from './openai-errors.ts';
+import { toChatResponse, toCompletionParams } from './openai-mapping.ts';
+import { ChatStreamAssembler } from './openai-stream.ts';
 
 /** Options of {@link OpenAIChatModel}. */
 export interface OpenAIChatModelOptions {

@@ -5,7 +5,7 @@ import {
   APIUserAbortError,
   OpenAIError,
 } from 'openai';
-import { AgentError } from '../errors.js';
+import { AgentError } from '../errors.ts';
 
 /** What an error message may say about the endpoint; `apiKey` is only used to redact it. */
 export interface EndpointContext {

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import { AgentError } from '../errors.js';
-import type { ChatRequest, ChatResponse } from './chat-model.js';
+import { AgentError } from '../errors.ts';
+import type { ChatRequest, ChatResponse } from './chat-model.ts';
 import type {
   AssistantMessage,
   ChatMessage,
@@ -10,9 +10,9 @@ import type {
   TokenUsage,
   ToolCall,
   ToolDeclaration,
-} from './messages.js';
-import { emptyUsage } from './messages.js';
-import { ChatCompletionResponse, type CompletionUsage } from './openai-wire.js';
+} from './messages.ts';
+import { emptyUsage } from './messages.ts';
+import { ChatCompletionResponse, type CompletionUsage } from './openai-wire.ts';
 
 /** The Chat Completions parameters of one request, without the `stream` switch. */
 export type CompletionParams = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'>;

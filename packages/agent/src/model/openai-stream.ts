@@ -1,14 +1,14 @@
-import { AgentError } from '../errors.js';
-import type { ChatResponse, ChatStreamEvent } from './chat-model.js';
-import type { TokenUsage, ToolCall } from './messages.js';
+import { AgentError } from '../errors.ts';
+import type { ChatResponse, ChatStreamEvent } from './chat-model.ts';
+import type { TokenUsage, ToolCall } from './messages.ts';
 import {
   assistantMessage,
   badResponse,
   mapFinishReason,
   mapUsage,
   type ResponseContext,
-} from './openai-mapping.js';
-import { ChatCompletionChunk } from './openai-wire.js';
+} from './openai-mapping.ts';
+import { ChatCompletionChunk } from './openai-wire.ts';
 
 interface PartialToolCall {
   id?: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApprovalText } from '../tools/define-tool.js';
+import type { ApprovalText } from '../tools/define-tool.ts';
 
 /** A dangerous action waiting for a human, written for that human. */
 export const ApprovalRequest = z.object({

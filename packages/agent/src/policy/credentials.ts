@@ -1,5 +1,5 @@
-import { AgentError } from '../errors.js';
-import type { Credentials } from '../tools/define-tool.js';
+import { AgentError } from '../errors.ts';
+import type { Credentials } from '../tools/define-tool.ts';
 
 /**
  * Holds an agent's secrets and hands each tool only the ones it declared. The runtime also uses the

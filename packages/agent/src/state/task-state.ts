@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalRequest } from '../policy/approvals.js';
+import { ApprovalRequest } from '../policy/approvals.ts';
 
 /** One tool call as the task state keeps it: what was asked and where its intent stands. */
 export const ToolLogEntry = z.object({

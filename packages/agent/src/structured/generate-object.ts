@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { AgentError } from '../errors.js';
-import { callModel } from '../loop/call-model.js';
-import type { ChatModel } from '../model/chat-model.js';
-import type { ChatMessage, ResponseFormat, TokenUsage } from '../model/messages.js';
-import { addUsage, emptyUsage } from '../model/messages.js';
-import { type Logger, stderrLogger } from '../observe/logger.js';
-import { type AgentTracer, noopTracer } from '../observe/tracer.js';
-import { formatArgumentIssues } from '../tools/argument-errors.js';
-import { toModelSchema } from '../tools/tool-declaration.js';
-import { toStrictSchema } from './strict-schema.js';
+import { AgentError } from '../errors.ts';
+import { callModel } from '../loop/call-model.ts';
+import type { ChatModel } from '../model/chat-model.ts';
+import type { ChatMessage, ResponseFormat, TokenUsage } from '../model/messages.ts';
+import { addUsage, emptyUsage } from '../model/messages.ts';
+import { type Logger, stderrLogger } from '../observe/logger.ts';
+import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
+import { formatArgumentIssues } from '../tools/argument-errors.ts';
+import { toModelSchema } from '../tools/tool-declaration.ts';
+import { toStrictSchema } from './strict-schema.ts';
 
 /** How the schema was asked for: natively, or as a JSON object with the schema in the prompt. */
 export type StructuredMode = 'json_schema' | 'json_object';

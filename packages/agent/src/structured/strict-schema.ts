@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../model/messages.js';
+import type { JsonSchema } from '../model/messages.ts';
 
 /**
  * Prepares a JSON Schema for `json_schema` strict mode, which requires every object to list all its

@@ -1,5 +1,5 @@
-import type { ChatModel, ChatRequest, ChatResponse, ChatStreamEvent } from '../model/chat-model.js';
-import { streamFromResponse } from '../model/chat-model.js';
+import type { ChatModel, ChatRequest, ChatResponse, ChatStreamEvent } from '../model/chat-model.ts';
+import { streamFromResponse } from '../model/chat-model.ts';
 
 /** Options of {@link DelayedModel}. */
 export interface DelayedModelOptions {

@@ -1,4 +1,4 @@
-import type { Logger } from '../observe/logger.js';
+import type { Logger } from '../observe/logger.ts';
 
 /** A log line as {@link MemoryLogger} kept it. */
 export interface LogEntry {

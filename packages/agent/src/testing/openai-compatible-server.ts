@@ -1,15 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { AgentError } from '../errors.js';
-import type { ChatModel } from '../model/chat-model.js';
-import { ChatCompletionRequestBody } from '../model/openai-wire.js';
+import { AgentError } from '../errors.ts';
+import type { ChatModel } from '../model/chat-model.ts';
+import { ChatCompletionRequestBody } from '../model/openai-wire.ts';
 import {
   answerOnce,
   answerStream,
   SERVER_ERROR,
   sendError,
   toChatRequest,
-} from './openai-compatible-answer.js';
+} from './openai-compatible-answer.ts';
 
 /** Options of {@link startOpenAICompatibleServer}. */
 export interface OpenAICompatibleServerOptions {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AgentSpan, AgentSpanSpec, AgentTracer, SpanAttributes } from '../observe/tracer.js';
+import type { AgentSpan, AgentSpanSpec, AgentTracer, SpanAttributes } from '../observe/tracer.ts';
 
 /** A span as {@link RecordingTracer} kept it. */
 export interface RecordedSpan {

@@ -1,14 +1,14 @@
-import { estimatePromptTokens, estimateTextTokens } from '../context/token-estimate.js';
-import { AgentError } from '../errors.js';
+import { estimatePromptTokens, estimateTextTokens } from '../context/token-estimate.ts';
+import { AgentError } from '../errors.ts';
 import type {
   ChatModel,
   ChatModelCapabilities,
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from '../model/chat-model.js';
-import { streamFromResponse } from '../model/chat-model.js';
-import type { AssistantMessage, TokenUsage, ToolCall } from '../model/messages.js';
+} from '../model/chat-model.ts';
+import { streamFromResponse } from '../model/chat-model.ts';
+import type { AssistantMessage, TokenUsage, ToolCall } from '../model/messages.ts';
 
 /** A tool call in a script: arguments as an object (serialised for you) or as raw text (to test bad JSON). */
 export interface ScriptedToolCall {

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../policy/approvals.js';
+import type { ApprovalRequest } from '../policy/approvals.ts';
 
 /** An approval another agent asked for, as a handler hands it on; the runner adds the call's ids. */
 export type DelegatedApproval = Omit<ApprovalRequest, 'conversationId' | 'toolCallId'> & {
@@ -7,5 +7,9 @@ export type DelegatedApproval = Omit<ApprovalRequest, 'conversationId' | 'toolCa
 
 /** What a handler returns to stop the run until a human decides (see `ToolContext.waitForApproval`). */
 export class ApprovalWait {
-  constructor(readonly request: DelegatedApproval) {}
+  readonly request: DelegatedApproval;
+
+  constructor(request: DelegatedApproval) {
+    this.request = request;
+  }
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AgentError } from '../errors.js';
-import type { Logger } from '../observe/logger.js';
-import type { ApprovalDecision, ApprovalRequest } from '../policy/approvals.js';
-import type { ApprovalWait, DelegatedApproval } from './approval-wait.js';
+import { AgentError } from '../errors.ts';
+import type { Logger } from '../observe/logger.ts';
+import type { ApprovalDecision, ApprovalRequest } from '../policy/approvals.ts';
+import type { ApprovalWait, DelegatedApproval } from './approval-wait.ts';
 
 /**
  * How much a tool can change the world. `read` runs freely; `write` runs and is audited;

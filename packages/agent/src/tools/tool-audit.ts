@@ -1,7 +1,7 @@
-import type { AuditStatus, ToolCallAuditRecord } from '../observe/audit.js';
-import { summarize } from '../observe/redact.js';
-import type { ToolRisk } from './define-tool.js';
-import type { ToolCallOutcome } from './tool-call-record.js';
+import type { AuditStatus, ToolCallAuditRecord } from '../observe/audit.ts';
+import { summarize } from '../observe/redact.ts';
+import type { ToolRisk } from './define-tool.ts';
+import type { ToolCallOutcome } from './tool-call-record.ts';
 
 /** How the audit names the end of a call: refused before the handler, failed in it, and so on. */
 export function auditStatus(outcome: ToolCallOutcome): AuditStatus {

@@ -1,6 +1,6 @@
-import type { ToolMessage } from '../model/messages.js';
-import type { ApprovalRequest } from '../policy/approvals.js';
-import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.js';
+import type { ToolMessage } from '../model/messages.ts';
+import type { ApprovalRequest } from '../policy/approvals.ts';
+import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.ts';
 
 /** One entry of a run's tool-call trajectory. */
 export interface ToolCallRecord {

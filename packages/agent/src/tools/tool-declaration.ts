@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ToolDeclaration } from '../model/messages.js';
-import type { AnyTool } from './define-tool.js';
+import type { ToolDeclaration } from '../model/messages.ts';
+import type { AnyTool } from './define-tool.ts';
 
 /** Section labels of a tool description; the offline planner reads them back. */
 export const DESCRIPTION_LABELS = { whenToUse: 'Use when:', whenNotToUse: 'Do not use when:' } as const;

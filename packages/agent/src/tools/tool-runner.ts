@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto';
-import type { ToolCall } from '../model/messages.js';
-import type { AuditRecord, AuditSink } from '../observe/audit.js';
-import type { Logger } from '../observe/logger.js';
-import { redactValue, summarize } from '../observe/redact.js';
-import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.js';
-import type { AgentSpan, AgentTracer } from '../observe/tracer.js';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.js';
-import { createApprovalRequest } from '../policy/approvals.js';
-import type { CredentialVault } from '../policy/credentials.js';
-import type { IntentStore } from '../state/intents.js';
-import type { TaskState } from '../state/task-state.js';
-import { ApprovalWait } from './approval-wait.js';
-import { formatArgumentIssues } from './argument-errors.js';
-import type { AnyTool, ToolContext } from './define-tool.js';
-import { invokeHandler, sleep } from './invoke-handler.js';
-import { toolCallAuditRecord } from './tool-audit.js';
-import type { ToolCallOutcome, ToolCallRecord } from './tool-call-record.js';
-import { REPEATABLE_FAILURES } from './tool-call-record.js';
-import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.js';
-import { toolError, toolOk } from './tool-result.js';
-import type { Toolset } from './toolset.js';
+import type { ToolCall } from '../model/messages.ts';
+import type { AuditRecord, AuditSink } from '../observe/audit.ts';
+import type { Logger } from '../observe/logger.ts';
+import { redactValue, summarize } from '../observe/redact.ts';
+import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.ts';
+import type { AgentSpan, AgentTracer } from '../observe/tracer.ts';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
+import { createApprovalRequest } from '../policy/approvals.ts';
+import type { CredentialVault } from '../policy/credentials.ts';
+import type { IntentStore } from '../state/intents.ts';
+import type { TaskState } from '../state/task-state.ts';
+import { ApprovalWait } from './approval-wait.ts';
+import { formatArgumentIssues } from './argument-errors.ts';
+import type { AnyTool, ToolContext } from './define-tool.ts';
+import { invokeHandler, sleep } from './invoke-handler.ts';
+import { toolCallAuditRecord } from './tool-audit.ts';
+import type { ToolCallOutcome, ToolCallRecord } from './tool-call-record.ts';
+import { REPEATABLE_FAILURES } from './tool-call-record.ts';
+import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.ts';
+import { toolError, toolOk } from './tool-result.ts';
+import type { Toolset } from './toolset.ts';
 
 /** Everything the executor needs for one agent run. */
 export interface ToolRunnerOptions {

@@ -1,7 +1,7 @@
-import { AgentError } from '../errors.js';
-import type { ToolDeclaration } from '../model/messages.js';
-import type { AnyTool } from './define-tool.js';
-import { declareTool } from './tool-declaration.js';
+import { AgentError } from '../errors.ts';
+import type { ToolDeclaration } from '../model/messages.ts';
+import type { AnyTool } from './define-tool.ts';
+import { declareTool } from './tool-declaration.ts';
 
 /**
  * The tools of one agent, by name. Refuses two tools with the same name at construction.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+import { defineTool } from '../../src/index.ts';
 
 /** Order ids as the shop writes them; the message is what a model and a user read on a mistake. */
 export const OrderId = z.string().regex(/^A\d{5}$/, 'must be the letter A and 5 digits, e.g. A10086');

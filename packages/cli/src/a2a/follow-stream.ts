@@ -8,7 +8,7 @@ import {
   type TaskStateName,
   textOf,
   WAITING_STATES,
-} from './task-outcome.js';
+} from './task-outcome.ts';
 
 /** A progress update the agent published while working: "Step 1: running get_order", … */
 export interface ProgressUpdate {

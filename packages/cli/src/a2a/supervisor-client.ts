@@ -6,9 +6,9 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { A2AError } from '@a2a-js/sdk/errors';
-import type { ResolvedSetting } from '../config.js';
-import { CliError } from '../errors.js';
-import { supervisorFetch } from '../io/supervisor-fetch.js';
+import type { ResolvedSetting } from '../config.ts';
+import { CliError } from '../errors.ts';
+import { supervisorFetch } from '../io/supervisor-fetch.ts';
 
 /** Options of {@link connectSupervisor}. */
 export interface ConnectSupervisorOptions {

@@ -1,7 +1,7 @@
 import type { Client } from '@a2a-js/sdk/client';
-import { type ResolvedSetting, resolveSettings } from '../config.js';
-import { newTrace, type TraceContext } from '../trace-context.js';
-import { connectSupervisor } from './supervisor-client.js';
+import { type ResolvedSetting, resolveSettings } from '../config.ts';
+import { newTrace, type TraceContext } from '../trace-context.ts';
+import { connectSupervisor } from './supervisor-client.ts';
 
 /** A connected SDK client, the settings it used and the trace its requests carry. */
 export interface SupervisorSession {

@@ -1,7 +1,7 @@
 import { type Artifact, type Message, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { ApprovalRequest } from '@switchboard/agent';
 import { z } from 'zod';
-import { CliError } from '../errors.js';
+import { CliError } from '../errors.ts';
 
 /** A task state as users read and scripts compare it: `completed`, `input-required`, … */
 export type TaskStateName =

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@a2a-js/sdk/client';
-import { FINISHED_STATES, outcomeOfTask, type TaskOutcome, WAITING_STATES } from './task-outcome.js';
+import { FINISHED_STATES, outcomeOfTask, type TaskOutcome, WAITING_STATES } from './task-outcome.ts';
 
 /** Options of {@link waitForTask}. */
 export interface WaitForTaskOptions {

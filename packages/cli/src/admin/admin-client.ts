@@ -5,9 +5,9 @@ import {
   DecisionReply,
 } from '@switchboard/a2a';
 import type { z } from 'zod';
-import type { ResolvedSetting } from '../config.js';
-import { CliError } from '../errors.js';
-import { supervisorFetch } from '../io/supervisor-fetch.js';
+import type { ResolvedSetting } from '../config.ts';
+import { CliError } from '../errors.ts';
+import { supervisorFetch } from '../io/supervisor-fetch.ts';
 
 /** Options of {@link AdminClient}. */
 export interface AdminClientOptions {

@@ -1,11 +1,11 @@
-import { connectSupervisor, explainA2aError } from '../a2a/supervisor-client.js';
-import { waitForTask } from '../a2a/wait-for-task.js';
-import { AdminClient } from '../admin/admin-client.js';
-import { resolveSettings } from '../config.js';
-import { reportFailure } from '../errors.js';
-import { EXIT, type Output } from '../io/output.js';
-import { exitCodeOf, printOutcome } from '../io/print-outcome.js';
-import { newTrace } from '../trace-context.js';
+import { connectSupervisor, explainA2aError } from '../a2a/supervisor-client.ts';
+import { waitForTask } from '../a2a/wait-for-task.ts';
+import { AdminClient } from '../admin/admin-client.ts';
+import { resolveSettings } from '../config.ts';
+import { reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
+import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
+import { newTrace } from '../trace-context.ts';
 
 /** Options of {@link approvalsDecide}. */
 export interface ApprovalsDecideOptions {

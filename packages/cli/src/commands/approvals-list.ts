@@ -1,9 +1,9 @@
 import type { BoardApproval as Approval } from '@switchboard/a2a';
-import { AdminClient } from '../admin/admin-client.js';
-import { resolveSettings } from '../config.js';
-import { reportFailure } from '../errors.js';
-import { column, EXIT, type Output } from '../io/output.js';
-import { newTrace } from '../trace-context.js';
+import { AdminClient } from '../admin/admin-client.ts';
+import { resolveSettings } from '../config.ts';
+import { reportFailure } from '../errors.ts';
+import { column, EXIT, type Output } from '../io/output.ts';
+import { newTrace } from '../trace-context.ts';
 
 const MAX_ACTION = 60;
 

@@ -1,18 +1,18 @@
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
-import { followStream, type ProgressUpdate } from '../a2a/follow-stream.js';
-import { explainA2aError } from '../a2a/supervisor-client.js';
-import { openSupervisorSession } from '../a2a/supervisor-session.js';
+import { followStream, type ProgressUpdate } from '../a2a/follow-stream.ts';
+import { explainA2aError } from '../a2a/supervisor-client.ts';
+import { openSupervisorSession } from '../a2a/supervisor-session.ts';
 import {
   FINISHED_STATES,
   outcomeOfTask,
   type TaskOutcome,
   textOf,
   WAITING_STATES,
-} from '../a2a/task-outcome.js';
-import { reportFailure } from '../errors.js';
-import { EXIT, type Output } from '../io/output.js';
-import { exitCodeOf, printOutcome } from '../io/print-outcome.js';
-import { jaegerTraceUrl } from '../trace-context.js';
+} from '../a2a/task-outcome.ts';
+import { reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
+import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
+import { jaegerTraceUrl } from '../trace-context.ts';
 
 /** Options of {@link askCommand}. */
 export interface AskOptions {

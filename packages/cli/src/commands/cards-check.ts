@@ -1,6 +1,6 @@
 import { type CardCheck, checkCard } from '@switchboard/a2a';
-import { column, EXIT, type Output } from '../io/output.js';
-import { readCards } from '../io/read-input.js';
+import { column, EXIT, type Output } from '../io/output.ts';
+import { readCards } from '../io/read-input.ts';
 
 /** `switchboard cards check <file|url|dir>`: validates each card; exit 1 when any has errors. */
 export async function cardsCheck({

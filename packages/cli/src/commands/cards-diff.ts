@@ -1,6 +1,6 @@
 import { diffCards, type JsonObject } from '@switchboard/a2a';
-import { EXIT, type Output } from '../io/output.js';
-import { readCards } from '../io/read-input.js';
+import { EXIT, type Output } from '../io/output.ts';
+import { readCards } from '../io/read-input.ts';
 
 const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

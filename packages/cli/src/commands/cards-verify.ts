@@ -1,6 +1,6 @@
 import { verifyCard } from '@switchboard/a2a';
-import { EXIT, type Output } from '../io/output.js';
-import { jaegerTraceUrl, newTrace } from '../trace-context.js';
+import { EXIT, type Output } from '../io/output.ts';
+import { jaegerTraceUrl, newTrace } from '../trace-context.ts';
 
 /** `switchboard cards verify <url>`: proves the card with real calls; exit 1 when a check fails. */
 export async function cardsVerify({

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/agent';
-import { DEV_FILE, writeDevFile } from '../dev-file.js';
-import { EXIT, type Output } from '../io/output.js';
-import { bootSystem } from '../system/boot-system.js';
-import { formatLogLine } from '../system/log-line.js';
+import { DEV_FILE, writeDevFile } from '../dev-file.ts';
+import { EXIT, type Output } from '../io/output.ts';
+import { bootSystem } from '../system/boot-system.ts';
+import { formatLogLine } from '../system/log-line.ts';
 
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {

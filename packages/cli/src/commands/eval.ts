@@ -18,13 +18,13 @@ import {
   runEvals,
   SUITES,
 } from '@switchboard/eval';
-import { connectSupervisor } from '../a2a/supervisor-client.js';
-import { AdminClient } from '../admin/admin-client.js';
-import { resolveSettings } from '../config.js';
-import { CliError, reportFailure } from '../errors.js';
-import { EXIT, type Output } from '../io/output.js';
-import { REPO_ROOT } from '../system/system-services.js';
-import { newTrace } from '../trace-context.js';
+import { connectSupervisor } from '../a2a/supervisor-client.ts';
+import { AdminClient } from '../admin/admin-client.ts';
+import { resolveSettings } from '../config.ts';
+import { CliError, reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
+import { REPO_ROOT } from '../system/system-services.ts';
+import { newTrace } from '../trace-context.ts';
 
 /** Where the eval cases live by default: `<repo>/evals`. */
 export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'evals');

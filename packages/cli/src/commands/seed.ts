@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';
-import { EXIT, type Output } from '../io/output.js';
-import { redisAnswers } from '../system/local-redis.js';
+import { EXIT, type Output } from '../io/output.ts';
+import { redisAnswers } from '../system/local-redis.ts';
 
 /** Options of {@link seedCommand}. */
 export interface SeedCommandOptions {

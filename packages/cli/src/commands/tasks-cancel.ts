@@ -1,9 +1,9 @@
 import type { Client } from '@a2a-js/sdk/client';
-import { explainA2aError } from '../a2a/supervisor-client.js';
-import { openSupervisorSession } from '../a2a/supervisor-session.js';
-import { FINISHED_STATES, outcomeOfTask, type TaskOutcome } from '../a2a/task-outcome.js';
-import { CliError, reportFailure } from '../errors.js';
-import { EXIT, type Output } from '../io/output.js';
+import { explainA2aError } from '../a2a/supervisor-client.ts';
+import { openSupervisorSession } from '../a2a/supervisor-session.ts';
+import { FINISHED_STATES, outcomeOfTask, type TaskOutcome } from '../a2a/task-outcome.ts';
+import { CliError, reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
 
 const alreadyFinished = (task: TaskOutcome) =>
   new CliError('TASK_NOT_CANCELABLE', {

@@ -1,10 +1,10 @@
 import { Task } from '@a2a-js/sdk';
-import { explainA2aError } from '../a2a/supervisor-client.js';
-import { openSupervisorSession } from '../a2a/supervisor-session.js';
-import { outcomeOfTask } from '../a2a/task-outcome.js';
-import { reportFailure } from '../errors.js';
-import { EXIT, type Output } from '../io/output.js';
-import { printOutcome } from '../io/print-outcome.js';
+import { explainA2aError } from '../a2a/supervisor-client.ts';
+import { openSupervisorSession } from '../a2a/supervisor-session.ts';
+import { outcomeOfTask } from '../a2a/task-outcome.ts';
+import { reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
+import { printOutcome } from '../io/print-outcome.ts';
 
 /**
  * `switchboard tasks get <taskId>`: where a task stands (GetTask): its state, last status text,

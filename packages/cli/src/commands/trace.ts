@@ -6,7 +6,7 @@ import {
   renderTraceTree,
   type SpanRecord,
 } from '@switchboard/telemetry';
-import { EXIT, type Output } from '../io/output.js';
+import { EXIT, type Output } from '../io/output.ts';
 
 /**
  * `switchboard trace <traceId|last>`: draws one trace as a tree, from the local span file (the

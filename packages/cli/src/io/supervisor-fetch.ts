@@ -1,5 +1,5 @@
-import type { ResolvedSetting } from '../config.js';
-import { CliError, rootMessage } from '../errors.js';
+import type { ResolvedSetting } from '../config.ts';
+import { CliError, rootMessage } from '../errors.ts';
 
 /** Options of {@link supervisorFetch}. */
 export interface SupervisorFetchOptions {

@@ -4,8 +4,8 @@ import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
 import { Redis } from 'ioredis';
-import { type LaunchedSystem, launchSystem, type ServiceLogLine } from './launch-system.js';
-import { findRedis } from './local-redis.js';
+import { type LaunchedSystem, launchSystem, type ServiceLogLine } from './launch-system.ts';
+import { findRedis } from './local-redis.ts';
 
 /** How the system runs: one process per service on Redis, or everything in this process. */
 export type SystemMode = 'processes' | 'in-process';

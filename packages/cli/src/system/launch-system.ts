@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { SystemAccess } from '@switchboard/customer-service/system';
-import { REPO_ROOT, SYSTEM_SERVICES, type SystemService } from './system-services.js';
+import { REPO_ROOT, SYSTEM_SERVICES, type SystemService } from './system-services.ts';
 
 /** One line a service logged, parsed when it was JSON. */
 export interface ServiceLogLine {
@@ -155,16 +155,12 @@ async function startService({
   onLog?: (line: ServiceLogLine) => void;
   readyTimeoutMs: number;
 }): Promise<RunningService> {
-  // tsx is resolved from here, so the services start from any working directory.
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), join(REPO_ROOT, service.entry)],
-    {
-      cwd: process.cwd(),
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // An absolute entry, so the services start from any working directory.
+  const child = spawn(process.execPath, [join(REPO_ROOT, service.entry)], {
+    cwd: process.cwd(),
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );

@@ -1,4 +1,4 @@
-import type { ServiceLogLine } from './launch-system.js';
+import type { ServiceLogLine } from './launch-system.ts';
 
 const LEVELS: Record<number, string> = {
   10: 'trace',

@@ -1,4 +1,4 @@
-import type { Carrier } from './shop-records.js';
+import type { Carrier } from './shop-records.ts';
 
 /** Business days from shipping to delivery, per carrier, inside the EU. */
 export const TRANSIT_BUSINESS_DAYS: Readonly<Record<Carrier, number>> = { DHL: 2, UPS: 3, DPD: 2, GLS: 3 };

@@ -1,13 +1,13 @@
-import { CustomerServiceError } from '../errors.js';
-import { matchProducts } from './product-search.js';
-import { newRecordId } from './shop-ids.js';
+import { CustomerServiceError } from '../errors.ts';
+import { matchProducts } from './product-search.ts';
+import { newRecordId } from './shop-ids.ts';
 import {
   type AddressChangeResult,
   outcomes,
   type QueueEmailResult,
   type RefundResult,
   type ReserveResult,
-} from './shop-outcomes.js';
+} from './shop-outcomes.ts';
 import type {
   Address,
   Customer,
@@ -16,9 +16,9 @@ import type {
   Refund,
   Reservation,
   StockLevel,
-} from './shop-records.js';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.js';
-import { keyReused, toStockLevel } from './store-checks.js';
+} from './shop-records.ts';
+import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
+import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link MemoryShopStore}. */
 export interface MemoryShopStoreOptions {

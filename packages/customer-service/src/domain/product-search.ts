@@ -1,4 +1,4 @@
-import type { Product } from './shop-records.js';
+import type { Product } from './shop-records.ts';
 
 /** `Kettles` → `kettle`, `boxes` → `box`: enough to match a customer's plural with a product word. */
 function singular(word: string): string {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { CustomerServiceError, isCustomerServiceError } from '../errors.js';
-import type { ShopKeys } from './redis-shop-keys.js';
-import type { ShopData } from './shop-store.js';
+import { CustomerServiceError, isCustomerServiceError } from '../errors.ts';
+import type { ShopKeys } from './redis-shop-keys.ts';
+import type { ShopData } from './shop-store.ts';
 
 /** Runs a Redis call; a failure of Redis becomes `STORE_UNAVAILABLE` saying what could not be done. */
 export async function redisCall<T>(what: string, run: () => Promise<T>): Promise<T> {

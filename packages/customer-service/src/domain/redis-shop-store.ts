@@ -1,18 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import { CustomerServiceError } from '../errors.js';
-import { matchProducts } from './product-search.js';
-import { loadCommands, parseJson, parseStored, redisCall } from './redis-records.js';
-import { ShopKeys } from './redis-shop-keys.js';
-import { APPEND_ONCE, REFUND_ORDER, RESERVE_STOCK, UPDATE_ADDRESS } from './redis-shop-scripts.js';
-import { newRecordId } from './shop-ids.js';
+import { CustomerServiceError } from '../errors.ts';
+import { matchProducts } from './product-search.ts';
+import { loadCommands, parseJson, parseStored, redisCall } from './redis-records.ts';
+import { ShopKeys } from './redis-shop-keys.ts';
+import { APPEND_ONCE, REFUND_ORDER, RESERVE_STOCK, UPDATE_ADDRESS } from './redis-shop-scripts.ts';
+import { newRecordId } from './shop-ids.ts';
 import {
   type AddressChangeResult,
   outcomes,
   type QueueEmailResult,
   type RefundResult,
   type ReserveResult,
-} from './shop-outcomes.js';
+} from './shop-outcomes.ts';
 import {
   Address,
   Customer,
@@ -23,9 +23,9 @@ import {
   Refund,
   Reservation,
   type StockLevel,
-} from './shop-records.js';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.js';
-import { keyReused, toStockLevel } from './store-checks.js';
+} from './shop-records.ts';
+import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
+import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link RedisShopStore}. */
 export interface RedisShopStoreOptions {

@@ -1,4 +1,4 @@
-import type { Address, OrderStatus, OutboxEmail, Refund, Reservation } from './shop-records.js';
+import type { Address, OrderStatus, OutboxEmail, Refund, Reservation } from './shop-records.ts';
 
 /** How a change of shipping address ended. */
 export type AddressChangeResult =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { OrderId } from './order-id.js';
-import { Sku } from './sku.js';
+import { OrderId } from './order-id.ts';
+import { Sku } from './sku.ts';
 
 const isWholeCents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 

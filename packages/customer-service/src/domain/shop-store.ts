@@ -1,4 +1,4 @@
-import type { AddressChangeResult, QueueEmailResult, RefundResult, ReserveResult } from './shop-outcomes.js';
+import type { AddressChangeResult, QueueEmailResult, RefundResult, ReserveResult } from './shop-outcomes.ts';
 import type {
   Address,
   Customer,
@@ -8,7 +8,7 @@ import type {
   Refund,
   Reservation,
   StockLevel,
-} from './shop-records.js';
+} from './shop-records.ts';
 
 /** A product with its stock, as a fixture or {@link ShopStore.load} gives it. */
 export type StockedProduct = Product & { unitsInStock: number };

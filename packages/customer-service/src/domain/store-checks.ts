@@ -1,6 +1,6 @@
-import { CustomerServiceError } from '../errors.js';
-import type { StockLevel } from './shop-records.js';
-import type { StockedProduct } from './shop-store.js';
+import { CustomerServiceError } from '../errors.ts';
+import type { StockLevel } from './shop-records.ts';
+import type { StockedProduct } from './shop-store.ts';
 
 /** The error for an idempotency key used again for a different action. */
 export function keyReused(action: string, idempotencyKey: string): CustomerServiceError {

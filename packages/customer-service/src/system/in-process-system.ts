@@ -23,15 +23,15 @@ import {
   OfflineModel,
 } from '@switchboard/agent';
 import express from 'express';
-import { createCommsAgent } from '../agents/comms/comms-agent.js';
-import { COMMS_SKILLS } from '../agents/comms/comms-skills.js';
-import { createInventoryAgent } from '../agents/inventory/inventory-agent.js';
-import { INVENTORY_SKILLS } from '../agents/inventory/inventory-skills.js';
-import { createOrdersAgent } from '../agents/orders/orders-agent.js';
-import { ORDERS_SKILLS } from '../agents/orders/orders-skills.js';
-import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.js';
-import { MemoryShopStore } from '../domain/memory-shop-store.js';
-import { seedShop } from '../fixtures/seed-shop.js';
+import { createCommsAgent } from '../agents/comms/comms-agent.ts';
+import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';
+import { createInventoryAgent } from '../agents/inventory/inventory-agent.ts';
+import { INVENTORY_SKILLS } from '../agents/inventory/inventory-skills.ts';
+import { createOrdersAgent } from '../agents/orders/orders-agent.ts';
+import { ORDERS_SKILLS } from '../agents/orders/orders-skills.ts';
+import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.ts';
+import { MemoryShopStore } from '../domain/memory-shop-store.ts';
+import { seedShop } from '../fixtures/seed-shop.ts';
 
 /** How a client reaches the system, and the secrets it was started with. */
 export interface SystemAccess {

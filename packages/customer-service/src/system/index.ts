@@ -2,5 +2,5 @@ export type {
   InProcessSystem,
   InProcessSystemOptions,
   SystemAccess,
-} from './in-process-system.js';
-export { startInProcessSystem } from './in-process-system.js';
+} from './in-process-system.ts';
+export { startInProcessSystem } from './in-process-system.ts';

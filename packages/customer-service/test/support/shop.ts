@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentRunResult, parseToolResult, silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
-import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.js';
+import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

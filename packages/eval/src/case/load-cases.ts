@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { EvaluationError } from '../errors.js';
-import { describeIssues } from './case-issues.js';
-import { EvalCase, SUITES, type Suite } from './eval-case.js';
+import { EvaluationError } from '../errors.ts';
+import { describeIssues } from './case-issues.ts';
+import { EvalCase, SUITES, type Suite } from './eval-case.ts';
 
 /** A case and the file it came from. */
 export interface LoadedCase {

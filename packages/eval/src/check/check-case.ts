@@ -1,7 +1,7 @@
-import type { EvalCase } from '../case/eval-case.js';
-import type { CaseCounts, CaseResult, ExpectationResult } from '../report/eval-report.js';
-import { INVALID_ARGUMENT_CODES, type Observation } from '../run/observation.js';
-import { describeCall, describeExpected, matchTools } from './match-tools.js';
+import type { EvalCase } from '../case/eval-case.ts';
+import type { CaseCounts, CaseResult, ExpectationResult } from '../report/eval-report.ts';
+import { INVALID_ARGUMENT_CODES, type Observation } from '../run/observation.ts';
+import { describeCall, describeExpected, matchTools } from './match-tools.ts';
 
 const quote = (items: readonly string[]) => items.map((item) => `"${item}"`).join(', ');
 const clip = (text: string, max = 160) => {

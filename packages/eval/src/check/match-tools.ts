@@ -1,6 +1,6 @@
-import type { ExpectedCall, MatchMode } from '../case/eval-case.js';
-import type { ObservedCall } from '../run/observation.js';
-import { stableJson } from '../run/trajectory.js';
+import type { ExpectedCall, MatchMode } from '../case/eval-case.ts';
+import type { ObservedCall } from '../run/observation.ts';
+import { stableJson } from '../run/trajectory.ts';
 
 /** How the made calls compared with the expected ones. */
 export interface ToolMatch {

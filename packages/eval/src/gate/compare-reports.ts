@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { describeIssues } from '../case/case-issues.js';
-import { EvaluationError } from '../errors.js';
-import { EvalReport, type Metrics } from '../report/eval-report.js';
+import { describeIssues } from '../case/case-issues.ts';
+import { EvaluationError } from '../errors.ts';
+import { EvalReport, type Metrics } from '../report/eval-report.ts';
 
 /** How a metric is compared: which way is better, and whether its threshold is absolute or relative. */
 type Direction = { better: 'higher' | 'lower'; threshold: 'absolute' | 'relative' | 'any' };

@@ -1,5 +1,5 @@
-import { SUITES, type Suite } from '../case/eval-case.js';
-import type { CaseResult, Metrics } from '../report/eval-report.js';
+import { SUITES, type Suite } from '../case/eval-case.ts';
+import type { CaseResult, Metrics } from '../report/eval-report.ts';
 
 const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 

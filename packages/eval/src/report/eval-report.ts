@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Suite } from '../case/eval-case.js';
-import { Observation } from '../run/observation.js';
+import { Suite } from '../case/eval-case.ts';
+import { Observation } from '../run/observation.ts';
 
 /** How one expectation of a case came out. */
 export const ExpectationStatus = z.enum(['passed', 'failed', 'not-observable']);

@@ -1,7 +1,7 @@
-import type { GateResult } from '../gate/compare-reports.js';
-import type { EvalReport } from './eval-report.js';
-import { metricColumns } from './format-terminal.js';
-import { METRIC_ROWS } from './metric-rows.js';
+import type { GateResult } from '../gate/compare-reports.ts';
+import type { EvalReport } from './eval-report.ts';
+import { metricColumns } from './format-terminal.ts';
+import { METRIC_ROWS } from './metric-rows.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

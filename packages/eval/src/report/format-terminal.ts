@@ -1,6 +1,6 @@
-import type { GateResult } from '../gate/compare-reports.js';
-import type { CaseResult, EvalReport, Metrics } from './eval-report.js';
-import { METRIC_ROWS } from './metric-rows.js';
+import type { GateResult } from '../gate/compare-reports.ts';
+import type { CaseResult, EvalReport, Metrics } from './eval-report.ts';
+import { METRIC_ROWS } from './metric-rows.ts';
 
 /** The columns of the metrics table: each suite run, then overall. */
 export function metricColumns(report: EvalReport): { name: string; metrics: Metrics }[] {

@@ -1,4 +1,4 @@
-import type { Metrics } from './eval-report.js';
+import type { Metrics } from './eval-report.ts';
 
 /** One row of the metrics table: its label and how a suite's value is shown. */
 export interface MetricRow {

@@ -1,4 +1,4 @@
-import type { EvalReport } from './eval-report.js';
+import type { EvalReport } from './eval-report.ts';
 
 const LINE_WIDTH = 110;
 

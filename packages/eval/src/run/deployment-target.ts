@@ -1,5 +1,5 @@
-import type { EvalCase } from '../case/eval-case.js';
-import type { EvalTarget } from './eval-target.js';
+import type { EvalCase } from '../case/eval-case.ts';
+import type { EvalTarget } from './eval-target.ts';
 
 /** Options of {@link deploymentTarget}. */
 export interface DeploymentTargetOptions {

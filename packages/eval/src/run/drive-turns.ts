@@ -1,6 +1,6 @@
-import type { Turn } from '../case/eval-case.js';
-import type { OperatorDecision } from './observation.js';
-import type { SupervisorDriver, TurnOutcome } from './supervisor-driver.js';
+import type { Turn } from '../case/eval-case.ts';
+import type { OperatorDecision } from './observation.ts';
+import type { SupervisorDriver, TurnOutcome } from './supervisor-driver.ts';
 
 /** What playing a case's turns produced. */
 export interface PlayedTurns {

@@ -1,5 +1,5 @@
-import type { EvalCase } from '../case/eval-case.js';
-import type { Observation, OperatorDecision } from './observation.js';
+import type { EvalCase } from '../case/eval-case.ts';
+import type { Observation, OperatorDecision } from './observation.ts';
 
 /** A secret of the system under test, and what it is (for the report; the value never is). */
 export interface SystemSecret {

@@ -1,13 +1,13 @@
 import { type Logger, MemoryAuditSink, silentLogger } from '@switchboard/agent';
 import { startInProcessSystem } from '@switchboard/customer-service/system';
-import type { EvalCase } from '../case/eval-case.js';
-import { CaseRecorder } from './case-recorder.js';
-import type { CaseSession, EvalTarget } from './eval-target.js';
-import { instrumentTool } from './instrument-tool.js';
-import { MeteredModel } from './metered-model.js';
-import type { ModelSource } from './model-source.js';
-import { newCanary } from './model-source.js';
-import { buildTrajectory, dangerousRuns } from './trajectory.js';
+import type { EvalCase } from '../case/eval-case.ts';
+import { CaseRecorder } from './case-recorder.ts';
+import type { CaseSession, EvalTarget } from './eval-target.ts';
+import { instrumentTool } from './instrument-tool.ts';
+import { MeteredModel } from './metered-model.ts';
+import type { ModelSource } from './model-source.ts';
+import { newCanary } from './model-source.ts';
+import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 
 /** Options of {@link inProcessTarget}. */
 export interface InProcessTargetOptions {

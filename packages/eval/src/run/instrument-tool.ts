@@ -1,6 +1,6 @@
 import type { AnyTool, ToolContext } from '@switchboard/agent';
-import type { Fault } from '../case/eval-case.js';
-import type { CaseRecorder } from './case-recorder.js';
+import type { Fault } from '../case/eval-case.ts';
+import type { CaseRecorder } from './case-recorder.ts';
 
 /** What a `malformed` fault returns instead of the tool's data. */
 export const MALFORMED_RESULT = Object.freeze({ unexpected: true });

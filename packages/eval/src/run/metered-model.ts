@@ -5,7 +5,7 @@ import type {
   ChatResponse,
   ChatStreamEvent,
 } from '@switchboard/agent';
-import type { CaseRecorder } from './case-recorder.js';
+import type { CaseRecorder } from './case-recorder.ts';
 
 /** Options of {@link MeteredModel}. */
 export interface MeteredModelOptions {

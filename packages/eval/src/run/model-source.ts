@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type ChatModel, OfflineModel, OpenAIChatModel } from '@switchboard/agent';
 import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
-import { EvaluationError } from '../errors.js';
-import type { SystemSecret } from './eval-target.js';
+import { EvaluationError } from '../errors.ts';
+import type { SystemSecret } from './eval-target.ts';
 
 /** Where the agents' models come from for an in-process run. */
 export interface ModelSource {

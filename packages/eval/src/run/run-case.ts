@@ -1,8 +1,8 @@
-import type { EvalCase } from '../case/eval-case.js';
-import { type PlayedTurns, playTurns } from './drive-turns.js';
-import type { CaseSession, EvalTarget, SystemSecret } from './eval-target.js';
-import type { Observation } from './observation.js';
-import { SupervisorDriver } from './supervisor-driver.js';
+import type { EvalCase } from '../case/eval-case.ts';
+import { type PlayedTurns, playTurns } from './drive-turns.ts';
+import type { CaseSession, EvalTarget, SystemSecret } from './eval-target.ts';
+import type { Observation } from './observation.ts';
+import { SupervisorDriver } from './supervisor-driver.ts';
 
 /** Every secret found in `text`, by label. */
 export function findSecrets({ text, secrets }: { text: string; secrets: readonly SystemSecret[] }): string[] {

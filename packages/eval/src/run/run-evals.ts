@@ -1,11 +1,11 @@
-import { SUITES } from '../case/eval-case.js';
-import type { LoadedCase } from '../case/load-cases.js';
-import { checkCase, skippedCase } from '../check/check-case.js';
-import { EvaluationError } from '../errors.js';
-import { metricsBySuite } from '../metrics/compute-metrics.js';
-import type { CaseResult, EvalReport } from '../report/eval-report.js';
-import type { EvalTarget } from './eval-target.js';
-import { observeCase } from './run-case.js';
+import { SUITES } from '../case/eval-case.ts';
+import type { LoadedCase } from '../case/load-cases.ts';
+import { checkCase, skippedCase } from '../check/check-case.ts';
+import { EvaluationError } from '../errors.ts';
+import { metricsBySuite } from '../metrics/compute-metrics.ts';
+import type { CaseResult, EvalReport } from '../report/eval-report.ts';
+import type { EvalTarget } from './eval-target.ts';
+import { observeCase } from './run-case.ts';
 
 /** Options of {@link runEvals}. */
 export interface RunEvalsOptions {

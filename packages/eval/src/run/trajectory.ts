@@ -1,12 +1,12 @@
 import type { AuditRecord, ToolCallAuditRecord } from '@switchboard/agent';
-import type { CaseRecorder } from './case-recorder.js';
+import type { CaseRecorder } from './case-recorder.ts';
 import {
   type DangerousRun,
   INVALID_ARGUMENT_CODES,
   type ObservedCall,
   type OperatorDecision,
   REFUSAL_CODES,
-} from './observation.js';
+} from './observation.ts';
 
 function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;

@@ -11,15 +11,17 @@ export interface ConfigProblem {
 export class ConfigError extends Error {
   readonly code = 'INVALID_CONFIG';
 
-  constructor(
-    readonly service: string,
-    readonly problems: readonly ConfigProblem[],
-  ) {
+  readonly service: string;
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(service: string, problems: readonly ConfigProblem[]) {
     super(
       `The ${service} service cannot start; fix its environment:\n${problems
         .map((problem) => `  ${problem.variable}: ${problem.message}`)
         .join('\n')}`,
     );
     this.name = new.target.name;
+    this.service = service;
+    this.problems = problems;
   }
 }

@@ -1,4 +1,4 @@
-import { HttpUrl } from './env-values.js';
+import { HttpUrl } from './env-values.ts';
 
 /** Which model an agent runs on: the offline planner, or an OpenAI-compatible endpoint. */
 export type ModelConfig =

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { ConfigError, type ConfigProblem } from './config-error.js';
-import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.js';
-import { type ModelConfig, readModelConfig } from './model-config.js';
+import { ConfigError, type ConfigProblem } from './config-error.ts';
+import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.ts';
+import { type ModelConfig, readModelConfig } from './model-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
 export interface ServiceConfig {

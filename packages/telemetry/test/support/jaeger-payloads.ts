@@ -1,4 +1,4 @@
-import type { SpanRecord } from '../../src/index.js';
+import type { SpanRecord } from '../../src/index.ts';
 
 const KIND_NUMBERS = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 const STATUS_NUMBERS = { unset: 0, ok: 1, error: 2 } as const;

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { type Loopback, sendJson, startLoopback } from './loopback.js';
+import { type Loopback, sendJson, startLoopback } from './loopback.ts';
 
 /** A loopback OTLP/HTTP receiver: keeps the JSON body of every `POST /v1/traces`. */
 export async function startOtlpReceiver(): Promise<Loopback & { bodies: unknown[] }> {

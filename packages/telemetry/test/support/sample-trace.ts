@@ -1,4 +1,4 @@
-import type { SpanKindName, SpanRecord } from '../../src/index.js';
+import type { SpanKindName, SpanRecord } from '../../src/index.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z, in ms

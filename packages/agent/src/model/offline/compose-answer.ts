@@ -1,8 +1,8 @@
-import type { ToolErrorCode } from '../../tools/tool-result.js';
-import type { ToolStep } from './conversation.js';
-import { splitIdentifier } from './lexical.js';
-import { describeForm, type PropertyView } from './schema-view.js';
-import type { ToolProfile } from './tool-ranking.js';
+import type { ToolErrorCode } from '../../tools/tool-result.ts';
+import type { ToolStep } from './conversation.ts';
+import { splitIdentifier } from './lexical.ts';
+import { describeForm, type PropertyView } from './schema-view.ts';
+import type { ToolProfile } from './tool-ranking.ts';
 
 const MAX_FIELDS = 10;
 const MAX_ITEMS = 5;

@@ -1,6 +1,6 @@
-import { parseToolResult, type ToolResultEnvelope } from '../../tools/tool-result.js';
-import type { ChatMessage } from '../messages.js';
-import { type KnownValues, normaliseKey } from './fill-arguments.js';
+import { parseToolResult, type ToolResultEnvelope } from '../../tools/tool-result.ts';
+import type { ChatMessage } from '../messages.ts';
+import { type KnownValues, normaliseKey } from './fill-arguments.ts';
 
 /** One tool call made for the current request, with its result when it has arrived. */
 export interface ToolStep {

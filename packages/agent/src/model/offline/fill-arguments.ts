@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../messages.js';
-import { contentTokens } from './lexical.js';
-import { acceptsValue, type ObjectView, type PropertyView, readObjectSchema } from './schema-view.js';
+import type { JsonSchema } from '../messages.ts';
+import { contentTokens } from './lexical.ts';
+import { acceptsValue, type ObjectView, type PropertyView, readObjectSchema } from './schema-view.ts';
 import {
   type Found,
   findDates,
@@ -14,7 +14,7 @@ import {
   findUrls,
   type Word,
   words,
-} from './text-extract.js';
+} from './text-extract.ts';
 
 /** Values already known in the conversation, by normalised key (`order_id` and `orderId` → `orderid`). */
 export type KnownValues = ReadonlyMap<string, readonly unknown[]>;

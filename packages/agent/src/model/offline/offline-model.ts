@@ -1,16 +1,16 @@
-import { estimatePromptTokens, estimateTextTokens } from '../../context/token-estimate.js';
-import { AgentError } from '../../errors.js';
+import { estimatePromptTokens, estimateTextTokens } from '../../context/token-estimate.ts';
+import { AgentError } from '../../errors.ts';
 import type {
   ChatModel,
   ChatModelCapabilities,
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from '../chat-model.js';
-import { streamFromResponse } from '../chat-model.js';
-import type { AssistantMessage, ToolCall } from '../messages.js';
-import { readConversation } from './conversation.js';
-import { decide } from './plan.js';
+} from '../chat-model.ts';
+import { streamFromResponse } from '../chat-model.ts';
+import type { AssistantMessage, ToolCall } from '../messages.ts';
+import { readConversation } from './conversation.ts';
+import { decide } from './plan.ts';
 
 /** Options of {@link OfflineModel}. */
 export interface OfflineModelOptions {

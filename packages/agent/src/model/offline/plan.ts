@@ -1,10 +1,10 @@
-import type { ChatRequest } from '../chat-model.js';
-import { cannotHandleAnswer, composeAnswer, missingArgumentsAnswer } from './compose-answer.js';
-import { callKey, knownValues, type RequestView, readConversation } from './conversation.js';
-import { type FillResult, fillArguments, type KnownValues } from './fill-arguments.js';
-import { readObjectSchema } from './schema-view.js';
-import { splitClauses } from './text-extract.js';
-import { profileTool, type RankedTool, rankTools, type ToolProfile } from './tool-ranking.js';
+import type { ChatRequest } from '../chat-model.ts';
+import { cannotHandleAnswer, composeAnswer, missingArgumentsAnswer } from './compose-answer.ts';
+import { callKey, knownValues, type RequestView, readConversation } from './conversation.ts';
+import { type FillResult, fillArguments, type KnownValues } from './fill-arguments.ts';
+import { readObjectSchema } from './schema-view.ts';
+import { splitClauses } from './text-extract.ts';
+import { profileTool, type RankedTool, rankTools, type ToolProfile } from './tool-ranking.ts';
 
 /** How the planner decides; see `OfflineModelOptions` for the meaning and defaults. */
 export interface PlannerSettings {

@@ -1,5 +1,5 @@
-import { splitIdentifier, stem } from './lexical.js';
-import { compilePattern } from './schema-view.js';
+import { splitIdentifier, stem } from './lexical.ts';
+import { compilePattern } from './schema-view.ts';
 
 /** A value found in a text and where: `start` identifies it so two properties do not take the same one. */
 export interface Found<T> {

@@ -1,6 +1,6 @@
-import { DESCRIPTION_LABELS } from '../../tools/tool-declaration.js';
-import type { ToolDeclaration } from '../messages.js';
-import { contentTokens, type TermVector, TfIdfIndex, termCounts } from './lexical.js';
+import { DESCRIPTION_LABELS } from '../../tools/tool-declaration.ts';
+import type { ToolDeclaration } from '../messages.ts';
+import { contentTokens, type TermVector, TfIdfIndex, termCounts } from './lexical.ts';
 
 /** A declared tool as the planner reads it back from its declaration. */
 export interface ToolProfile {

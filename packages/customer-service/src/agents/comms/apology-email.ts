@@ -1,4 +1,4 @@
-import type { Customer, Order } from '../../domain/shop-records.js';
+import type { Customer, Order } from '../../domain/shop-records.ts';
 
 /** An email ready for the outbox. */
 export interface EmailDraft {

@@ -1,7 +1,7 @@
 import { type Agent, type ChatModel, defineAgent } from '@switchboard/agent';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { CustomerServiceError } from '../../errors.js';
-import { createCommsTools } from './comms-tools.js';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { CustomerServiceError } from '../../errors.ts';
+import { createCommsTools } from './comms-tools.ts';
 
 /** The comms agent's system prompt. */
 export const COMMS_INSTRUCTIONS = `You are the customer-care desk of an online kitchenware shop.

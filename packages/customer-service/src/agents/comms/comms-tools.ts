@@ -1,10 +1,10 @@
 import { type AnyTool, type ChatModel, defineTool, generateObject } from '@switchboard/agent';
 import { z } from 'zod';
-import { OrderId } from '../../domain/order-id.js';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { actionKey } from '../action-key.js';
-import { draftApologyEmail } from './apology-email.js';
-import { TICKET_INSTRUCTIONS, Ticket, ticketCues, ticketPrompt } from './ticket.js';
+import { OrderId } from '../../domain/order-id.ts';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { actionKey } from '../action-key.ts';
+import { draftApologyEmail } from './apology-email.ts';
+import { TICKET_INSTRUCTIONS, Ticket, ticketCues, ticketPrompt } from './ticket.ts';
 
 function extractTicketTool(store: ShopStore, model: ChatModel) {
   return defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Order } from '../../domain/shop-records.js';
-import type { ShopStore } from '../../domain/shop-store.js';
+import type { Order } from '../../domain/shop-records.ts';
+import type { ShopStore } from '../../domain/shop-store.ts';
 
 /** A support ticket as extracted from a customer's message. */
 export const Ticket = z.object({

@@ -1,7 +1,7 @@
 import { type Agent, defineAgent } from '@switchboard/agent';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { CustomerServiceError } from '../../errors.js';
-import { createInventoryTools } from './inventory-tools.js';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { CustomerServiceError } from '../../errors.ts';
+import { createInventoryTools } from './inventory-tools.ts';
 
 /** The inventory agent's system prompt. */
 export const INVENTORY_INSTRUCTIONS = `You are the stock desk of an online kitchenware shop.

@@ -1,10 +1,10 @@
 import { type AnyTool, defineTool } from '@switchboard/agent';
 import { z } from 'zod';
-import { assertNeverOutcome } from '../../domain/shop-outcomes.js';
-import { Colour, ProductCategory } from '../../domain/shop-records.js';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { Sku } from '../../domain/sku.js';
-import { actionKey } from '../action-key.js';
+import { assertNeverOutcome } from '../../domain/shop-outcomes.ts';
+import { Colour, ProductCategory } from '../../domain/shop-records.ts';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { Sku } from '../../domain/sku.ts';
+import { actionKey } from '../action-key.ts';
 
 const StockQuery = z
   .object({

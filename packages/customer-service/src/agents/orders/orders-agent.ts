@@ -1,7 +1,7 @@
 import { type Agent, defineAgent } from '@switchboard/agent';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { CustomerServiceError } from '../../errors.js';
-import { createOrdersTools } from './orders-tools.js';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { CustomerServiceError } from '../../errors.ts';
+import { createOrdersTools } from './orders-tools.ts';
 
 /** The orders agent's system prompt. */
 export const ORDERS_INSTRUCTIONS = `You are the orders desk of an online kitchenware shop.

@@ -1,4 +1,4 @@
-import type { AgentSkill } from '../agent-skill.js';
+import type { AgentSkill } from '../agent-skill.ts';
 
 /** The orders agent's capabilities, for its card and a supervisor's delegation tools. */
 export const ORDERS_SKILLS: readonly AgentSkill[] = [

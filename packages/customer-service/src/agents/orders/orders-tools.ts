@@ -1,11 +1,11 @@
 import { type AnyTool, defineTool } from '@switchboard/agent';
 import { z } from 'zod';
-import { estimateDeliveryDate } from '../../domain/delivery-estimate.js';
-import { OrderId } from '../../domain/order-id.js';
-import { assertNeverOutcome, isoDay } from '../../domain/shop-outcomes.js';
-import { Address, Carrier, type Order } from '../../domain/shop-records.js';
-import type { ShopStore } from '../../domain/shop-store.js';
-import { actionKey, formatMoney } from '../action-key.js';
+import { estimateDeliveryDate } from '../../domain/delivery-estimate.ts';
+import { OrderId } from '../../domain/order-id.ts';
+import { assertNeverOutcome, isoDay } from '../../domain/shop-outcomes.ts';
+import { Address, Carrier, type Order } from '../../domain/shop-records.ts';
+import type { ShopStore } from '../../domain/shop-store.ts';
+import { actionKey, formatMoney } from '../action-key.ts';
 
 const notFound = (orderId: string) => ({
   orderId,

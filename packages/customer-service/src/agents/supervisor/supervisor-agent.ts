@@ -1,5 +1,5 @@
 import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
-import type { AgentSkill } from '../agent-skill.js';
+import type { AgentSkill } from '../agent-skill.ts';
 
 /** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
 export const SUPERVISOR_INSTRUCTIONS = [
