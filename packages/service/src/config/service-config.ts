@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
 import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.ts';
@@ -24,6 +25,10 @@ export interface ServiceConfig {
   model: ModelConfig;
   /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); without it spans go to `spanFile`. */
   otlpEndpoint: string | undefined;
+  /**
+   * Where spans go without an OTLP endpoint (`SWITCHBOARD_SPAN_FILE`, default
+   * `.switchboard/spans.jsonl` under the working directory; the image sets one under `/tmp`).
+   */
   spanFile: string;
   jaegerUiUrl: string | undefined;
   /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
@@ -66,7 +71,7 @@ const Common = z.object({
   SWITCHBOARD_API_TOKENS: TokenList.optional(),
   SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
-  SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default('.switchboard/spans.jsonl'),
+  SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default(DEFAULT_SPAN_FILE),
   SWITCHBOARD_JAEGER_URL: HttpUrl.optional(),
   SWITCHBOARD_HOP_TIMEOUT_MS: Millis.default(60_000),
   SWITCHBOARD_DRAIN_MS: Millis.default(30_000),

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, relative } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDockerfile, type Stage } from './support/dockerfile.ts';
+import { readRepoFile } from './support/paths.ts';
+import { buildRuntimeLayout, type RuntimeLayout } from './support/runtime-layout.ts';
+
+const runtime = parseDockerfile(readRepoFile('infra/Dockerfile')).stages.at(-1) as Stage;
+/** The runtime stage's `ENV`, as the container starts with it. */
+const imageEnv: Record<string, string> = Object.fromEntries(
+  runtime.instructions
+    .filter((i) => i.keyword === 'ENV')
+    .flatMap((i) => [...i.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S+)/g)].map((m) => [m[1], m[2]])),
+);
+const [uid, gid] = (runtime.instructions.findLast((i) => i.keyword === 'USER')?.args ?? '')
+  .split(':')
+  .map(Number);
+/** The image's user when we may switch to it (the tests run as root in CI); else ourselves. */
+const asUser = process.getuid?.() === 0 ? { uid, gid } : {};
+const SERVICE_TOKEN = 'svc-7f3a9c2e41b8d05f6a';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+interface Started {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Starts a service the way the container does: `/bin/sh /app/infra/entrypoint.sh` as the image's
+ * user, with only the given environment. Resolves once it exits; `onReady` runs when it logs that
+ * it is ready, and may stop it.
+ */
+function startAsImageUser(
+  layout: RuntimeLayout,
+  env: Record<string, string>,
+  onReady: (stop: () => void) => Promise<void> = async (stop) => stop(),
+): Promise<Started> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', [join(layout.app, 'infra/entrypoint.sh')], {
+      cwd: layout.app,
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...env },
+      ...asUser,
+    });
+    let stdout = '';
+    let stderr = '';
+    let ready = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      if (!ready && stdout.includes(`"${env.SWITCHBOARD_SERVICE} ready"`)) {
+        ready = true;
+        void onReady(() => child.kill('SIGTERM'));
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('the image, run as its non-root user without an OTLP endpoint', () => {
+  const namespace = `infra-${randomUUID().slice(0, 8)}`;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  let layout: RuntimeLayout;
+  /** The container's environment for orders: the image's ENV, what Compose or k8s would add. */
+  let serviceEnv: Record<string, string>;
+  /** The image's span file, with the layout's stand-in for /tmp in place of /tmp. */
+  let spanFile: string;
+
+  beforeAll(async () => {
+    layout = buildRuntimeLayout(runtime);
+    const imageSpanFile = imageEnv.SWITCHBOARD_SPAN_FILE;
+    spanFile = join(layout.tmp, relative('/tmp', imageSpanFile ?? '/.switchboard/spans.jsonl'));
+    serviceEnv = {
+      ...imageEnv,
+      ...(imageSpanFile ? { SWITCHBOARD_SPAN_FILE: spanFile } : {}),
+      // Not the image's 8080: other processes on this machine may hold it.
+      PORT: String(await freePort()),
+      SWITCHBOARD_SERVICE: 'orders',
+      SWITCHBOARD_SERVICE_TOKEN: SERVICE_TOKEN,
+      SWITCHBOARD_NAMESPACE: namespace,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    };
+  });
+
+  afterAll(async () => {
+    layout?.remove();
+    await redis.connect().catch(() => {});
+    const keys = await redis.keys(`*${namespace}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('sends spans to a file under /tmp, which every user may write (the rest of /app is read-only)', () => {
+    expect(imageEnv.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(imageEnv.SWITCHBOARD_SPAN_FILE).toMatch(/^\/tmp\/.+/);
+    expect(uid).toBeGreaterThan(0);
+  });
+
+  it('starts orders through the entry script and writes its spans as that user', async () => {
+    const result = await startAsImageUser(layout, serviceEnv, async (stop) => {
+      const card = await fetch(`http://127.0.0.1:${serviceEnv.PORT}/.well-known/agent-card.json`);
+      expect(card.status).toBe(200);
+      stop();
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('"orders ready"');
+    expect(result.stdout).toContain('"orders stopped"');
+    expect(result.code).toBe(0);
+    const lines = readFileSync(spanFile, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { service: string }).service)).toContain('orders');
+    if (asUser.uid !== undefined) expect(statSync(spanFile).uid).toBe(asUser.uid);
+  });
+
+  it('cannot start with the default span file, under its own read-only folder', async () => {
+    const { SWITCHBOARD_SPAN_FILE: _image, ...withoutSpanFile } = serviceEnv;
+    const result = await startAsImageUser(layout, withoutSpanFile);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('orders failed to start');
+    expect(result.stderr).toContain(`${join(layout.app, 'apps/orders/.switchboard')}`);
+  });
+});
