@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { TelemetryError } from './errors.ts';
 import { SpanRecord, toSpanRecord } from './span-record.ts';
 
@@ -19,7 +19,7 @@ export interface SpanFileExporterOptions {
  * without a collector: `switchboard trace` reads it back. Put it behind a BatchSpanProcessor.
  *
  * @example
- * new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(new SpanFileExporter({ path }))] });
+ * new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new SpanFileExporter({ path }) })] });
  */
 export class SpanFileExporter implements SpanExporter {
   readonly path: string;

@@ -5,9 +5,17 @@ import { context, ProxyTracerProvider, propagation, type TracerProvider, trace }
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type Sampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace';
 import { type AgentTracer, redactText } from '@switchboard/agent';
 import { createAgentTracer } from './agent-tracer.ts';
 import { TelemetryError } from './errors.ts';
@@ -61,8 +69,9 @@ export interface Telemetry {
 /**
  * Starts the OpenTelemetry Node SDK for one Switchboard process: resource attributes, a
  * BatchSpanProcessor exporting OTLP/HTTP (or to a local span file), W3C propagation and HTTP/fetch
- * instrumentation. The SDK's own `OTEL_*` variables keep working (sampler, batch sizes, headers,
- * `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`). Call it before the process does its work.
+ * instrumentation. The SDK's own `OTEL_*` variables keep working (sampler, headers, batch sizes of
+ * the OTLP export, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`). Call it before the process does
+ * its work.
  *
  * @example
  * const telemetry = await startTelemetry({ serviceName: 'orders', serviceVersion: '0.1.0',
@@ -87,24 +96,37 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
     jaegerUiUrl === undefined ? undefined : checkUrl('jaegerUiUrl', jaegerUiUrl).replace(/\/+$/, '');
   const filePath = tracesUrl ? undefined : resolve(spanFile);
   if (filePath) await mkdir(dirname(filePath), { recursive: true });
-  const exporter: SpanExporter = tracesUrl
-    ? new OTLPTraceExporter({ url: tracesUrl })
-    : new SpanFileExporter({ path: filePath ?? DEFAULT_SPAN_FILE });
+  const traces = tracesUrl
+    ? // Handed to the SDK as an exporter, so its batch processor reads the OTEL_BSP_* variables.
+      { traceExporter: new OTLPTraceExporter({ url: tracesUrl }) }
+    : // A local span file is read by `switchboard trace last` right after a request: flush it quickly.
+      {
+        spanProcessors: [
+          new BatchSpanProcessor({
+            exporter: new SpanFileExporter({ path: filePath ?? DEFAULT_SPAN_FILE }),
+            scheduledDelayMillis: 200,
+          }),
+        ],
+      };
   const instrumentations = instrumentHttp
     ? [new HttpInstrumentation(), new UndiciInstrumentation({ startSpanHook: redactedUrl })]
     : [];
-  const sdk = new NodeSDK({
-    serviceName,
-    resource: defaultResource().merge(
+  // The SDK would merge what it detects over the given resource, a random service.instance.id among
+  // it: detect here, without that detector, so that the identity we are given wins.
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [processDetector, hostDetector, osDetector, envDetector] }))
+    .merge(
       resourceFromAttributes({
         [RESOURCE.serviceName]: serviceName,
         [RESOURCE.serviceVersion]: serviceVersion,
         [RESOURCE.serviceInstanceId]: instanceId,
         [RESOURCE.deploymentEnvironmentName]: environment,
       }),
-    ),
-    // A local span file is read by `switchboard trace last` right after a request: flush it quickly.
-    spanProcessors: [new BatchSpanProcessor(exporter, otlpEndpoint ? {} : { scheduledDelayMillis: 200 })],
+    );
+  const sdk = new NodeSDK({
+    autoDetectResources: false,
+    resource,
+    ...traces,
     ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
     instrumentations,
     ...(sampler ? { sampler } : {}),

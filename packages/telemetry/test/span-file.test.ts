@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTelemetryError, readSpanFile, SpanFileExporter } from '../src/index.ts';
 
@@ -16,9 +16,9 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 describe('SpanFileExporter and readSpanFile', () => {
   it('appends one JSON line per span, creating the directory, and reads them back', async () => {
     const path = join(dir, 'nested', 'spans.jsonl');
-    const provider = new BasicTracerProvider({
+    const provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'orders' }),
-      spanProcessors: [new SimpleSpanProcessor(new SpanFileExporter({ path }))],
+      spanProcessors: [new SimpleSpanProcessor({ exporter: new SpanFileExporter({ path }) })],
     });
     const tracer = provider.getTracer('test');
     const before = Date.now();

@@ -1,17 +1,28 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 
 /** A registered tracer provider (AsyncLocalStorage context, W3C propagation) that keeps spans in memory. */
 export function startMemoryTracing(): {
   exporter: InMemorySpanExporter;
-  provider: NodeTracerProvider;
+  provider: TracerProvider;
   spans: () => ReadableSpan[];
   stop: () => Promise<void>;
 } {
   const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  provider.register();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  // SDK 3 has no `register()`: the context manager, propagator and provider are set one by one.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+  trace.setGlobalTracerProvider(provider);
   return {
     exporter,
     provider,
