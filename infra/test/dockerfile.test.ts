@@ -18,17 +18,27 @@ const envOf = (stage: Stage) =>
 const packageJson = JSON.parse(readRepoFile('package.json')) as {
   packageManager: string;
   engines: { node: string };
+  devDependencies: { node: string };
 };
 
 describe('infra/Dockerfile', () => {
-  it('builds in stages and ships a small runtime image of the Node major the repository runs on', () => {
+  it('builds in stages and ships a small image of the Node the repository runs and tests on', () => {
     expect(dockerfile.stages.length).toBeGreaterThanOrEqual(2);
     const nodeImage = dockerfile.globalArgs
       .find((arg) => arg.args.startsWith('NODE_IMAGE='))
       ?.args.split('=')[1];
     for (const stage of dockerfile.stages) expect(stage.image).toBe(`\${NODE_IMAGE}`);
-    expect(nodeImage).toMatch(/^node:24(\.\d+)*-(slim|alpine)/);
+    // The pinned `node` devDependency every pnpm script runs on, so the image runs what was tested.
+    const pinned = packageJson.devDependencies.node;
+    expect(nodeImage).toBe(`node:${pinned}-slim`);
+    expect(pinned.split('.')[0]).toBe('24');
     expect(packageJson.engines.node).toMatch(/^>=24\./);
+  });
+
+  it('loads no loader or transpiler through NODE_OPTIONS', () => {
+    expect(envOf(finalStage).NODE_OPTIONS ?? '').not.toMatch(
+      /--(import|loader|require|experimental-loader)|-r\b/,
+    );
   });
 
   it('installs with the pinned pnpm from the frozen lockfile, production dependencies only', () => {

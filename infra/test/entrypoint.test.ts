@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INFRA_DIR, REPO_ROOT, SERVICES } from './support/paths.ts';
@@ -54,6 +54,14 @@ describe('infra/entrypoint.sh', () => {
     const appDir = join(REPO_ROOT, 'apps', service);
     expect(result.stdout.trim()).toBe(`cd ${appDir} && exec node src/main.ts`);
     expect(existsSync(join(appDir, 'src/main.ts'))).toBe(true);
+  });
+
+  it('execs node on the TypeScript entry with no loader: Node strips the types itself', () => {
+    const execs = readFileSync(SCRIPT, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^exec\s/.test(line));
+    expect(execs).toEqual(['exec node src/main.ts']);
   });
 
   it('lets the first argument win over SWITCHBOARD_SERVICE', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runtimeClosure, runtimeImports, workspacePackages } from './support/imports.ts';
+import { installedClosure, readLockfile } from './support/lockfile.ts';
 import { readRepoFile, SERVICES } from './support/paths.ts';
 
 /**
@@ -42,5 +43,35 @@ describe('what the image runs', () => {
       expect(pkg, `${link}: the package is in the image`).toBeDefined();
       expect(runtimeImports(dir ?? '').has(name ?? ''), `${link}: it is imported`).toBe(true);
     }
+  });
+});
+
+/** Packages that compile or strip TypeScript: none is needed where Node 24 strips the types itself. */
+const TRANSPILER =
+  /^(tsx|ts-node|esbuild|typescript|@esbuild\/.+|@swc\/(core|register|cli|wasm).*|@swc-node\/.+|sucrase|@babel\/core)$/;
+
+describe('what the image installs', () => {
+  const lockfile = readLockfile();
+  // `pnpm install --prod` at the root installs the production dependencies of every workspace package.
+  const everyPackage = Object.keys(lockfile.importers);
+  const installed = installedClosure(lockfile, everyPackage);
+  const services = [...SERVICES.map((service) => `apps/${service}`), 'packages/cli'];
+
+  it('holds what the services and the CLI run, and none of the test tools', () => {
+    const running = installedClosure(lockfile, services);
+    for (const name of ['@a2a-js/sdk', 'bullmq', 'ioredis', 'express', 'zod', '@opentelemetry/sdk-node'])
+      expect(running, name).toContain(name);
+    for (const name of running) expect(installed, name).toContain(name);
+    for (const name of ['vitest', 'vite', '@biomejs/biome', 'turbo'])
+      expect(installed, name).not.toContain(name);
+  });
+
+  it('holds no TypeScript transpiler or loader: node runs the sources with type stripping', () => {
+    expect([...installed].filter((name) => TRANSPILER.test(name))).toEqual([]);
+    // The same check finds them where they are: in the development install.
+    const development = installedClosure(lockfile, everyPackage, { dev: true });
+    expect([...development].filter((name) => TRANSPILER.test(name))).toEqual(
+      expect.arrayContaining(['typescript', 'esbuild']),
+    );
   });
 });
