@@ -7,7 +7,9 @@ import {
   containerEnv,
   containersOf,
   crossReferenceProblems,
+  FILLED_SECRETS,
   field,
+  filledIn,
   K8S_DIR,
   loadManifests,
   type Manifest,
@@ -33,15 +35,11 @@ const [kustomization = {}] = parseYamlDocuments(
   readFileSync(join(K8S_DIR, 'kustomization.yaml'), 'utf8'),
   'kustomization.yaml',
 ) as { resources?: string[]; namespace?: string; images?: { name: string }[] }[];
-/** Tokens a real Secret would hold, in place of the placeholders. */
-const realToken = (key: string) =>
-  key === 'SWITCHBOARD_SERVICE_TOKEN' ? 'svc-7f3a9c2e41b8d05f6a' : 'tok-91c2e8f0a7b3d4c5e6=someone';
 const env = (name: string, secretValue?: (key: string, value: string) => string) =>
   containerEnv(mainContainer(deployment(name)), entries, {
     fieldValues: { 'status.podIP': '10.1.2.3' },
     ...(secretValue ? { secretValue } : {}),
   });
-const withRealTokens = (key: string, value: string) => (value === 'REPLACE_ME' ? realToken(key) : value);
 const loadConfig = (name: string, values: Record<string, string>) =>
   name === 'supervisor'
     ? loadSupervisorConfig(values)
@@ -82,8 +80,18 @@ describe('infra/k8s manifests', () => {
     const service = broken.find((e) => e.manifest.kind === 'Service');
     const scaled = broken.find((e) => e.manifest.kind === 'ScaledObject');
     const budget = broken.find((e) => e.manifest.kind === 'PodDisruptionBudget');
-    if (!orders || !service || !scaled || !budget) throw new Error('expected objects are missing');
+    const seed = broken.find((e) => e.manifest.kind === 'Job');
+    const auth = broken.find((e) => e.manifest.kind === 'TriggerAuthentication');
+    if (!orders || !service || !scaled || !budget || !seed || !auth)
+      throw new Error('expected objects are missing');
     mainContainer(orders.manifest).envFrom = [{ configMapRef: { name: 'switchboard-conf' } }];
+    mainContainer(seed.manifest).env = [
+      { name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'switchboard-secrets', key: 'REDIS' } } },
+    ];
+    const [trigger] = field(scaled.manifest, 'spec', 'triggers') as { authenticationRef: { name: string } }[];
+    if (trigger) trigger.authenticationRef.name = 'redis';
+    const [secretRef] = field(auth.manifest, 'spec', 'secretTargetRef') as { key: string }[];
+    if (secretRef) secretRef.key = 'REDIS_PASS';
     (service.manifest.spec as Record<string, unknown>).selector = {
       'app.kubernetes.io/component': 'frontend',
     };
@@ -96,6 +104,9 @@ describe('infra/k8s manifests', () => {
         'Service supervisor: its selector matches 0 Deployments (none), not one',
         `ScaledObject ${scaled.manifest.metadata.name}: scaleTargetRef Deployment "order" does not exist`,
         `PodDisruptionBudget ${budget.manifest.metadata.name}: its selector matches 0 Deployments, not one`,
+        'Job seed: secretKeyRef switchboard-secrets/REDIS does not exist',
+        `ScaledObject ${scaled.manifest.metadata.name}: trigger waiting's authenticationRef "redis" does not exist`,
+        `TriggerAuthentication ${auth.manifest.metadata.name}: secretTargetRef switchboard-secrets/REDIS_PASS does not exist`,
       ]),
     );
   });
@@ -121,21 +132,33 @@ describe('infra/k8s manifests', () => {
 
   it('give each service a configuration its own loader accepts once the Secret is filled in', () => {
     for (const name of SERVICES) {
-      const config = loadConfig(name, env(name, withRealTokens));
+      const config = loadConfig(name, env(name, filledIn));
+      expect(config.redisUrl, `${name} reads the Redis URL, with its password, from the Secret`).toBe(
+        FILLED_SECRETS.REDIS_URL,
+      );
       expect(config.otlpEndpoint, `${name} sends spans over OTLP, not to a file`).toMatch(/^http/);
       expect(config.host).toBe('0.0.0.0');
       expect(config.port).toBe(8080);
     }
-    expect(loadConfig('orders', env('orders', withRealTokens)).publicUrl).toBe('http://10.1.2.3:8080');
+    expect(loadConfig('orders', env('orders', filledIn)).publicUrl).toBe('http://10.1.2.3:8080');
   });
 
   it('refuse to start with the placeholder Secret, naming the variables to fill in', () => {
     for (const name of SERVICES) {
       const attempt = () => loadConfig(name, env(name));
       expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(/REDIS_URL/);
       expect(attempt).toThrow(/SWITCHBOARD_SERVICE_TOKEN/);
     }
     expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_API_TOKENS/);
+  });
+
+  it('give the seed Job the Redis URL of the services, and no token', () => {
+    const [seed] = ofKind(entries, 'Job');
+    const seedEnv = containerEnv(mainContainer(seed as Manifest), entries, { secretValue: filledIn });
+    expect(seedEnv.REDIS_URL).toBe(FILLED_SECRETS.REDIS_URL);
+    expect(seedEnv.SWITCHBOARD_NAMESPACE).toBe(env('orders').SWITCHBOARD_NAMESPACE);
+    expect(seedEnv.SWITCHBOARD_SERVICE_TOKEN).toBeUndefined();
   });
 
   it('give the customer and operator tokens to the supervisor only', () => {

@@ -1,17 +1,22 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { defaultQueueAddress } from '@switchboard/a2a';
 import { type Job, Queue, QueueKeys, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   containerEnv,
   containersOf,
+  FILLED_SECRETS,
   field,
+  filledIn,
   formulaTerms,
   loadManifests,
   type Manifest,
   ofKind,
 } from './support/k8s.ts';
+import { type RedisTriggerConnection, redisTriggerConnection, type Trigger } from './support/keda.ts';
 import { WORKERS } from './support/paths.ts';
 
 const entries = loadManifests();
@@ -24,12 +29,27 @@ const scaledFor = (worker: string): Manifest => {
   if (!found) throw new Error(`no ScaledObject scales the ${worker} Deployment`);
   return found;
 };
-interface Trigger {
-  type: string;
-  name?: string;
-  metadata: Record<string, string>;
-}
 const triggersOf = (scaled: Manifest) => field(scaled, 'spec', 'triggers') as Trigger[];
+/** The environment of the container KEDA reads (the first), with the Secrets filled in. */
+const kedaEnv = (worker: string, overrides: Record<string, string> = {}) => {
+  const deployment = ofKind(entries, 'Deployment').find((d) => d.metadata.name === worker) as Manifest;
+  const [container] = containersOf(deployment);
+  return { ...containerEnv(container ?? {}, entries, { secretValue: filledIn }), ...overrides };
+};
+/** Where and as whom each trigger of a ScaledObject connects, as KEDA resolves it. */
+const connectionsOf = (scaled: Manifest, env: Record<string, string>): RedisTriggerConnection[] =>
+  triggersOf(scaled).map((trigger) =>
+    redisTriggerConnection(trigger, env, entries, { secretValue: filledIn }),
+  );
+/** Where and as whom a client of a redis:// URL connects. */
+const connectionOfUrl = (redisUrl: string): RedisTriggerConnection => {
+  const url = new URL(redisUrl);
+  return {
+    address: `${url.hostname}:${url.port || '6379'}`,
+    username: url.username ? decodeURIComponent(url.username) : undefined,
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+  };
+};
 /** What KEDA counts: the waiting jobs (wait list, prioritized zset) and the running ones (active list). */
 const COUNTED_STATES = ['wait', 'prioritized', 'active'] as const;
 
@@ -65,17 +85,21 @@ describe('KEDA scaling of the workers', () => {
     expect(modifiers.metricType).toBe('AverageValue');
   });
 
-  it.each(WORKERS)('finds the Redis of %s where the service finds it', (worker) => {
-    const [container] = containersOf(
-      ofKind(entries, 'Deployment').find((d) => d.metadata.name === worker) as Manifest,
-    );
-    const env = containerEnv(container ?? {}, entries);
-    for (const trigger of triggersOf(scaledFor(worker))) {
-      const variable = trigger.metadata.addressFromEnv ?? '';
-      expect(env[variable], `${variable} is in the ${worker} container's environment`).toBeDefined();
-      const url = new URL(String(env.REDIS_URL));
-      expect(env[variable]).toBe(`${url.hostname}:${url.port || '6379'}`);
-    }
+  it.each(WORKERS)('connects the %s scalers to the Redis of the service, with its password', (worker) => {
+    const env = kedaEnv(worker);
+    expect(env.REDIS_URL).toBe(FILLED_SECRETS.REDIS_URL);
+    const service = connectionOfUrl(String(env.REDIS_URL));
+    expect(service.password, 'the filled-in REDIS_URL has a password').toBeTruthy();
+    for (const connection of connectionsOf(scaledFor(worker), env)) expect(connection).toEqual(service);
+  });
+
+  it('has a check that fails a trigger KEDA would connect without the password', () => {
+    const bare = structuredClone(scaledFor('orders'));
+    for (const trigger of triggersOf(bare)) delete trigger.authenticationRef;
+    const env = kedaEnv('orders');
+    const service = connectionOfUrl(String(env.REDIS_URL));
+    expect(connectionsOf(bare, env)).not.toContainEqual(service);
+    expect(connectionsOf(bare, env).map((c) => c.password)).toEqual([undefined, undefined, undefined]);
   });
 
   it.each(WORKERS)('keeps %s warm, bounded, and slow to scale in', (worker) => {
@@ -89,25 +113,85 @@ describe('KEDA scaling of the workers', () => {
   });
 });
 
-describe('the KEDA trigger keys on a real Redis with BullMQ', () => {
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+describe('the KEDA triggers on a real Redis with a password, with BullMQ', () => {
   const testNamespace = `infra-${randomUUID().slice(0, 8)}`;
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const closers: (() => Promise<unknown>)[] = [];
+  let server: ChildProcess | undefined;
+  /** The services' connection: the Secret's REDIS_URL, pointed at this test's redis-server. */
+  let redis: Redis;
+  /** KEDA's: the first trigger's address, username and password, as KEDA resolves them. */
+  let keda: RedisTriggerConnection;
+  const clientOf = (connection: RedisTriggerConnection) => {
+    const [host, port] = String(connection.address).split(':');
+    const client = new Redis({
+      host,
+      port: Number(port),
+      ...(connection.username ? { username: connection.username } : {}),
+      ...(connection.password ? { password: connection.password } : {}),
+      maxRetriesPerRequest: 0,
+    });
+    // A refused login also comes as an 'error' event; the command's rejection is what the test reads.
+    client.on('error', () => {});
+    closers.push(async () => client.disconnect());
+    return client;
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const password = String(connectionOfUrl(FILLED_SECRETS.REDIS_URL).password);
+    server = spawn(
+      'redis-server',
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--requirepass',
+        password,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
+    const url = new URL(FILLED_SECRETS.REDIS_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String(port);
+    const env = kedaEnv('orders', { REDIS_URL: url.href, REDIS_ADDRESS: `127.0.0.1:${port}` });
+    redis = new Redis(String(env.REDIS_URL), { maxRetriesPerRequest: null });
+    // Refused connections until redis-server listens; ioredis retries them.
+    redis.on('error', () => {});
+    expect(await redis.ping()).toBe('PONG');
+    [keda] = connectionsOf(scaledFor('orders'), env) as [RedisTriggerConnection];
+  });
 
   afterAll(async () => {
     for (const close of closers.reverse()) await close().catch(() => {});
-    const keys = await redis.keys(`{${testNamespace}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
+    redis?.disconnect();
+    server?.kill('SIGTERM');
   });
 
   /** What KEDA's redis scaler reads for one key: LLEN of a list, ZCARD of a sorted set. */
-  async function kedaCount(key: string): Promise<{ type: string; count: number }> {
-    const type = await redis.type(key);
-    const count = type === 'zset' ? await redis.zcard(key) : await redis.llen(key);
+  async function kedaCount(client: Redis, key: string): Promise<{ type: string; count: number }> {
+    const type = await client.type(key);
+    const count = type === 'zset' ? await client.zcard(key) : await client.llen(key);
     return { type, count };
   }
+
+  it('are refused without the password, as every scaler was before they had one', async () => {
+    const [listName] = triggersOf(scaledFor('orders')).map((t) => String(t.metadata.listName));
+    await expect(clientOf({ ...keda, password: undefined }).llen(String(listName))).rejects.toThrow(/NOAUTH/);
+  });
 
   it('count every job that is waiting or running, so a busy replica is not scaled away', async () => {
     const worker = 'orders';
@@ -115,6 +199,7 @@ describe('the KEDA trigger keys on a real Redis with BullMQ', () => {
     const listNames = triggersOf(scaledFor(worker)).map((t) =>
       t.metadata.listName?.replace(`{${namespace}:`, `{${testNamespace}:`),
     ) as string[];
+    const kedaClient = clientOf(keda);
     const queue = new Queue(address.queue, { connection: redis.duplicate(), prefix: address.prefix });
     closers.push(() => queue.close());
     await queue.add('SendMessage', { n: 1 });
@@ -133,7 +218,7 @@ describe('the KEDA trigger keys on a real Redis with BullMQ', () => {
     closers.push(() => consumer.close(true));
     await expect.poll(() => queue.getActiveCount(), { timeout: 10_000 }).toBe(1);
 
-    const counts = await Promise.all(listNames.map(kedaCount));
+    const counts = await Promise.all(listNames.map((name) => kedaCount(kedaClient, name)));
     const byState = Object.fromEntries(
       listNames.map((name, index) => [name.split(':').at(-1), counts[index]]),
     ) as Record<string, { type: string; count: number }>;
@@ -148,7 +233,7 @@ describe('the KEDA trigger keys on a real Redis with BullMQ', () => {
 
     release();
     await expect.poll(() => queue.getCompletedCount(), { timeout: 10_000 }).toBe(3);
-    const after = await Promise.all(listNames.map(kedaCount));
+    const after = await Promise.all(listNames.map((name) => kedaCount(kedaClient, name)));
     expect(after.reduce((sum, { count }) => sum + count, 0)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -26,6 +27,7 @@ const MODELS: Record<string, new (data: never) => KubeModel> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'batch/v1/Job': Job,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
 };
 
 /** A manifest as plain data, the few fields every object has typed. */
@@ -109,7 +111,7 @@ export function selects(selector: unknown, labels: Readonly<Record<string, strin
 }
 
 /** The data of a ConfigMap or Secret (`data` base64-decoded, `stringData` as is). */
-function dataOf(manifest: Manifest): Record<string, string> {
+export function dataOf(manifest: Manifest): Record<string, string> {
   const decoded = Object.entries(isRecord(manifest.data) ? manifest.data : {}).map(([key, value]) => [
     key,
     manifest.kind === 'Secret' ? Buffer.from(String(value), 'base64').toString('utf8') : String(value),
@@ -122,8 +124,9 @@ function dataOf(manifest: Manifest): Record<string, string> {
 
 /**
  * The environment a container starts with, as the kubelet builds it: each `envFrom` source in order
- * (a later one wins), then `env`, expanding `$(VAR)` from what came before. Field references
- * (`status.podIP`) take `fieldValues`. `secretValue` may rewrite Secret values (e.g. placeholders).
+ * (a later one wins), then `env` (values, or keys of a Secret), expanding `$(VAR)` from what came
+ * before. Field references (`status.podIP`) take `fieldValues`. `secretValue` may rewrite
+ * Secret values (e.g. placeholders).
  */
 export function containerEnv(
   container: Record<string, unknown>,
@@ -150,8 +153,14 @@ export function containerEnv(
   for (const variable of Array.isArray(container.env) ? container.env : []) {
     const name = String(field(variable, 'name'));
     const fieldPath = field(variable, 'valueFrom', 'fieldRef', 'fieldPath');
+    const secretKey = field(variable, 'valueFrom', 'secretKeyRef');
     if (typeof fieldPath === 'string') env[name] = fieldValues[fieldPath] ?? '';
-    else
+    else if (secretKey !== undefined) {
+      const secret = find('Secret', field(secretKey, 'name'));
+      const key = String(field(secretKey, 'key'));
+      const value = secret ? dataOf(secret)[key] : undefined;
+      if (value !== undefined) env[name] = secretValue(key, value);
+    } else
       env[name] = String(field(variable, 'value') ?? '').replace(
         /\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g,
         (all, ref) => env[ref] ?? all,
@@ -170,6 +179,10 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
   const names = (kind: string) => new Set(ofKind(entries, kind).map((m) => m.metadata.name));
   const configMaps = names('ConfigMap');
   const secrets = names('Secret');
+  const secretHasKey = (name: unknown, key: unknown) => {
+    const secret = ofKind(entries, 'Secret').find((m) => m.metadata.name === name);
+    return secret !== undefined && String(key) in dataOf(secret);
+  };
   const deployments = ofKind(entries, 'Deployment');
   const workloads = [...deployments, ...ofKind(entries, 'Job')];
   for (const workload of workloads) {
@@ -184,6 +197,13 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
           );
         if (secret !== undefined && !secrets.has(String(secret)))
           problems.push(`${workload.kind} ${workload.metadata.name}: secretRef "${secret}" does not exist`);
+      }
+      for (const variable of Array.isArray(container.env) ? container.env : []) {
+        const ref = field(variable, 'valueFrom', 'secretKeyRef');
+        if (ref !== undefined && !secretHasKey(field(ref, 'name'), field(ref, 'key')))
+          problems.push(
+            `${workload.kind} ${workload.metadata.name}: secretKeyRef ${String(field(ref, 'name'))}/${String(field(ref, 'key'))} does not exist`,
+          );
       }
     }
     if (
@@ -238,9 +258,42 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
       problems.push(
         `ScaledObject ${scaled.metadata.name}: scaleTargetRef ${String(kind)} "${name}" does not exist`,
       );
+    const triggerAuths = names('TriggerAuthentication');
+    for (const trigger of (field(scaled, 'spec', 'triggers') as unknown[] | undefined) ?? []) {
+      const auth = field(trigger, 'authenticationRef', 'name');
+      if (auth !== undefined && !triggerAuths.has(String(auth)))
+        problems.push(
+          `ScaledObject ${scaled.metadata.name}: trigger ${String(field(trigger, 'name'))}'s authenticationRef "${String(auth)}" does not exist`,
+        );
+    }
+  }
+  for (const auth of ofKind(entries, 'TriggerAuthentication')) {
+    for (const ref of (field(auth, 'spec', 'secretTargetRef') as unknown[] | undefined) ?? []) {
+      if (!secretHasKey(field(ref, 'name'), field(ref, 'key')))
+        problems.push(
+          `TriggerAuthentication ${auth.metadata.name}: secretTargetRef ${String(field(ref, 'name'))}/${String(field(ref, 'key'))} does not exist`,
+        );
+    }
   }
   return problems;
 }
+
+/**
+ * What an operator puts in place of the Secrets' `REPLACE_ME` placeholders, for the checks that need
+ * real values: a Redis with a password (one a URL must percent-encode) and valid tokens.
+ */
+export const FILLED_SECRETS = {
+  REDIS_URL: 'redis://:p%40ss%2Fw0rd@redis.switchboard.svc.cluster.local:6379',
+  REDIS_PASSWORD: 'p@ss/w0rd',
+  SWITCHBOARD_SERVICE_TOKEN: 'svc-7f3a9c2e41b8d05f6a',
+  SWITCHBOARD_API_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
+  SWITCHBOARD_OPERATOR_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
+} as const;
+const filled: Readonly<Record<string, string | undefined>> = FILLED_SECRETS;
+
+/** A `secretValue` for {@link containerEnv}: the Secrets as filled in ({@link FILLED_SECRETS}). */
+export const filledIn = (key: string, value: string): string =>
+  value === 'REPLACE_ME' ? (filled[key] ?? value) : value;
 
 /** The names of the triggers a KEDA `scalingModifiers.formula` uses (identifiers of the expression). */
 export function formulaTerms(formula: string): string[] {
