@@ -74,19 +74,9 @@ export type { HttpBinding, HttpProblem } from './http/problems.ts';
 export { HTTP_PROBLEMS } from './http/problems.ts';
 export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-server.ts';
 export { startA2aHttpServer } from './http/start-server.ts';
-export type { A2aMethod, MessagingOperation } from './observe/a2a-semconv.ts';
-export {
-  A2A_ATTR,
-  A2A_TRACER_NAME,
-  ERROR_TYPE,
-  ERROR_TYPES,
-  GEN_AI_ATTR,
-  MESSAGING_ATTR,
-  MESSAGING_SYSTEM,
-  messagingSpanName,
-} from './observe/a2a-semconv.ts';
 export type { TracedRequestHandlerOptions } from './observe/traced-request-handler.ts';
 export { tracedRequestHandler } from './observe/traced-request-handler.ts';
+export { A2A_TRACER_NAME } from './observe/tracer-name.ts';
 export type { QueueAddress } from './queue/binding.ts';
 export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.ts';
 export type { ReplyFrame } from './queue/envelope.ts';

@@ -231,7 +231,6 @@ describe('tracing over the BullMQ binding', () => {
       'a2a.message.id': message.messageId,
       'a2a.task.id': outer.task.id,
       'a2a.task.state': 'TASK_STATE_COMPLETED',
-      'a2a.context.id': conversation,
       'a2a.protocol.version': '1.0',
       'gen_ai.conversation.id': conversation,
     });
@@ -241,7 +240,6 @@ describe('tracing over the BullMQ binding', () => {
       'a2a.message.id': message.messageId,
       'a2a.task.id': outer.task.id,
       'a2a.task.state': 'TASK_STATE_COMPLETED',
-      'a2a.context.id': conversation,
       'a2a.protocol.version': '1.0',
       'gen_ai.conversation.id': conversation,
       'gen_ai.agent.name': 'orders',

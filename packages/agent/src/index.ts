@@ -74,7 +74,6 @@ export type { Logger } from './observe/logger.ts';
 export { silentLogger, stderrLogger } from './observe/logger.ts';
 export type { RedactOptions } from './observe/redact.ts';
 export { maskContacts, REDACTED, redactText, redactValue, summarize } from './observe/redact.ts';
-export { GEN_AI, SWITCHBOARD, spanName } from './observe/semconv.ts';
 export type {
   AgentSpan,
   AgentSpanOperation,

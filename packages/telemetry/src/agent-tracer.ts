@@ -1,9 +1,9 @@
 import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { AgentSpan, AgentSpanSpec, AgentTracer, SpanAttributes } from '@switchboard/agent';
 import { redactText } from '@switchboard/agent';
+import { COMMON, ERROR_TYPE_OTHER } from '@switchboard/semconv';
 import { contentAttribute, DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.ts';
 import { TelemetryError } from './errors.ts';
-import { COMMON } from './semconv.ts';
 
 /** Options of {@link createAgentTracer}. */
 export interface AgentTracerOptions {
@@ -96,7 +96,7 @@ function errorTypeOf(error: unknown): string {
     if (typeof code === 'string' && /^[\w.-]{1,64}$/.test(code)) return code;
     if (typeof name === 'string' && /^[\w.-]{1,64}$/.test(name)) return name;
   }
-  return '_OTHER';
+  return ERROR_TYPE_OTHER;
 }
 
 /** The port's attributes as OpenTelemetry attributes: undefined values dropped, arrays copied. */

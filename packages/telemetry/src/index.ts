@@ -9,17 +9,6 @@ export { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.ts';
 export type { CreateLoggerOptions } from './logger.ts';
 export { createLogger } from './logger.ts';
 export { OtlpTraceData, otlpToSpanRecords } from './otlp-json.ts';
-export type { MessagingOperation } from './semconv.ts';
-export {
-  A2A,
-  a2aSpanName,
-  COMMON,
-  MESSAGING,
-  MESSAGING_OPERATION,
-  MESSAGING_SYSTEM,
-  messagingSpanName,
-  RESOURCE,
-} from './semconv.ts';
 export type { SpanFileExporterOptions } from './span-file.ts';
 export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter } from './span-file.ts';
 export {

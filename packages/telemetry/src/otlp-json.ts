@@ -1,3 +1,4 @@
+import { RESOURCE } from '@switchboard/semconv';
 import { z } from 'zod';
 import {
   roundMs,
@@ -62,9 +63,8 @@ const STATUSES: readonly SpanStatusName[] = ['unset', 'ok', 'error'];
 export function otlpToSpanRecords(data: OtlpTraceData): SpanRecord[] {
   const records: SpanRecord[] = [];
   for (const resourceSpans of data.resourceSpans ?? []) {
-    const resource = toAttributes(resourceSpans.resource?.attributes);
-    const service =
-      typeof resource['service.name'] === 'string' ? resource['service.name'] : 'unknown_service';
+    const named = toAttributes(resourceSpans.resource?.attributes)[RESOURCE.serviceName];
+    const service = typeof named === 'string' ? named : 'unknown_service';
     for (const scope of resourceSpans.scopeSpans ?? []) {
       for (const span of scope.spans ?? []) records.push(toRecord(span, service));
     }

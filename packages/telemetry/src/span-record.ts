@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { RESOURCE } from '@switchboard/semconv';
 import { z } from 'zod';
 
 /** A span kind, lower-case as Jaeger shows it. */
@@ -63,7 +64,7 @@ export function roundMs(ms: number): number {
 export function toSpanRecord(span: ReadableSpan): SpanRecord {
   const { traceId, spanId } = span.spanContext();
   const parentSpanId = span.parentSpanContext?.spanId;
-  const service = span.resource.attributes['service.name'];
+  const service = span.resource.attributes[RESOURCE.serviceName];
   const attributes: SpanRecord['attributes'] = {};
   for (const [key, value] of Object.entries(span.attributes)) {
     const parsed = SpanRecordAttributeValue.safeParse(

@@ -17,9 +17,9 @@ import {
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace';
 import { type AgentTracer, redactText } from '@switchboard/agent';
+import { COMMON, RESOURCE } from '@switchboard/semconv';
 import { createAgentTracer } from './agent-tracer.ts';
 import { TelemetryError } from './errors.ts';
-import { RESOURCE } from './semconv.ts';
 import { DEFAULT_SPAN_FILE, SpanFileExporter } from './span-file.ts';
 
 /** Options of {@link startTelemetry}. */
@@ -186,7 +186,7 @@ function tracerDelegate(): TracerProvider {
 function redactedUrl(request: { origin: string; path: string }): Record<string, string> {
   try {
     const url = new URL(request.path, request.origin);
-    return { 'url.full': redactText(url.toString()), 'url.query': redactText(url.search) };
+    return { [COMMON.urlFull]: redactText(url.toString()), [COMMON.urlQuery]: redactText(url.search) };
   } catch {
     return {};
   }

@@ -1,3 +1,4 @@
+import { A2A, COMMON, GEN_AI, MESSAGING } from '@switchboard/semconv';
 import type { SpanRecord, SpanRecordAttributeValue } from './span-record.ts';
 
 /** A span with its children, ordered by start time. */
@@ -19,14 +20,14 @@ export interface RenderTraceTreeOptions {
 
 /** The attributes a rendered line shows, in this order when the span has them, with their short labels. */
 export const TRACE_TREE_ATTRIBUTES: readonly { key: string; label: string }[] = [
-  { key: 'error.type', label: 'error' },
-  { key: 'gen_ai.usage.input_tokens', label: 'tokens.in' },
-  { key: 'gen_ai.usage.output_tokens', label: 'tokens.out' },
-  { key: 'gen_ai.response.finish_reasons', label: 'finish' },
-  { key: 'gen_ai.tool.call.id', label: 'call' },
-  { key: 'a2a.task.id', label: 'task' },
-  { key: 'a2a.task.state', label: 'state' },
-  { key: 'messaging.message.id', label: 'message' },
+  { key: COMMON.errorType, label: 'error' },
+  { key: GEN_AI.usageInputTokens, label: 'tokens.in' },
+  { key: GEN_AI.usageOutputTokens, label: 'tokens.out' },
+  { key: GEN_AI.responseFinishReasons, label: 'finish' },
+  { key: GEN_AI.toolCallId, label: 'call' },
+  { key: A2A.taskId, label: 'task' },
+  { key: A2A.taskState, label: 'state' },
+  { key: MESSAGING.messageId, label: 'message' },
 ];
 
 /**

@@ -1,7 +1,8 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { defineAgent, defineTool, GEN_AI, runAgent } from '@switchboard/agent';
+import { defineAgent, defineTool, runAgent } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
+import { GEN_AI } from '@switchboard/semconv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentTracer } from '../src/index.ts';

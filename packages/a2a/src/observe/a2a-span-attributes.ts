@@ -1,43 +1,54 @@
 import { type Message, type StreamResponse, type Task, taskStateToJSON } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
-import { A2aError } from '../errors.ts';
 import {
-  A2A_ATTR,
-  ERROR_TYPE,
-  ERROR_TYPES,
-  GEN_AI_ATTR,
-  MESSAGING_ATTR,
+  A2A,
+  COMMON,
+  ERROR_TYPE_OTHER,
+  GEN_AI,
+  MESSAGING,
   MESSAGING_SYSTEM,
   type MessagingOperation,
-} from './a2a-semconv.ts';
+} from '@switchboard/semconv';
+import { A2aError } from '../errors.ts';
 
-/** Attributes without the empty ones (proto-style requests use `''` for "not set"). */
-function present(attributes: Record<string, string | undefined>): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => Boolean(value)));
+/** `error.type` values of our own faults that have no error class. */
+export const ERROR_TYPES = {
+  /** A job whose data is not an A2A envelope (a poison job). */
+  invalidEnvelope: 'InvalidJobEnvelope',
+  other: ERROR_TYPE_OTHER,
+} as const;
+
+/** Attributes without the empty ones (proto-style requests use `''` or `[]` for "not set"). */
+function present(attributes: Record<string, string | readonly string[] | undefined>): Attributes {
+  const kept: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (typeof value === 'string' && value !== '') kept[key] = value;
+    else if (typeof value === 'object' && value.length > 0) kept[key] = [...value];
+  }
+  return kept;
 }
 
-/** What a request message says about the call: message, task and conversation ids. */
+/** What a request message says about the call: message, task and conversation ids, referenced tasks. */
 export function messageAttributes(message: Message | undefined): Attributes {
   return present({
-    [A2A_ATTR.messageId]: message?.messageId,
-    [A2A_ATTR.taskId]: message?.taskId,
-    [A2A_ATTR.contextId]: message?.contextId,
-    [GEN_AI_ATTR.conversationId]: message?.contextId,
+    [A2A.messageId]: message?.messageId,
+    [A2A.taskId]: message?.taskId,
+    [GEN_AI.conversationId]: message?.contextId,
+    [A2A.referenceTaskIds]: message?.referenceTaskIds,
   });
 }
 
 /** The task a call is about, and the tenant it runs under. */
 export function requestAttributes({ taskId, tenant }: { taskId?: string; tenant?: string }): Attributes {
-  return present({ [A2A_ATTR.taskId]: taskId, [A2A_ATTR.tenant]: tenant });
+  return present({ [A2A.taskId]: taskId, [A2A.tenant]: tenant });
 }
 
 function taskAttributes(task: Task): Attributes {
   return present({
-    [A2A_ATTR.taskId]: task.id,
-    [A2A_ATTR.taskState]: task.status ? taskStateToJSON(task.status.state) : undefined,
-    [A2A_ATTR.contextId]: task.contextId,
-    [GEN_AI_ATTR.conversationId]: task.contextId,
+    [A2A.taskId]: task.id,
+    [A2A.taskState]: task.status ? taskStateToJSON(task.status.state) : undefined,
+    [GEN_AI.conversationId]: task.contextId,
   });
 }
 
@@ -45,9 +56,8 @@ function taskAttributes(task: Task): Attributes {
 export function resultAttributes(result: Task | Message): Attributes {
   if ('status' in result) return taskAttributes(result);
   return present({
-    [A2A_ATTR.taskId]: result.taskId,
-    [A2A_ATTR.contextId]: result.contextId,
-    [GEN_AI_ATTR.conversationId]: result.contextId,
+    [A2A.taskId]: result.taskId,
+    [GEN_AI.conversationId]: result.contextId,
   });
 }
 
@@ -60,16 +70,14 @@ export function streamEventAttributes(event: StreamResponse): Attributes {
       return resultAttributes(payload.value);
     case 'statusUpdate':
       return present({
-        [A2A_ATTR.taskId]: payload.value.taskId,
-        [A2A_ATTR.taskState]: payload.value.status ? taskStateToJSON(payload.value.status.state) : undefined,
-        [A2A_ATTR.contextId]: payload.value.contextId,
-        [GEN_AI_ATTR.conversationId]: payload.value.contextId,
+        [A2A.taskId]: payload.value.taskId,
+        [A2A.taskState]: payload.value.status ? taskStateToJSON(payload.value.status.state) : undefined,
+        [GEN_AI.conversationId]: payload.value.contextId,
       });
     case 'artifactUpdate':
       return present({
-        [A2A_ATTR.taskId]: payload.value.taskId,
-        [A2A_ATTR.contextId]: payload.value.contextId,
-        [GEN_AI_ATTR.conversationId]: payload.value.contextId,
+        [A2A.taskId]: payload.value.taskId,
+        [GEN_AI.conversationId]: payload.value.contextId,
       });
     default:
       return {};
@@ -83,11 +91,11 @@ export function messagingAttributes(
   messageId: string | undefined,
 ): Attributes {
   return present({
-    [MESSAGING_ATTR.system]: MESSAGING_SYSTEM,
-    [MESSAGING_ATTR.destinationName]: queue,
-    [MESSAGING_ATTR.messageId]: messageId,
-    [MESSAGING_ATTR.operationType]: operation,
-    [MESSAGING_ATTR.operationName]: operation,
+    [MESSAGING.system]: MESSAGING_SYSTEM,
+    [MESSAGING.destinationName]: queue,
+    [MESSAGING.messageId]: messageId,
+    [MESSAGING.operationType]: operation,
+    [MESSAGING.operationName]: operation,
   });
 }
 
@@ -107,7 +115,7 @@ export function errorType(error: unknown): string {
  * stack, which may carry content (they go to the logger).
  */
 export function recordFailure(span: Span, type: string, message: string): void {
-  span.setAttribute(ERROR_TYPE, type);
+  span.setAttribute(COMMON.errorType, type);
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 

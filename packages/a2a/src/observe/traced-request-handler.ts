@@ -31,8 +31,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { A2A, type A2aMethod, a2aSpanName, GEN_AI } from '@switchboard/semconv';
 import { A2aError } from '../errors.ts';
-import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, GEN_AI_ATTR } from './a2a-semconv.ts';
 import {
   messageAttributes,
   recordCallFailure,
@@ -40,6 +40,7 @@ import {
   resultAttributes,
   streamEventAttributes,
 } from './a2a-span-attributes.ts';
+import { A2A_TRACER_NAME } from './tracer-name.ts';
 
 /** Options of {@link tracedRequestHandler}. */
 export interface TracedRequestHandlerOptions {
@@ -209,9 +210,9 @@ class TracedRequestHandler implements A2ARequestHandler {
     own: Attributes,
   ): Attributes {
     return {
-      [A2A_ATTR.method]: method,
-      [A2A_ATTR.protocolVersion]: call.requestedVersion,
-      [GEN_AI_ATTR.agentName]: this.#agentName,
+      [A2A.method]: method,
+      [A2A.protocolVersion]: call.requestedVersion,
+      [GEN_AI.agentName]: this.#agentName,
       ...requestAttributes({ taskId: params.taskId, tenant: params.tenant || call.tenant }),
       ...own,
     };
@@ -227,7 +228,7 @@ class TracedRequestHandler implements A2ARequestHandler {
   ): Promise<T> {
     const parent = parentOf(call);
     const span = this.#tracer.startSpan(
-      method,
+      a2aSpanName({ method }),
       { kind: SpanKind.SERVER, attributes: this.#startAttributes(method, call, params, own) },
       parent,
     );
@@ -260,7 +261,11 @@ class TracedRequestHandler implements A2ARequestHandler {
     attributes: Attributes,
     open: () => AsyncGenerator<StreamResponse, void, undefined>,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const span = this.#tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
+    const span = this.#tracer.startSpan(
+      a2aSpanName({ method }),
+      { kind: SpanKind.SERVER, attributes },
+      parent,
+    );
     const active = trace.setSpan(parent, span);
     // Each step of the inner stream runs with the span active: the SDK starts the executor in the first.
     const inner = context.with(active, open);

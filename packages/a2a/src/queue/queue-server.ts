@@ -19,12 +19,18 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { type Logger, stderrLogger } from '@switchboard/agent';
+import { MESSAGING_OPERATION, messagingSpanName } from '@switchboard/semconv';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
 import { TASK_STARTED_HOOK, type TaskStartedHook } from '../executor/agent-executor.ts';
-import { A2A_TRACER_NAME, ERROR_TYPES, messagingSpanName } from '../observe/a2a-semconv.ts';
-import { errorType, messagingAttributes, recordFailure } from '../observe/a2a-span-attributes.ts';
+import {
+  ERROR_TYPES,
+  errorType,
+  messagingAttributes,
+  recordFailure,
+} from '../observe/a2a-span-attributes.ts';
+import { A2A_TRACER_NAME } from '../observe/tracer-name.ts';
 import { BULLMQ_BINDING, type QueueAddress } from './binding.ts';
 import { JobEnvelope } from './envelope.ts';
 import { MessageDedup } from './message-dedup.ts';
@@ -211,8 +217,11 @@ export class A2aQueueServer {
   /** Opens the CONSUMER span `process <queue>` of a job. */
   #startProcess(job: Job, parent: Context): Span {
     return this.#tracer.startSpan(
-      messagingSpanName('process', job.queueName),
-      { kind: SpanKind.CONSUMER, attributes: messagingAttributes('process', job.queueName, job.id) },
+      messagingSpanName({ operation: MESSAGING_OPERATION.process, queue: job.queueName }),
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: messagingAttributes(MESSAGING_OPERATION.process, job.queueName, job.id),
+      },
       parent,
     );
   }

@@ -31,9 +31,15 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import {
+  A2A,
+  type A2aMethod,
+  a2aSpanName,
+  MESSAGING_OPERATION,
+  messagingSpanName,
+} from '@switchboard/semconv';
 import type { Queue } from 'bullmq';
 import { A2aError } from '../errors.ts';
-import { A2A_ATTR, A2A_TRACER_NAME, type A2aMethod, messagingSpanName } from '../observe/a2a-semconv.ts';
 import {
   errorType,
   messageAttributes,
@@ -44,6 +50,7 @@ import {
   resultAttributes,
   streamEventAttributes,
 } from '../observe/a2a-span-attributes.ts';
+import { A2A_TRACER_NAME } from '../observe/tracer-name.ts';
 import { BULLMQ_BINDING } from './binding.ts';
 import type { JobEnvelope } from './envelope.ts';
 import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
@@ -281,12 +288,12 @@ export class QueueTransport implements Transport {
   #startCall<P extends { tenant: string }>(call: Call<P>): { span: Span; active: Context } {
     const parent = context.active();
     const span = this.#tracer.startSpan(
-      call.method,
+      a2aSpanName({ method: call.method }),
       {
         kind: SpanKind.CLIENT,
         attributes: {
-          [A2A_ATTR.method]: call.method,
-          [A2A_ATTR.protocolVersion]: requestedVersion(call.options) ?? this.protocolVersion,
+          [A2A.method]: call.method,
+          [A2A.protocolVersion]: requestedVersion(call.options) ?? this.protocolVersion,
           ...requestAttributes({ tenant: call.params.tenant }),
           ...call.attributes,
         },
@@ -381,10 +388,13 @@ export class QueueTransport implements Transport {
       Object.entries(options?.serviceParameters ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
     );
     const queueName = this.#queue.name;
-    const span = this.#tracer.startSpan(messagingSpanName('send', queueName), {
-      kind: SpanKind.PRODUCER,
-      attributes: messagingAttributes('send', queueName, requestId),
-    });
+    const span = this.#tracer.startSpan(
+      messagingSpanName({ operation: MESSAGING_OPERATION.send, queue: queueName }),
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: messagingAttributes(MESSAGING_OPERATION.send, queueName, requestId),
+      },
+    );
     const sending = trace.setSpan(context.active(), span);
     try {
       const traceSlot = context.with(sending, () => this.#traceSlot());

@@ -1,7 +1,7 @@
+import { GEN_AI, genAiSpanName } from '@switchboard/semconv';
 import { AgentError, isAgentError } from '../errors.ts';
 import type { ChatModel, ChatRequest, ChatResponse } from '../model/chat-model.ts';
 import type { Logger } from '../observe/logger.ts';
-import { GEN_AI, spanName } from '../observe/semconv.ts';
 import type { AgentTracer } from '../observe/tracer.ts';
 
 /**
@@ -33,7 +33,7 @@ export function callModel({
     [GEN_AI.agentName]: agent,
   };
   return tracer.inSpan(
-    { operation: 'chat', name: spanName('chat', model.modelId), attributes },
+    { operation: 'chat', name: genAiSpanName({ operation: 'chat', target: model.modelId }), attributes },
     async (span) => {
       try {
         let response: ChatResponse | undefined;

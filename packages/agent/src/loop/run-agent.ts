@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GEN_AI, genAiSpanName, SWITCHBOARD } from '@switchboard/semconv';
 import { ContextWindow, type ContextWindowOptions } from '../context/context-window.ts';
 import { assertValidHistory } from '../context/history-check.ts';
 import { AgentError, isAgentError } from '../errors.ts';
@@ -7,7 +8,6 @@ import type { AssistantMessage, ChatMessage, TokenUsage, ToolCall } from '../mod
 import { addUsage, emptyUsage } from '../model/messages.ts';
 import type { AuditSink } from '../observe/audit.ts';
 import { type Logger, stderrLogger } from '../observe/logger.ts';
-import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.ts';
 import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
 import { CredentialVault } from '../policy/credentials.ts';
@@ -123,7 +123,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     [GEN_AI.requestModel]: model.modelId,
   };
   return tracer.inSpan(
-    { operation: 'invoke_agent', name: spanName('invoke_agent', agent.name), attributes },
+    {
+      operation: 'invoke_agent',
+      name: genAiSpanName({ operation: 'invoke_agent', target: agent.name }),
+      attributes,
+    },
     async (span) => {
       const result = await new AgentRun(options, conversationId, maxSteps, maxToolFailures).execute();
       span.setAttributes({

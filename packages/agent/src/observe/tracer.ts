@@ -1,9 +1,11 @@
+import type { GenAiOperation } from '@switchboard/semconv';
+
 /** Attribute values a span accepts. */
 export type SpanAttributeValue = string | number | boolean | readonly string[];
 export type SpanAttributes = Record<string, SpanAttributeValue | undefined>;
 
 /** The span kinds the runtime opens, named as in the OpenTelemetry GenAI conventions. */
-export type AgentSpanOperation = 'invoke_agent' | 'chat' | 'execute_tool';
+export type AgentSpanOperation = GenAiOperation;
 
 /** What the runtime asks a tracer to open. */
 export interface AgentSpanSpec {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { GEN_AI, genAiSpanName, SWITCHBOARD } from '@switchboard/semconv';
 import type { ToolCall } from '../model/messages.ts';
 import type { AuditRecord, AuditSink } from '../observe/audit.ts';
 import type { Logger } from '../observe/logger.ts';
 import { redactValue, summarize } from '../observe/redact.ts';
-import { GEN_AI, SWITCHBOARD, spanName } from '../observe/semconv.ts';
 import type { AgentSpan, AgentTracer } from '../observe/tracer.ts';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
 import { createApprovalRequest } from '../policy/approvals.ts';
@@ -77,7 +77,7 @@ export class ToolRunner {
     };
     const spec = {
       operation: 'execute_tool' as const,
-      name: spanName('execute_tool', call.function.name),
+      name: genAiSpanName({ operation: 'execute_tool', target: call.function.name }),
       attributes,
     };
     return tracer.inSpan(spec, async (span) => {

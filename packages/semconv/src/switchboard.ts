@@ -1,0 +1,29 @@
+/**
+ * Switchboard's own attributes, in the `switchboard.*` namespace: what the conventions have no name
+ * for (tool risk and retries, approvals, the agent loop's steps).
+ */
+export const SWITCHBOARD = {
+  /** The tool's declared risk: `read`, `write`, `dangerous` (or `unknown`). */
+  toolRisk: 'switchboard.tool.risk',
+  /** How many times the tool ran, retries included. */
+  toolAttempts: 'switchboard.tool.attempts',
+  /** How the tool call ended: its audit status. */
+  toolStatus: 'switchboard.tool.status',
+  /** The approval a risky tool call waited for. */
+  approvalId: 'switchboard.approval.id',
+  /** The agent loop's step the tool call was made in. */
+  agentStep: 'switchboard.agent.step',
+  /** Why the agent loop stopped. */
+  agentStopReason: 'switchboard.agent.stop_reason',
+} as const;
+
+/**
+ * Ours: the name of the root span of a `switchboard` command, the command as the user typed it
+ * without its arguments.
+ *
+ * @example
+ * cliSpanName({ command: 'tasks get' }); // 'switchboard tasks get'
+ */
+export function cliSpanName({ command }: { command: string }): string {
+  return `switchboard ${command}`;
+}
