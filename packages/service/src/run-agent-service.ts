@@ -14,7 +14,10 @@ export interface RunAgentServiceOptions {
    * public supervisor does). Default false.
    */
   approvalsBoard?: boolean;
-  /** Handle SIGTERM and SIGINT with a drain and exit (default true). */
+  /**
+   * Handle SIGTERM and SIGINT with a drain and exit, and drain and exit the same way when the process
+   * that started this one with an IPC channel goes away (`exitWithParent`). Default true.
+   */
   handleSignals?: boolean;
 }
 
@@ -30,7 +33,7 @@ export interface RunningAgentService {
  * Runs an agent as a service: starts tracing first (so HTTP and Redis calls are instrumented),
  * then connects to Redis, builds the agent, and serves it over A2A on HTTP (JSON-RPC, REST, card,
  * health) and on its BullMQ queue, with Redis task, run-state and intent stores, cross-replica
- * cancel, a registry entry with heartbeats, and a SIGTERM drain.
+ * cancel, a registry entry with heartbeats, and a drain on SIGTERM or when its launcher goes away.
  *
  * @example
  * const config = loadServiceConfig({ env, service: 'orders', defaultPort: 4101 }); // env: the app's

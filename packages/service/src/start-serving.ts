@@ -22,6 +22,7 @@ import {
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
+import { exitWithParent } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
 import { SERVICE_USER } from './service-setup.ts';
@@ -43,6 +44,9 @@ async function connectRedis(url: string): Promise<Redis> {
     );
   }
 }
+
+/** What a drain may take beyond `drainMs`: canceling what is left, closing Redis, flushing spans. */
+const SHUTDOWN_MARGIN_MS = 15_000;
 
 /** Resolves when `done()` holds, or after `ms`. */
 async function until(done: () => boolean, ms: number): Promise<void> {
@@ -192,17 +196,21 @@ export async function startServing({
     return closing;
   };
   if (handleSignals) {
+    const failed = (error: unknown) => logger.error({ err: error }, 'shutdown failed');
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         close().then(
           () => process.exit(0),
           (error: unknown) => {
-            logger.error({ err: error }, 'shutdown failed');
+            failed(error);
             process.exit(1);
           },
         );
       });
     }
+    // Started by a launcher (`switchboard dev`, the demo, a test) over an IPC channel: a launcher
+    // killed outright must not leave this service running, orphaned.
+    exitWithParent({ close, deadlineMs: config.drainMs + SHUTDOWN_MARGIN_MS, onError: failed });
   }
   return { url: http.url, close };
 }
