@@ -1,6 +1,7 @@
 /** The supervisor as its own process: A2A over HTTP, delegating over the queue, traced. Prints its URL. */
 import { startTelemetry } from '@switchboard/telemetry';
 import { ordersQueue, serviceEnv } from './service-env.ts';
+import { stopWhenTold } from './stop-when-told.ts';
 
 const env = serviceEnv(process.env);
 const telemetry = await startTelemetry({
@@ -45,10 +46,12 @@ const app = a2a.createA2aHttpApp({ requestHandler: hosted.requestHandler, card, 
 const http = await a2a.startA2aHttpServer({ app, port });
 process.stdout.write(`ready ${http.url}\n`);
 
-process.once('SIGTERM', async () => {
-  await http.close();
-  await queue.close();
-  await redis.quit();
-  await telemetry.shutdown();
-  process.exit(0);
+stopWhenTold({
+  stop: async () => {
+    await http.close();
+    await queue.close();
+    await redis.quit();
+    await telemetry.shutdown();
+  },
+  deadlineMs: 20_000,
 });

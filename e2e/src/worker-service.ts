@@ -1,6 +1,7 @@
 /** The orders worker as its own process: A2A over its BullMQ queue, traced. Prints "ready". */
 import { startTelemetry } from '@switchboard/telemetry';
 import { ordersQueue, serviceEnv } from './service-env.ts';
+import { stopWhenTold } from './stop-when-told.ts';
 
 const env = serviceEnv(process.env);
 const telemetry = await startTelemetry({
@@ -37,9 +38,11 @@ const server = new A2aQueueServer({
 await server.start();
 process.stdout.write('ready\n');
 
-process.once('SIGTERM', async () => {
-  await server.close({ graceMs: 5_000 });
-  await redis.quit();
-  await telemetry.shutdown();
-  process.exit(0);
+stopWhenTold({
+  stop: async () => {
+    await server.close({ graceMs: 5_000 });
+    await redis.quit();
+    await telemetry.shutdown();
+  },
+  deadlineMs: 20_000,
 });

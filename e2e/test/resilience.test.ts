@@ -6,6 +6,7 @@ import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switc
 import { REPO_ROOT } from '@switchboard/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
+import { stopGroup } from './support/process-group.ts';
 import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.ts';
 import { startTestSystem, type TestSystem } from './support/system.ts';
 
@@ -138,14 +139,21 @@ describe('a service with a wrong setting', () => {
         SWITCHBOARD_SERVICE_TOKEN: 'short',
         SWITCHBOARD_MODEL: 'gpt-4.1',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(2);
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      new Promise((resolve) => child.on('close', resolve)),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('still running after 30 s'), 30_000))),
+    ]);
+    clearTimeout(timer);
+    await stopGroup(child);
+    expect(code, stderr).toBe(2);
     expect(stderr).toContain('The orders service cannot start; fix its environment:');
     expect(stderr).toContain('PORT: must be a number');
     expect(stderr).toContain('SWITCHBOARD_SERVICE_TOKEN: must be at least 16 characters');

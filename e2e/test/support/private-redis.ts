@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from './services.ts';
 
 /** A redis-server of the test's own, with append-only persistence, that the test can stop and start again. */
@@ -10,21 +9,40 @@ export interface PrivateRedis {
   url: string;
   /** Shuts it down (SIGTERM: it writes its append-only file first). */
   stop(): Promise<void>;
-  /** Starts it again on the same port and data directory; resolves once it answers. */
+  /** Starts it again on the same port and data directory; resolves once it accepts connections. */
   start(): Promise<void>;
 }
 
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
+/** How long a redis-server may take to load its append-only file and listen, on a busy machine. */
+const READY_MS = 30_000;
+
+/** Resolves when redis-server logs that it accepts connections; rejects, with its log, if it exits first. */
+function untilReady(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', take);
+      child.off('exit', exited);
+      if (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      } else resolve();
+    };
+    const take = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('Ready to accept connections')) done();
+    };
+    const exited = (code: number | null) =>
+      done(new Error(`redis-server on port ${port} exited (${code}) before it was ready:\n${log}`));
+    const timer = setTimeout(
+      () =>
+        done(new Error(`redis-server on port ${port} was not ready within ${READY_MS / 1000} s:\n${log}`)),
+      READY_MS,
+    );
+    child.stdout?.on('data', take);
+    child.once('exit', exited);
+  });
 }
 
 /** Starts a private redis-server (AOF on, `noeviction`) on a free loopback port. */
@@ -50,13 +68,12 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         '--maxmemory-policy',
         'noeviction',
       ],
-      { stdio: 'ignore' },
+      // Not detached: a redis-server cannot notice its parent go, but a Ctrl-C in the terminal reaches it.
+      { stdio: ['ignore', 'pipe', 'ignore'] },
     );
-    for (let i = 0; i < 100; i++) {
-      if (await answers(url)) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`redis-server did not start on port ${port}`);
+    await untilReady(child, port);
+    // Its log goes on; read and drop it, so the pipe never fills.
+    child.stdout?.resume();
   };
   await start();
   return {

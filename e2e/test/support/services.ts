@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { stopGroup } from './process-group.ts';
 
 const e2eDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -9,16 +10,28 @@ export interface ServiceProcess {
   child: ChildProcess;
   readyLine: string;
   output(): string;
-  /** SIGTERM, then resolves with the exit code once it has flushed and exited. */
+  /**
+   * SIGTERM, then resolves with the exit code once it has flushed and exited; after 30 s, SIGKILL to
+   * its process group.
+   */
   stop(): Promise<number | string>;
 }
 
-/** Starts `src/<script>` with node (which strips the types itself) and waits for its "ready" line. */
-export async function startService(script: string, env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Starts `src/<script>` with node (which strips the types itself) and waits for its "ready" line (up
+ * to `readyMs`). It leads its own process group and has an IPC channel to this process: it stops when
+ * the test's process ends, however that ends.
+ */
+export async function startService(
+  script: string,
+  env: Record<string, string>,
+  { readyMs = 45_000 }: { readyMs?: number } = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [`src/${script}`], {
     cwd: e2eDir,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -30,8 +43,11 @@ export async function startService(script: string, env: Record<string, string>):
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  const readyLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), 30_000);
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${script} was not ready within ${readyMs / 1000} s; it printed:\n${output}`)),
+      readyMs,
+    );
     child.stdout?.on('data', () => {
       const line = output.split('\n').find((text) => text.startsWith('ready'));
       if (line) {
@@ -44,15 +60,12 @@ export async function startService(script: string, env: Record<string, string>):
       reject(new Error(`${script} exited early:\n${output}`));
     });
   });
-  return {
-    child,
-    readyLine,
-    output: () => output,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
+  const stop = () => stopGroup(child, { graceMs: 30_000 });
+  const readyLine = await ready.catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { child, readyLine, output: () => output, stop };
 }
 
 /** A loopback port that is free right now. */

@@ -6,7 +6,21 @@ import { join } from 'node:path';
 import { type LaunchedSystem, launchSystem, REPO_ROOT } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';
+import { stopGroup } from './process-group.ts';
 import { freePort } from './services.ts';
+
+/**
+ * Longest one CLI run may take. A run that hangs fails its test with the command and what it printed
+ * (rather than vitest's bare timeout): the tests' own timeouts are longer.
+ */
+const CLI_DEADLINE_MS = 45_000;
+/**
+ * Longest a service may take to be ready: well above what four services starting at once take on a
+ * busy machine, and below the hooks' timeout, so a service that does not start is named, with its log.
+ */
+const READY_TIMEOUT_MS = 90_000;
+/** Longest the services may take to drain and stop (SWITCHBOARD_DRAIN_MS is 3 s here) before they are killed. */
+const STOP_DEADLINE_MS = 30_000;
 
 /** What a CLI run printed and how it exited. */
 export interface CliRun {
@@ -22,8 +36,12 @@ export interface TestSystem {
   redis: Redis;
   store: RedisShopStore;
   spanFile: string;
-  /** Runs `switchboard <args>` as a user would, against this system. */
+  /**
+   * Runs `switchboard <args>` as a user would, against this system. Rejects, with the command and what
+   * it printed, when it runs longer than 45 s.
+   */
   cli(...args: string[]): Promise<CliRun>;
+  /** Stops the services (they drain), SIGKILL for any still running after 30 s; clears the namespace. */
   stop(): Promise<void>;
 }
 
@@ -65,6 +83,7 @@ export async function startTestSystem({
     baseEnv: process.env,
     env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', SWITCHBOARD_DRAIN_MS: '3000', ...env },
     serviceEnv,
+    readyTimeoutMs: READY_TIMEOUT_MS,
   });
   const { access } = launched;
   return {
@@ -74,7 +93,8 @@ export async function startTestSystem({
     store,
     spanFile,
     cli: (...args) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
+        // Its own process group, so the deadline ends whatever it started too.
         const child = spawn(
           process.execPath,
           [join(REPO_ROOT, 'packages/cli/bin/switchboard.mjs'), ...args],
@@ -88,6 +108,7 @@ export async function startTestSystem({
               SWITCHBOARD_SPAN_FILE: spanFile,
             },
             stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
           },
         );
         let stdout = '';
@@ -98,10 +119,32 @@ export async function startTestSystem({
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();
         });
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        let timedOut = false;
+        const deadline = setTimeout(() => {
+          timedOut = true;
+          void stopGroup(child, { signal: 'SIGINT', graceMs: 5_000 });
+        }, CLI_DEADLINE_MS);
+        child.on('close', (code) => {
+          clearTimeout(deadline);
+          // Whatever it may have left running goes with it.
+          void stopGroup(child);
+          if (!timedOut) return resolve({ code, stdout, stderr });
+          const command = ['switchboard', ...args].join(' ');
+          reject(
+            new Error(
+              `${command} did not finish within ${CLI_DEADLINE_MS / 1000} s; it printed:\n${stdout}${stderr}`,
+            ),
+          );
+        });
       }),
     stop: async () => {
-      await launched.stop();
+      let timer: NodeJS.Timeout | undefined;
+      const stopped = await Promise.race([
+        launched.stop().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_DEADLINE_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!stopped) await Promise.all([...launched.services.values()].map((service) => service.kill()));
       const keys = await redis.keys(`*${namespace}*`);
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
