@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Each run of the demo is its own process starting four more; on a busy machine that takes a while.
+    testTimeout: 60_000,
   },
 });

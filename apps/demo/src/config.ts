@@ -37,6 +37,13 @@ const Env = z.object({
       .default('redis://127.0.0.1:6379'),
   ),
   SWITCHBOARD_SPAN_FILE: optional(z.string().trim().default('.switchboard/spans.jsonl')),
+  SWITCHBOARD_DEMO_DEADLINE_MS: optional(
+    z.coerce
+      .number({ error: 'must be a number of milliseconds, e.g. 180000' })
+      .int('must be a whole number of milliseconds, e.g. 180000')
+      .positive('must be a positive number of milliseconds, e.g. 180000')
+      .optional(),
+  ),
   OTEL_EXPORTER_OTLP_ENDPOINT: optional(httpUrl.optional()),
   SWITCHBOARD_JAEGER_URL: optional(httpUrl.optional()),
 });
@@ -61,6 +68,11 @@ export interface DemoConfig {
   otlpEndpoint: string | undefined;
   /** Jaeger's UI and query API (`SWITCHBOARD_JAEGER_URL`), read by the CLI. */
   jaegerUrl: string | undefined;
+  /**
+   * Longest the demo may run before it stops and fails, saying where it was and what the services
+   * logged (`SWITCHBOARD_DEMO_DEADLINE_MS`; default none). For the demo as a smoke test.
+   */
+  deadlineMs: number | undefined;
   /** The model each agent's service will run, as the services read it from the same environment. */
   models: readonly { agent: string; model: ModelConfig }[];
 }
@@ -112,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): DemoConfig {
     spanFile: resolve(data.SWITCHBOARD_SPAN_FILE),
     otlpEndpoint: data.OTEL_EXPORTER_OTLP_ENDPOINT,
     jaegerUrl: data.SWITCHBOARD_JAEGER_URL,
+    deadlineMs: data.SWITCHBOARD_DEMO_DEADLINE_MS,
     models,
   };
 }

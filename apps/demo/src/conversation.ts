@@ -47,6 +47,8 @@ export class Conversation {
   /** How many commands ran. */
   commands = 0;
   readonly #options: ConversationOptions;
+  #story: string | undefined;
+  #step: { line: string; running: boolean } | undefined;
 
   constructor(options: ConversationOptions) {
     this.#options = options;
@@ -57,10 +59,27 @@ export class Conversation {
     this.#options.write(`${text}\n`);
   }
 
+  /** Starts a story: its title as a rule across the screen, remembered for {@link where}. */
+  story(title: string): void {
+    this.#story = title;
+    this.#step = undefined;
+    this.say(`── ${title} ${'─'.repeat(Math.max(3, 96 - title.length))}`);
+    this.say();
+  }
+
+  /** Where the conversation is, for a failure message: the story, and the command it runs or ran last. */
+  where(): string {
+    const story = this.#story ? `in story "${this.#story}"` : 'before the first story';
+    if (!this.#step) return story;
+    return `${story}, ${this.#step.running ? 'running' : 'after'} \`${this.#step.line}\``;
+  }
+
   /** Runs one command, shows it, and throws {@link DemoFailure} unless it did what `step` says. */
   async run(step: Step): Promise<CliResult> {
     const { env, offline, write, signal } = this.#options;
     const line = commandLine(step.args);
+    const current = { line, running: true };
+    this.#step = current;
     this.say(`$ ${line}`);
     const attempts = Math.max(1, step.attempts ?? 1);
     let result: CliResult | undefined;
@@ -72,6 +91,7 @@ export class Conversation {
       if (result.code === step.code || attempt === attempts) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    current.running = false;
     if (!result) throw new DemoFailure(`${line} did not run.`);
     if (!live) write(result.output);
     if (!result.output.endsWith('\n') && result.output) write('\n');

@@ -2,10 +2,12 @@
  * `pnpm demo`: boots the customer-service system (a supervisor and the orders, inventory and comms
  * workers) on the offline model, plays a short conversation through the real `switchboard` CLI, and
  * stops it all. It doubles as a smoke test: exit 0 when every command did what the script expects,
- * 1 when one did not (with the services' last log lines), 2 when it could not start (a wrong setting,
- * a port in use), 130 on Ctrl-C.
+ * 1 when one did not or it ran past SWITCHBOARD_DEMO_DEADLINE_MS (with where it was and the services'
+ * last log lines), 2 when it could not start (a wrong setting, a port in use), 130 on Ctrl-C. Started
+ * with an IPC channel (by its test), it stops the system when that parent goes away.
  */
 import { type BootedSystem, bootSystem } from '@switchboard/cli';
+import { exitWithParent } from '@switchboard/service';
 import { ConfigError, type DemoConfig, loadConfig } from './config.ts';
 import { Conversation, DemoFailure } from './conversation.ts';
 import { clearNamespace } from './demo-namespace.ts';
@@ -15,6 +17,8 @@ import { ServiceLogs } from './service-logs.ts';
 import { playStories, type TraceSource } from './stories.ts';
 
 const LOG_LINES_ON_FAILURE = 40;
+/** Longest the demo takes to stop the system once its parent went away (the services drain first). */
+const PARENT_GONE_DEADLINE_MS = 60_000;
 const write = (text: string) => process.stdout.write(text);
 
 function traceSource(config: DemoConfig, system: BootedSystem): TraceSource {
@@ -59,7 +63,20 @@ function printFailure(error: unknown, logs: ServiceLogs): void {
   for (const line of lines) console.error(line);
 }
 
-async function main(): Promise<number> {
+/** Aborts the run when the deadline passes, with a {@link DemoFailure} that says where it was. */
+function startDeadline(
+  deadlineMs: number | undefined,
+  interrupt: AbortController,
+  where: () => string,
+): NodeJS.Timeout | undefined {
+  if (deadlineMs === undefined) return undefined;
+  const seconds = Math.round(deadlineMs / 1000);
+  return setTimeout(() => {
+    interrupt.abort(new DemoFailure(`The demo did not finish within ${seconds} s; it was ${where()}.`));
+  }, deadlineMs).unref();
+}
+
+async function main(interrupt: AbortController): Promise<number> {
   let config: DemoConfig;
   try {
     config = loadConfig(process.env);
@@ -72,7 +89,6 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  const interrupt = new AbortController();
   process.once('SIGINT', () => {
     console.error('\nInterrupted: stopping the system… (Ctrl-C again to quit at once)');
     interrupt.abort();
@@ -83,6 +99,8 @@ async function main(): Promise<number> {
   write('inventory and comms workers, answers a short conversation.\n');
   write('Starting the system…\n');
   const logs = new ServiceLogs();
+  let where = () => 'starting the system';
+  const deadline = startDeadline(config.deadlineMs, interrupt, () => where());
   const { redisUrl, namespace } = config;
   await clearNamespace({ redisUrl, namespace });
   let system: BootedSystem;
@@ -107,6 +125,7 @@ async function main(): Promise<number> {
         : error,
       logs,
     );
+    clearTimeout(deadline);
     return 1;
   }
 
@@ -126,15 +145,19 @@ async function main(): Promise<number> {
       write,
       signal: interrupt.signal,
     });
+    where = () => talk.where();
     await playStories({ talk, trace: traceSource(config, system) });
     write(`All ${talk.commands} commands did what the script expects.\n`);
   } catch (error) {
-    if (interrupt.signal.aborted) code = 130;
+    const reason: unknown = interrupt.signal.reason;
+    if (interrupt.signal.aborted && !(reason instanceof DemoFailure)) code = 130;
     else {
-      printFailure(error, logs);
+      printFailure(interrupt.signal.aborted ? reason : error, logs);
       code = 1;
     }
   } finally {
+    clearTimeout(deadline);
+    where = () => 'stopping the system';
     write('Stopping the system…\n');
     await system.stop();
     if (system.mode === 'processes') {
@@ -147,7 +170,8 @@ async function main(): Promise<number> {
   return code;
 }
 
-main().then(
+const interrupt = new AbortController();
+const finished = main(interrupt).then(
   (code) => {
     process.exitCode = code;
   },
@@ -158,3 +182,12 @@ main().then(
     process.exitCode = 1;
   },
 );
+// Its parent (the demo's test, say) went away, even killed outright: stop as on Ctrl-C, so the four
+// services do not run on, orphaned.
+exitWithParent({
+  close: () => {
+    interrupt.abort();
+    return finished;
+  },
+  deadlineMs: PARENT_GONE_DEADLINE_MS,
+});

@@ -16,11 +16,6 @@ export const REQUESTS = {
 
 const ANSWERED = 'the supervisor should answer it';
 
-const title = (talk: Conversation, text: string) => {
-  talk.say(`── ${text} ${'─'.repeat(Math.max(3, 96 - text.length))}`);
-  talk.say();
-};
-
 /**
  * The demo's conversation, five short stories told with the real `switchboard` CLI: an order
  * question that takes two tools, a stock question for another worker, a refund that waits for an
@@ -33,7 +28,7 @@ export async function playStories({
   talk: Conversation;
   trace: TraceSource;
 }): Promise<void> {
-  title(talk, '1. An order question that takes two tools');
+  talk.story('1. An order question that takes two tools');
   talk.say('The supervisor hands it to the orders agent, which looks the order up (get_order), then');
   talk.say('estimates its delivery from the carrier and the shipping date (estimate_delivery).');
   talk.say();
@@ -50,7 +45,7 @@ export async function playStories({
   });
   const traceId = capture(order, /^Trace: ([0-9a-f]{32})$/m, 'the trace id ("Trace: <id>")');
 
-  title(talk, '2. A stock question, for another worker');
+  talk.story('2. A stock question, for another worker');
   talk.say('The same supervisor delegates this one to the inventory agent.');
   talk.say();
   await talk.run({
@@ -64,7 +59,7 @@ export async function playStories({
     ],
   });
 
-  title(talk, '3. A refund waits for a human');
+  talk.story('3. A refund waits for a human');
   talk.say('Refunding is dangerous: the orders agent stops and asks an operator first, and ask exits 3.');
   talk.say();
   const refund = await talk.run({
@@ -102,7 +97,7 @@ export async function playStories({
     shows: [{ pattern: /already approved/, what: '"already approved"' }],
   });
 
-  title(talk, '4. A malformed order id');
+  talk.story('4. A malformed order id');
   talk.say('The orders agent does not guess: it says which format an order id has.');
   talk.say();
   await talk.run({
@@ -112,7 +107,7 @@ export async function playStories({
     answers: [{ pattern: /the letter A followed by 5 digits/, what: 'the order id format' }],
   });
 
-  title(talk, '5. Where to read the trace');
+  talk.story('5. Where to read the trace');
   if (trace.kind === 'elsewhere') {
     talk.say(trace.why);
   } else {
