@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import type { SpanRecord } from '@switchboard/telemetry';
@@ -11,6 +13,7 @@ import { CANARY } from '../src/agents.ts';
 import { startOtlpReceiver } from './support/otlp-receiver.ts';
 import { freePort, startService } from './support/services.ts';
 
+const cliBin = fileURLToPath(new URL('../../packages/cli/bin/switchboard.mjs', import.meta.url));
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 afterAll(() => redis.quit());
 
@@ -35,8 +38,26 @@ async function askSupervisor(url: string, text: string): Promise<Task> {
   })) as Task;
 }
 
-/** Runs one request through a supervisor and a worker, each its own process, and stops both. */
-async function oneRequest(env: Record<string, string>) {
+/** Runs `switchboard <args>` as a user would, in its own process, with `env` added to ours. */
+function switchboard(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliBin, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/**
+ * Runs one request through a supervisor and a worker, each its own process, and stops both. `ask`
+ * sends it, given the supervisor's URL.
+ */
+async function oneRequest<T>(env: Record<string, string>, ask: (url: string) => Promise<T>) {
   const prefix = `{e2e:${randomUUID()}}`;
   const port = await freePort();
   const worker = await startService('worker-service.ts', { ...env, E2E_PREFIX: prefix });
@@ -46,8 +67,7 @@ async function oneRequest(env: Record<string, string>) {
     E2E_PORT: String(port),
   });
   try {
-    const task = await askSupervisor(`http://127.0.0.1:${port}`, 'Where is my order A10086?');
-    return { task, output: () => supervisor.output() + worker.output() };
+    return await ask(`http://127.0.0.1:${port}`);
   } finally {
     expect(await supervisor.stop()).toBe(0);
     expect(await worker.stop()).toBe(0);
@@ -71,31 +91,51 @@ function ancestry(spans: SpanRecord[], span: SpanRecord): string[] {
 }
 
 describe('one request, one trace, across processes', () => {
-  it('exports every hop over OTLP/HTTP as one trace: HTTP entry → supervisor → queue → worker → model and tools', async () => {
+  it('exports `switchboard ask` and every hop over OTLP/HTTP as one tree: the command → supervisor → queue → worker → model and tools', async () => {
     const receiver = await startOtlpReceiver();
     try {
-      const { task } = await oneRequest({
-        E2E_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-      });
-      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      const spans = receiver.spans;
-      expect(new Set(spans.map((span) => span.service))).toEqual(new Set(['supervisor', 'orders']));
-      // The client's card fetch (GET /.well-known/agent-card.json) is a request of its own; the
-      // A2A request is one trace, whatever process and queue it crossed.
-      const requestTrace = spans.find((span) => span.name === 'invoke_agent orders')?.traceId;
-      const others = spans.filter((span) => span.traceId !== requestTrace);
-      expect(
-        others.map(
-          (span) =>
-            `${span.service}:${span.name} ${String(span.attributes['url.path'] ?? span.attributes['http.target'] ?? '')}`,
+      const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' };
+      const asked = await oneRequest({ E2E_OTLP_ENDPOINT: receiver.endpoint, ...otlp }, (url) =>
+        switchboard(
+          ['ask', '--json', '--url', url, '--token', 'unchecked', 'Where is my order A10086?'],
+          otlp,
         ),
-      ).toEqual(['supervisor:GET /.well-known/agent-card.json']);
+      );
+      expect(asked.code, asked.stderr).toBe(0);
+      const answer = JSON.parse(asked.stdout) as { state: string; traceId: string };
+      expect(answer.state).toBe('completed');
+      const spans = receiver.spans;
+      expect(new Set(spans.map((span) => span.service))).toEqual(
+        new Set(['switchboard-cli', 'supervisor', 'orders']),
+      );
+      // One trace, the one the command printed, card fetch included; one root, the user's command;
+      // no span whose parent was not exported.
+      expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([answer.traceId]));
+      const roots = spans.filter((span) => span.parentSpanId === undefined);
+      expect(roots.map((span) => `${span.service}:${span.name}`)).toEqual([
+        'switchboard-cli:switchboard ask',
+      ]);
+      expect(roots[0]?.attributes).toMatchObject({
+        'process.executable.name': 'switchboard',
+        'process.exit.code': 0,
+      });
+      const ids = new Set(spans.map((span) => span.spanId));
+      expect(spans.filter((span) => span.parentSpanId !== undefined && !ids.has(span.parentSpanId))).toEqual(
+        [],
+      );
+      const call = spans.find((span) => span.service === 'switchboard-cli' && span.kind === 'client');
+      expect(call?.attributes).toMatchObject({
+        'a2a.method.name': 'SendStreamingMessage',
+        'a2a.task.state': 'TASK_STATE_COMPLETED',
+        'server.address': '127.0.0.1',
+      });
 
       const workerChat = spans.find((span) => span.service === 'orders' && span.name.startsWith('chat '));
       if (!workerChat) throw new Error('no chat span from the worker');
       const chain = ancestry(spans, workerChat);
       const expected = [
+        'switchboard-cli:switchboard ask',
+        'switchboard-cli:SendStreamingMessage',
         'supervisor:POST',
         'supervisor:invoke_agent supervisor',
         'supervisor:execute_tool ask_orders',
@@ -137,7 +177,10 @@ describe('one request, one trace, across processes', () => {
   it('without a collector, spans go to the local file and `switchboard trace last` draws the tree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'switchboard-spans-'));
     const spanFile = join(dir, 'spans.jsonl');
-    await oneRequest({ E2E_SPAN_FILE: spanFile, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    const task = await oneRequest({ E2E_SPAN_FILE: spanFile, OTEL_BSP_SCHEDULE_DELAY: '100' }, (url) =>
+      askSupervisor(url, 'Where is my order A10086?'),
+    );
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const lines = (await readFile(spanFile, 'utf8')).trim().split('\n');
     expect(lines.length).toBeGreaterThan(10);
     const { main } = await import('@switchboard/cli');

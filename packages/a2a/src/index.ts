@@ -76,6 +76,8 @@ export type { A2aHttpServer, StartA2aHttpServerOptions } from './http/start-serv
 export { startA2aHttpServer } from './http/start-server.ts';
 export type { TracedRequestHandlerOptions } from './observe/traced-request-handler.ts';
 export { tracedRequestHandler } from './observe/traced-request-handler.ts';
+export type { TracedTransportFactoryOptions } from './observe/traced-transport.ts';
+export { tracedTransportFactory } from './observe/traced-transport.ts';
 export { A2A_TRACER_NAME } from './observe/tracer-name.ts';
 export type { QueueAddress } from './queue/binding.ts';
 export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.ts';

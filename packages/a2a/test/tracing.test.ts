@@ -47,6 +47,7 @@ import {
   QueueTransportFactory,
   queueUrl,
   startA2aHttpServer,
+  tracedTransportFactory,
 } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
@@ -353,7 +354,7 @@ describe('tracing over the BullMQ binding', () => {
 });
 
 describe('tracing over HTTP', () => {
-  it('opens the SERVER span around the agent run, continuing the caller traceparent', async () => {
+  it('opens a CLIENT span per call (tracedTransportFactory) and the SERVER span around the agent run, continuing its traceparent', async () => {
     exporter.reset();
     const { agent, model } = ordersAgent();
     const shell = express();
@@ -377,7 +378,7 @@ describe('tracing over HTTP', () => {
         return fetch(input, { ...init, headers: merged });
       };
       const client = await new ClientFactory({
-        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        transports: [tracedTransportFactory({ factory: new JsonRpcTransportFactory({ fetchImpl }) })],
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       }).createFromUrl(server.url);
 
@@ -392,17 +393,24 @@ describe('tracing over HTTP', () => {
       expect(outer.task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       const served = one('SendMessage', SpanKind.SERVER);
-      expect(served.attributes).toMatchObject({
+      const expected = {
         'a2a.method.name': 'SendMessage',
         'a2a.message.id': message.messageId,
         'a2a.task.id': outer.task.id,
         'a2a.task.state': 'TASK_STATE_COMPLETED',
         'gen_ai.conversation.id': outer.task.contextId,
         'a2a.protocol.version': '1.0',
+      };
+      expect(served.attributes).toMatchObject(expected);
+      expect(one('SendMessage', SpanKind.CLIENT).attributes).toMatchObject({
+        ...expected,
+        'server.address': '127.0.0.1',
+        'server.port': Number(new URL(server.url).port),
       });
       expect(served.spanContext().traceId).toBe(outer.span.spanContext().traceId);
       expect(ancestry(one('execute_tool get_order'))).toEqual([
         'INTERNAL test http request',
+        'CLIENT SendMessage',
         'SERVER SendMessage',
         'INTERNAL invoke_agent orders',
         'INTERNAL execute_tool get_order',

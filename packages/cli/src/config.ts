@@ -12,6 +12,13 @@ export interface CliConfig {
   /** The Redis key namespace of `dev` and `seed` (`SWITCHBOARD_NAMESPACE`). */
   namespace: string | undefined;
   /**
+   * Where the command exports its own spans, an OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`).
+   * Unset: it starts no OpenTelemetry SDK and exports nothing.
+   */
+  otlpEndpoint: string | undefined;
+  /** `deployment.environment.name` of those spans (`NODE_ENV`, default `development`). */
+  environment: string;
+  /**
    * The whole environment, for what the command starts or builds from it: the services of `dev`
    * (which read their own settings) and the models of `eval` (`OPENAI_API_KEY`, ...).
    */
@@ -25,6 +32,8 @@ export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     jaegerUrl: env.SWITCHBOARD_JAEGER_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     namespace: env.SWITCHBOARD_NAMESPACE || undefined,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined,
+    environment: env.NODE_ENV?.trim() || 'development',
     env,
   };
 }

@@ -5,6 +5,7 @@ import { cardsDiff } from './commands/cards-diff.ts';
 import { cardsVerify } from './commands/cards-verify.ts';
 import { traceCommand } from './commands/trace.ts';
 import { loadCliConfig } from './config.ts';
+import { reportFailure } from './errors.ts';
 import { addEvalCommands } from './eval-commands.ts';
 import { EXIT, type Output, processOutput } from './io/output.ts';
 import { addSupervisorCommands } from './supervisor-commands.ts';
@@ -106,10 +107,41 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
   return program;
 }
 
-/** Runs the command line; resolves with the exit code. Never throws. */
+/**
+ * Runs the command line; resolves with the exit code. Never throws. With `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * set, the command is traced: its root span (`switchboard ask`, ...) and a CLIENT span per A2A call
+ * are exported, and flushed before this resolves.
+ */
 export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  const { otlpEndpoint, environment } = loadCliConfig();
+  if (!otlpEndpoint) return run({ argv, output });
+  try {
+    // Loaded only when asked for, so that an untraced command starts no SDK.
+    const { startCommandTracing } = await import('./observe/command-span.ts');
+    const tracing = await startCommandTracing({
+      otlpEndpoint,
+      environment,
+      warn: (line) => output.err(line),
+    });
+    return await tracing.run((nameCommand) => run({ argv, output, nameCommand }));
+  } catch (error) {
+    return reportFailure({ error, output });
+  }
+}
+
+async function run({
+  argv,
+  output,
+  nameCommand,
+}: {
+  argv: readonly string[];
+  output: Output;
+  /** Told the command's path (`tasks get`) before its action runs. */
+  nameCommand?: (command: string) => void;
+}): Promise<number> {
   const exit = { code: EXIT.ok as number };
   const program = buildProgram(output, exit);
+  if (nameCommand) program.hook('preAction', (_program, action) => nameCommand(commandPath(action)));
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;
@@ -120,4 +152,13 @@ export async function main(argv: readonly string[], output: Output = processOutp
     output.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.problems;
   }
+}
+
+/** A subcommand's path below the program: `ask`, `tasks get`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(' ');
 }

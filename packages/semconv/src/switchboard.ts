@@ -18,12 +18,13 @@ export const SWITCHBOARD = {
 } as const;
 
 /**
- * Ours: the name of the root span of a `switchboard` command, the command as the user typed it
- * without its arguments.
+ * Ours: the name of the root span of a `switchboard` command. The CLI conventions name it after the
+ * executable and allow a low-cardinality refinement: here the command as typed, without its
+ * arguments, or `switchboard` alone before a command is known.
  *
  * @example
  * cliSpanName({ command: 'tasks get' }); // 'switchboard tasks get'
  */
 export function cliSpanName({ command }: { command: string }): string {
-  return `switchboard ${command}`;
+  return command ? `switchboard ${command}` : 'switchboard';
 }

@@ -13,7 +13,8 @@ const NAMESPACES: Record<string, readonly string[]> = {
   GEN_AI: ['gen_ai'],
   A2A: ['a2a'],
   MESSAGING: ['messaging'],
-  COMMON: ['error', 'url'],
+  COMMON: ['error', 'url', 'server'],
+  PROCESS: ['process'],
   RESOURCE: ['service', 'deployment'],
   SWITCHBOARD: ['switchboard'],
 };
@@ -75,5 +76,6 @@ describe('span names', () => {
       'process a2a.orders',
     );
     expect(cliSpanName({ command: 'ask' })).toBe('switchboard ask');
+    expect(cliSpanName({ command: '' })).toBe('switchboard');
   });
 });

@@ -36,6 +36,12 @@ export interface StartTelemetryOptions {
    * it spans go to the local span file.
    */
   otlpEndpoint?: string;
+  /**
+   * Longest an OTLP export may take, retries included, in ms. Default: the exporter's
+   * (`OTEL_EXPORTER_OTLP_TIMEOUT`, else 10 s). A short-lived process such as the CLI sets less, so
+   * that an unreachable collector does not hold its exit.
+   */
+  exportTimeoutMs?: number;
   /** The span file used without an OTLP endpoint (default `.switchboard/spans.jsonl` under the cwd). */
   spanFile?: string;
   /** Record prompts, model output and tool arguments/results, redacted (default false). */
@@ -82,7 +88,7 @@ export interface Telemetry {
 export async function startTelemetry(options: StartTelemetryOptions): Promise<Telemetry> {
   const { serviceName, serviceVersion, environment, instanceId, otlpEndpoint, jaegerUiUrl } = options;
   const { spanFile = DEFAULT_SPAN_FILE, captureContent = false, instrumentHttp = true, sampler } = options;
-  const { exportMetricsAndLogs = false } = options;
+  const { exportMetricsAndLogs = false, exportTimeoutMs } = options;
   const required = { serviceName, serviceVersion, environment, instanceId, spanFile };
   for (const [name, value] of Object.entries(required)) {
     if (typeof value !== 'string' || value.trim() === '') {
@@ -91,6 +97,11 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
       });
     }
   }
+  if (exportTimeoutMs !== undefined && !(Number.isInteger(exportTimeoutMs) && exportTimeoutMs > 0)) {
+    throw new TelemetryError('INVALID_OPTIONS', {
+      message: `exportTimeoutMs must be a whole number of milliseconds above 0 (got ${exportTimeoutMs}).`,
+    });
+  }
   const tracesUrl = otlpEndpoint === undefined ? undefined : toTracesUrl(otlpEndpoint);
   const uiBase =
     jaegerUiUrl === undefined ? undefined : checkUrl('jaegerUiUrl', jaegerUiUrl).replace(/\/+$/, '');
@@ -98,7 +109,12 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   if (filePath) await mkdir(dirname(filePath), { recursive: true });
   const traces = tracesUrl
     ? // Handed to the SDK as an exporter, so its batch processor reads the OTEL_BSP_* variables.
-      { traceExporter: new OTLPTraceExporter({ url: tracesUrl }) }
+      {
+        traceExporter: new OTLPTraceExporter({
+          url: tracesUrl,
+          ...(exportTimeoutMs === undefined ? {} : { timeoutMillis: exportTimeoutMs }),
+        }),
+      }
     : // A local span file is read by `switchboard trace last` right after a request: flush it quickly.
       {
         spanProcessors: [

@@ -38,8 +38,8 @@ import {
   recordCallFailure,
   requestAttributes,
   resultAttributes,
-  streamEventAttributes,
 } from './a2a-span-attributes.ts';
+import { tracedStream } from './traced-stream.ts';
 import { A2A_TRACER_NAME } from './tracer-name.ts';
 
 /** Options of {@link tracedRequestHandler}. */
@@ -266,37 +266,8 @@ class TracedRequestHandler implements A2ARequestHandler {
       { kind: SpanKind.SERVER, attributes },
       parent,
     );
-    const active = trace.setSpan(parent, span);
-    // Each step of the inner stream runs with the span active: the SDK starts the executor in the first.
-    const inner = context.with(active, open);
-    let finished = false;
-    try {
-      while (true) {
-        let step: IteratorResult<StreamResponse, void>;
-        try {
-          step = await context.with(active, () => inner.next());
-        } catch (error) {
-          finished = true;
-          throw error;
-        }
-        if (step.done) {
-          finished = true;
-          return;
-        }
-        span.setAttributes(streamEventAttributes(step.value));
-        yield step.value;
-      }
-    } catch (error) {
-      recordCallFailure(span, method, error);
-      throw error;
-    } finally {
-      try {
-        // The reader stopped early: close the inner stream too.
-        if (!finished) await context.with(active, () => inner.return(undefined));
-      } finally {
-        span.end();
-      }
-    }
+    // The SDK starts the executor in the stream's first step, which runs with the span active.
+    yield* tracedStream({ span, active: trace.setSpan(parent, span), method, open });
   }
 }
 

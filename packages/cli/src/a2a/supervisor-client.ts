@@ -6,6 +6,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { A2AError } from '@a2a-js/sdk/errors';
+import { tracedTransportFactory } from '@switchboard/a2a';
 import type { ResolvedSetting } from '../config.ts';
 import { CliError } from '../errors.ts';
 import { supervisorFetch } from '../io/supervisor-fetch.ts';
@@ -23,7 +24,8 @@ export interface ConnectSupervisorOptions {
 
 /**
  * An A2A SDK client for the supervisor, created from its card at `{url}/.well-known/agent-card.json`
- * (JSON-RPC or HTTP+JSON, as the card prefers). Every request carries the token and `traceparent`.
+ * (JSON-RPC or HTTP+JSON, as the card prefers). Every request carries the token and `traceparent`;
+ * each A2A call is a CLIENT span when the command records spans.
  * Throws `CliError` when the supervisor is unreachable, refuses the token or serves no card.
  */
 export async function connectSupervisor({
@@ -34,9 +36,10 @@ export async function connectSupervisor({
 }: ConnectSupervisorOptions): Promise<Client> {
   const send = supervisorFetch({ url, token, tokenLabel: 'user token', traceparent, fetchImpl });
   const factory = new ClientFactory({
+    // Each A2A call is a CLIENT span (a no-op unless the command exports spans).
     transports: [
-      new JsonRpcTransportFactory({ fetchImpl: send }),
-      new RestTransportFactory({ fetchImpl: send }),
+      tracedTransportFactory({ factory: new JsonRpcTransportFactory({ fetchImpl: send }) }),
+      tracedTransportFactory({ factory: new RestTransportFactory({ fetchImpl: send }) }),
     ],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl: send }),
   });

@@ -1,5 +1,6 @@
 import type { ResolvedSetting } from '../config.ts';
 import { CliError, rootMessage } from '../errors.ts';
+import { activeTraceparent } from '../trace-context.ts';
 
 /** Options of {@link supervisorFetch}. */
 export interface SupervisorFetchOptions {
@@ -9,7 +10,10 @@ export interface SupervisorFetchOptions {
   token: ResolvedSetting;
   /** What the token is, for messages: "user token" or "admin token". */
   tokenLabel: string;
-  /** The W3C `traceparent` sent on every request, so the command's requests share one trace. */
+  /**
+   * The W3C `traceparent` sent on every request, so the command's requests share one trace; when the
+   * command records spans, the active span's is sent instead (an A2A call's CLIENT span).
+   */
   traceparent: string;
   /** Default: the global `fetch`. */
   fetchImpl?: typeof fetch;
@@ -30,7 +34,7 @@ export function supervisorFetch({
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('Authorization', `Bearer ${token.value}`);
-    headers.set('traceparent', traceparent);
+    headers.set('traceparent', activeTraceparent() ?? traceparent);
     let response: Response;
     try {
       response = await fetchImpl(input, { ...init, headers });
