@@ -25,6 +25,7 @@ try {
           queue,
           names: config.workers,
           hopTimeoutMs: config.hopTimeoutMs,
+          workerWaitMs: config.workerWaitMs,
           serviceToken: config.serviceToken,
           logger,
         },

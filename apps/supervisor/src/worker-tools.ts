@@ -10,6 +10,9 @@ import {
 import type { Agent, Logger } from '@switchboard/agent';
 import { createSupervisorAgent } from '@switchboard/customer-service';
 
+/** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */
+const REPLICAS_FRESH_MS = 1_000;
+
 /** What the delegation tools are built from: each peer's name, version and skills. */
 const fingerprint = (cards: readonly AgentCard[]) =>
   JSON.stringify(cards.map((card) => [card.name, card.version, card.skills.map((skill) => skill.id)]));
@@ -20,6 +23,8 @@ interface WorkerToolsOptions {
   queue: QueueTransportFactory;
   names: readonly string[];
   hopTimeoutMs: number;
+  /** How long a delegation waits while its worker has no live replica in the registry. */
+  workerWaitMs: number;
   serviceToken: string;
   logger: Logger;
 }
@@ -33,6 +38,7 @@ export class WorkerTools {
   #agent: Agent;
   #fingerprint: string;
   readonly #clients = new Map<string, Promise<Client>>();
+  #replicas: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
   readonly #o: WorkerToolsOptions;
 
@@ -63,11 +69,24 @@ export class WorkerTools {
     this.#agent = this.#build(peers);
   }
 
+  /** The live replicas of a worker in the registry; one registry read serves every delegation in flight. */
+  async #liveReplicas(name: string): Promise<number> {
+    if (!this.#replicas || Date.now() - this.#replicas.at > REPLICAS_FRESH_MS) {
+      const counts = this.#o.registry
+        .list()
+        .then((entries) => new Map(entries.map((entry) => [entry.name, entry.instances.length])));
+      this.#replicas = { at: Date.now(), counts };
+    }
+    return (await this.#replicas.counts).get(name) ?? 0;
+  }
+
   #build(peers: readonly AgentCard[]): Agent {
-    const { queue, hopTimeoutMs, serviceToken, logger } = this.#o;
+    const { queue, hopTimeoutMs, workerWaitMs, serviceToken, logger } = this.#o;
     const tools = delegationTools({
       peers,
       timeoutMs: hopTimeoutMs,
+      liveReplicas: (name) => this.#liveReplicas(name),
+      replicaWaitMs: workerWaitMs,
       token: serviceToken,
       logger,
       clientFor: (card) => {

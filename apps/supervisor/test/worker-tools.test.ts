@@ -31,6 +31,7 @@ describe('the supervisor’s worker tools', () => {
         queue,
         names: ['inventory'],
         hopTimeoutMs: 1_000,
+        workerWaitMs: 1_000,
         serviceToken: 'svc-0123456789abcdef',
         logger: silentLogger(),
       },

@@ -3,6 +3,7 @@ export const A2A_ERRORS = {
   INVALID_OPTIONS: 'The options passed to this call are not valid.',
   REDIS_UNAVAILABLE: 'Redis could not be reached.',
   TIMEOUT: 'No reply arrived in time.',
+  NO_LIVE_REPLICA: 'The agent has no live replica to take the request.',
   TRANSPORT_CLOSED: 'The transport is closed.',
   BAD_REPLY: 'A reply could not be read.',
   SCHEMA_UNAVAILABLE: 'A bundled A2A JSON Schema could not be loaded.',

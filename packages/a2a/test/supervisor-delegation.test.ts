@@ -8,7 +8,7 @@ import {
   startDelegatingSystem,
   uniqueNamespace,
 } from './support/delegating-system.ts';
-import { dataOf, partsText, sendTask, textOf } from './support/http-host.ts';
+import { dataOf, partsText, send, sendTask, textOf, userMessage } from './support/http-host.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const namespaces: string[] = [];
@@ -26,11 +26,45 @@ afterAll(async () => {
   await redis.quit();
 });
 
-async function start(options: { workerUp?: boolean; hopTimeoutMs?: number } = {}) {
+async function start(options: { workerUp?: boolean; hopTimeoutMs?: number; replicaWaitMs?: number } = {}) {
   const namespace = uniqueNamespace();
   namespaces.push(namespace);
   system = await startDelegatingSystem({ redis, namespace, ...options });
   return { ...system, namespace };
+}
+
+/** Sends a request as a stream: the progress lines as they came (each handed to `onProgress`), then the task. */
+async function follow(
+  client: Awaited<ReturnType<DelegatingSystem['customer']>>,
+  text: string,
+  onProgress: (line: string) => Promise<void> | undefined = () => undefined,
+) {
+  const progress: string[] = [];
+  let taskId = '';
+  for await (const event of client.sendMessageStream(send(userMessage(text)))) {
+    if (event.payload?.$case === 'task') taskId = event.payload.value.id;
+    if (event.payload?.$case === 'statusUpdate') {
+      taskId = event.payload.value.taskId;
+      const line = textOf(event.payload.value.status?.message);
+      if (line) {
+        progress.push(line);
+        await onProgress(line);
+      }
+    }
+  }
+  const task = await client.getTask({ tenant: '', id: taskId, historyLength: undefined });
+  return { progress, task };
+}
+
+/** The jobs left on the orders queue. */
+async function waitingJobs(namespace: string) {
+  const address = defaultQueueAddress('orders', namespace);
+  const queue = new Queue(address.queue, { connection: redis, prefix: address.prefix });
+  try {
+    return await queue.getJobCounts('waiting', 'active', 'delayed');
+  } finally {
+    await queue.close();
+  }
 }
 
 describe('a supervisor delegating over the queue', () => {
@@ -131,6 +165,29 @@ describe('a supervisor delegating over the queue', () => {
       delayed: 0,
     });
     await queue.close();
+  });
+
+  it('a worker with no live replica: the progress says so, and the delegation fails after the worker wait, not the hop timeout', async () => {
+    // The hop timeout is longer than this test may run: only the worker wait can end the call in time.
+    const sys = await start({ workerUp: false, hopTimeoutMs: 60_000, replicaWaitMs: 1_000 });
+    const { progress, task } = await follow(await sys.customer(), 'Where is order A10086?');
+    expect(progress).toContain('Step 1: orders has no live replica; waiting up to 1 s');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const answer = partsText(task.artifacts[0]?.parts ?? []);
+    expect(answer).toContain('TOOL_FAILED');
+    expect(answer).toContain('orders agent is not reachable');
+    expect(answer).not.toContain('TIMEOUT');
+    expect(await waitingJobs(sys.namespace)).toEqual({ waiting: 0, active: 0, delayed: 0 });
+  });
+
+  it('a replica that comes up during the worker wait takes the request, and the delegation answers', async () => {
+    const sys = await start({ workerUp: false, hopTimeoutMs: 20_000, replicaWaitMs: 15_000 });
+    const { progress, task } = await follow(await sys.customer(), 'Where is order A10086?', (line) =>
+      line.includes('no live replica') ? sys.startWorker() : undefined,
+    );
+    expect(progress).toContain('Step 1: orders has no live replica; waiting up to 15 s');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(partsText(task.artifacts[0]?.parts ?? [])).toContain('shipped');
   });
 
   it('canceling the supervisor’s task cancels the worker’s', async () => {

@@ -44,6 +44,23 @@ describe('loadServiceConfig', () => {
     expect(error.message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
   });
 
+  it('waits 30 s for a worker with no live replica, never longer than the hop timeout', () => {
+    const read = (env: NodeJS.ProcessEnv) =>
+      loadServiceConfig({ env: { ...base, ...env }, service: 'supervisor', defaultPort: 4100 }).workerWaitMs;
+    expect(read({})).toBe(30_000);
+    expect(read({ SWITCHBOARD_HOP_TIMEOUT_MS: '3000' })).toBe(3_000);
+    expect(read({ SWITCHBOARD_WORKER_WAIT_MS: '5000' })).toBe(5_000);
+    expect(problemsOf({ ...base, SWITCHBOARD_WORKER_WAIT_MS: 'soon' }).problems).toEqual([
+      { variable: 'SWITCHBOARD_WORKER_WAIT_MS', message: 'must be a number of milliseconds' },
+    ]);
+    expect(
+      problemsOf({ ...base, SWITCHBOARD_WORKER_WAIT_MS: '90000', SWITCHBOARD_HOP_TIMEOUT_MS: '60000' })
+        .message,
+    ).toContain(
+      'SWITCHBOARD_WORKER_WAIT_MS: must not be longer than SWITCHBOARD_HOP_TIMEOUT_MS (60000 ms), which ends every delegation; lower it, or raise the hop timeout',
+    );
+  });
+
   it('a public service needs API and operator tokens, written as token=name pairs', () => {
     const missing = problemsOf(base, true);
     expect(missing.problems.map((problem) => problem.variable)).toEqual([

@@ -9,6 +9,7 @@ import { A2aError } from '../errors.ts';
 import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.ts';
 import { sendMessageRequest, userMessage } from '../executor/messages.ts';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
+import { type LiveReplicas, watchReplicas } from './replica-watch.ts';
 
 /** Options of {@link delegationTools}. */
 export interface DelegationToolsOptions {
@@ -18,6 +19,17 @@ export interface DelegationToolsOptions {
   clientFor: (card: AgentCard) => Promise<Client> | Client;
   /** How long one delegation may take, approvals aside (default 60 000 ms). */
   timeoutMs?: number;
+  /**
+   * How many live replicas a peer has, e.g. its instances in the registry. With it, a call to a
+   * peer that has none says so in its progress ("orders has no live replica; waiting up to 30 s")
+   * and fails after `replicaWaitMs` instead of the hop timeout; without it, the call just waits.
+   */
+  liveReplicas?: LiveReplicas;
+  /**
+   * How long a call waits while its peer has no live replica (default 30 000 ms); the hop timeout
+   * (`timeoutMs`) still ends the call first when it comes sooner.
+   */
+  replicaWaitMs?: number;
   /** The bearer token this service presents to its peers (they may accept decisions from it). */
   token?: string;
   logger?: Logger;
@@ -64,7 +76,8 @@ const stableId = (...parts: string[]) =>
  * peer's steps show as progress). The peer's answer is the tool's result. When the peer stops for a
  * human approval, the call waits too (`waitForApproval`), and the decision is handed on to the
  * peer's task when it comes. A peer that does not answer in `timeoutMs` fails the call with a
- * message the model can pass on; its task is canceled.
+ * message the model can pass on; its task is canceled. With `liveReplicas`, a peer that has no live
+ * replica is named in the progress, and fails the call after `replicaWaitMs` with the same message.
  *
  * The delegate's context id is derived from the supervisor's conversation and the call, so the same
  * call retried after a crash lands in the same conversation (and the peer's intent records hold),
@@ -78,6 +91,8 @@ export function delegationTools({
   peers,
   clientFor,
   timeoutMs = 60_000,
+  liveReplicas,
+  replicaWaitMs = 30_000,
   token,
   logger = silentLogger(),
 }: DelegationToolsOptions): AnyTool[] {
@@ -85,6 +100,11 @@ export function delegationTools({
   if (!Array.isArray(peers) || typeof clientFor !== 'function') {
     throw new A2aError('INVALID_OPTIONS', {
       message: 'delegationTools needs peers (v1.0 agent cards) and clientFor (card → SDK client).',
+    });
+  }
+  if (!Number.isFinite(replicaWaitMs) || replicaWaitMs <= 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `delegationTools replicaWaitMs must be a positive number of milliseconds, got ${replicaWaitMs}.`,
     });
   }
   return peers.flatMap((card) =>
@@ -113,6 +133,9 @@ export function delegationTools({
             context,
             serviceParameters,
             logger,
+            ...(liveReplicas
+              ? { replicas: { count: liveReplicas, waitMs: replicaWaitMs, deadline: Date.now() + timeoutMs } }
+              : {}),
           });
           return settle(card.name, outcome, context);
         },
@@ -129,6 +152,7 @@ async function delegate({
   context,
   serviceParameters,
   logger,
+  replicas,
 }: {
   client: Client;
   serviceParameters: Record<string, string>;
@@ -137,6 +161,8 @@ async function delegate({
   request: string;
   context: ToolContext;
   logger: Logger;
+  /** Watch the peer's replicas while waiting on it (see `DelegationToolsOptions.liveReplicas`). */
+  replicas?: { count: LiveReplicas; waitMs: number; deadline: number };
 }): Promise<DelegateOutcome> {
   const resume = context.approval;
   const delegateTask = resume?.request.delegate;
@@ -169,10 +195,24 @@ async function delegate({
   context.report(
     resume ? `handing the ${resume.decision.decision} decision to ${card.name}` : `asking ${card.name}`,
   );
+  const watch = replicas
+    ? watchReplicas({
+        agent: card.name,
+        liveReplicas: replicas.count,
+        waitMs: replicas.waitMs,
+        deadline: replicas.deadline,
+        report: (text) => context.report(text),
+        logger,
+      })
+    : undefined;
+  const signal = watch ? AbortSignal.any([context.signal, watch.signal]) : context.signal;
   try {
-    for await (const event of client.sendMessageStream(params, { signal: context.signal, serviceParameters }))
+    for await (const event of client.sendMessageStream(params, { signal, serviceParameters }))
       stream.read(event);
   } catch (error) {
+    // Aborting withdrew the request from the queue if no replica had taken it, so it will not run
+    // later for nobody.
+    if (watch?.signal.aborted && !context.signal.aborted) throw watch.signal.reason;
     const { taskId } = stream.outcome;
     if (context.signal.aborted && taskId) {
       await client
@@ -185,6 +225,8 @@ async function delegate({
         );
     }
     throw error;
+  } finally {
+    watch?.stop();
   }
   return stream.outcome;
 }

@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   A2aQueueServer,
+  AgentRegistry,
   a2aHttpInterfaces,
   actingForOwner,
   adminApprovalsRouter,
@@ -119,20 +120,28 @@ export interface DelegatingSystem {
   customer(): Promise<Client>;
   admin(path: string, init?: RequestInit): Promise<Response>;
   waitForState(client: Client, taskId: string, state: TaskState): Promise<import('@a2a-js/sdk').Task>;
+  /** Starts the worker's consumer (and registers it, with `replicaWaitMs`) when it was not up. */
+  startWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts the two agents; `workerUp: false` publishes the worker's card but runs no consumer. */
+/**
+ * Starts the two agents; `workerUp: false` publishes the worker's card but runs no consumer. With
+ * `replicaWaitMs`, the supervisor counts the worker's live replicas in the registry, where the
+ * worker registers while it is up.
+ */
 export async function startDelegatingSystem({
   redis,
   namespace,
   workerUp = true,
   hopTimeoutMs = 10_000,
+  replicaWaitMs,
 }: {
   redis: Redis;
   namespace: string;
   workerUp?: boolean;
   hopTimeoutMs?: number;
+  replicaWaitMs?: number;
 }): Promise<DelegatingSystem> {
   const worker: WorkerRecord = { refunds: 0, audit: new MemoryAuditSink(), waitAborted: false };
   const address = defaultQueueAddress('orders', namespace);
@@ -166,7 +175,16 @@ export async function startDelegatingSystem({
     bearerTokens: { [SERVICE_TOKEN]: 'switchboard-service' },
     logger: silentLogger(),
   });
-  if (workerUp) await queueServer.start();
+  const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });
+  let running: { stop(): Promise<void> } | undefined;
+  const startWorker = async () => {
+    if (running) return;
+    await queueServer.start();
+    running = replicaWaitMs
+      ? await registry.register({ card: workerCard, instanceId: `orders-${randomUUID().slice(0, 8)}` })
+      : { stop: async () => {} };
+  };
+  if (workerUp) await startWorker();
 
   const queue = new QueueTransportFactory({ redis, timeoutMs: hopTimeoutMs });
   const tools = delegationTools({
@@ -174,6 +192,12 @@ export async function startDelegatingSystem({
     clientFor: (card: AgentCard) => new ClientFactory({ transports: [queue] }).createFromAgentCard(card),
     timeoutMs: hopTimeoutMs,
     token: SERVICE_TOKEN,
+    ...(replicaWaitMs
+      ? {
+          replicaWaitMs,
+          liveReplicas: async (agent: string) => (await registry.get(agent))?.instances.length ?? 0,
+        }
+      : {}),
   });
   const supervisorAgent = defineAgent({ name: 'supervisor', instructions: 'Delegate.', tools });
   const supervisorModel = new ScriptedModel({
@@ -254,10 +278,14 @@ export async function startDelegatingSystem({
       }
       throw new Error(`task ${taskId} never reached ${TaskState[state]}`);
     },
+    startWorker,
     async close() {
       await server.close();
       await queue.close();
-      if (workerUp) await queueServer.close({ graceMs: 1_000 });
+      if (running) {
+        await running.stop();
+        await queueServer.close({ graceMs: 1_000 });
+      }
     },
   };
 }

@@ -33,6 +33,11 @@ export interface ServiceConfig {
   jaegerUiUrl: string | undefined;
   /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
   hopTimeoutMs: number;
+  /**
+   * How long a delegation waits while its worker has no live replica in the registry before it
+   * fails (`SWITCHBOARD_WORKER_WAIT_MS`, default 30 000, or the hop timeout when that is shorter).
+   */
+  workerWaitMs: number;
   /** Longest a SIGTERM drain waits for running tasks (`SWITCHBOARD_DRAIN_MS`, default 30 000). */
   drainMs: number;
   /**
@@ -74,6 +79,7 @@ const Common = z.object({
   SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default(DEFAULT_SPAN_FILE),
   SWITCHBOARD_JAEGER_URL: HttpUrl.optional(),
   SWITCHBOARD_HOP_TIMEOUT_MS: Millis.default(60_000),
+  SWITCHBOARD_WORKER_WAIT_MS: Millis.optional(),
   SWITCHBOARD_DRAIN_MS: Millis.default(30_000),
   SWITCHBOARD_JOB_LOCK_MS: Millis.min(1_000, 'must be at least 1000 ms').default(30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -117,6 +123,13 @@ export function loadServiceConfig({
       }
     }
   }
+  const wait = parsed.success ? parsed.data.SWITCHBOARD_WORKER_WAIT_MS : undefined;
+  if (parsed.success && wait !== undefined && wait > parsed.data.SWITCHBOARD_HOP_TIMEOUT_MS) {
+    problems.push({
+      variable: 'SWITCHBOARD_WORKER_WAIT_MS',
+      message: `must not be longer than SWITCHBOARD_HOP_TIMEOUT_MS (${parsed.data.SWITCHBOARD_HOP_TIMEOUT_MS} ms), which ends every delegation; lower it, or raise the hop timeout`,
+    });
+  }
   if (!parsed.success || 'problems' in model || problems.length > 0) throw new ConfigError(service, problems);
   const c = parsed.data;
   const port = c.PORT ?? defaultPort;
@@ -138,6 +151,7 @@ export function loadServiceConfig({
     spanFile: c.SWITCHBOARD_SPAN_FILE,
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
     hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
+    workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     logLevel: c.LOG_LEVEL,
