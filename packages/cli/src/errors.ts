@@ -12,6 +12,8 @@ export const CLI_ERRORS = {
   TASK_NOT_CANCELABLE: { exit: EXIT.problems, message: 'The task cannot be canceled.' },
   REFUSED: { exit: EXIT.problems, message: 'The server refused the request.' },
   BAD_REPLY: { exit: EXIT.problems, message: 'The server’s reply could not be read.' },
+  SERVICE_EXITED: { exit: EXIT.problems, message: 'A service of the system exited before it was ready.' },
+  SERVICE_NOT_READY: { exit: EXIT.problems, message: 'A service of the system was not ready in time.' },
 } as const satisfies Record<string, { exit: ExitCode; message: string }>;
 
 /** A code from {@link CLI_ERRORS}. */

@@ -9,14 +9,13 @@ export { EXIT, processOutput } from './io/output.ts';
 export { buildProgram, main } from './main.ts';
 export type { BootedSystem, BootSystemOptions, SystemMode } from './system/boot-system.ts';
 export { bootSystem } from './system/boot-system.ts';
-export type {
-  LaunchedSystem,
-  LaunchSystemOptions,
-  RunningService,
-  ServiceLogLine,
-} from './system/launch-system.ts';
+export type { LaunchedSystem, LaunchSystemOptions } from './system/launch-system.ts';
 export { launchSystem } from './system/launch-system.ts';
 export type { RedisSource } from './system/local-redis.ts';
 export { findRedis, redisAnswers } from './system/local-redis.ts';
 export { formatLogLine } from './system/log-line.ts';
+export type { RestartPolicy } from './system/restart-policy.ts';
+export type { RunningService, ServiceLogLine } from './system/service-process.ts';
+export type { ServiceCrashed, ServiceRestarted, SystemEvent, SystemGaveUp } from './system/system-event.ts';
+export { describeExit, describeSystemEvent } from './system/system-event.ts';
 export { REPO_ROOT, SYSTEM_SERVICES } from './system/system-services.ts';

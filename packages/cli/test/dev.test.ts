@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,13 +20,16 @@ afterAll(async () => {
   await redis.quit();
 });
 
-/** Starts `switchboard dev` in a fresh directory and waits until it says the system runs. */
-async function startDev(args: string[], env: Record<string, string> = {}) {
+/**
+ * Starts `switchboard dev` in a fresh directory and waits until it says the system runs; with
+ * `ipc`, over an IPC channel, as a test runner or another tool might.
+ */
+async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
   const child: ChildProcess = spawn(process.execPath, [bin, 'dev', ...args], {
     cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -41,12 +45,40 @@ async function startDev(args: string[], env: Record<string, string> = {}) {
   }
   return {
     cwd,
+    child,
+    exited,
     output: () => output,
     stop: async () => {
       child.kill('SIGINT');
       return exited;
     },
   };
+}
+
+/** The pid of one service that `switchboard dev` (pid `dev`) started, read from /proc (Linux). */
+function servicePid(dev: number, service: string): number {
+  const children = readFileSync(`/proc/${dev}/task/${dev}/children`, 'utf8').trim().split(/\s+/).map(Number);
+  const pid = children.find((child) =>
+    readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(`apps/${service}/src/main.ts`),
+  );
+  if (pid === undefined) throw new Error(`dev (${dev}) has no ${service} process`);
+  return pid;
+}
+
+/**
+ * Listens on a loopback port as soon as it is free (a service that just died still held it),
+ * hanging up on whoever connects (the launcher polls it for readiness).
+ */
+async function holdPort(port: number): Promise<Server> {
+  for (;;) {
+    const server = createServer((socket) => socket.destroy());
+    const held = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (held) return server;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('switchboard dev', () => {
@@ -91,6 +123,48 @@ describe('switchboard dev', () => {
     for (const service of ['orders', 'inventory', 'comms', 'supervisor']) {
       expect(dev.output()).toMatch(new RegExp(`\\[${service} *\\] info +${service} stopped`));
     }
+  }, 90_000);
+});
+
+describe('switchboard dev, when things go wrong', () => {
+  it('stops the system when the process that started it goes away (its IPC channel closes)', async () => {
+    const port = await closedPort();
+    const dev = await startDev(['--in-process', '--port', String(port)], { ipc: true });
+    dev.child.disconnect();
+    expect(await dev.exited).toBe(0);
+    expect(dev.output()).toContain('Stopped.');
+    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(false);
+  });
+
+  it('a crashed service is reported and restarted; a restart that cannot get ready stops the system, and dev exits 1 saying why', async () => {
+    const namespace = `devcrash-${Date.now().toString(36)}`;
+    namespaces.push(namespace);
+    const port = await closedPort();
+    const dev = await startDev(['--port', String(port), '--namespace', namespace, '--redis-url', redisUrl]);
+    process.kill(servicePid(dev.child.pid ?? 0, 'orders'), 'SIGKILL');
+    // Orders' port is taken before its restart (0.5 s later), so the restart cannot listen.
+    const blocker = await holdPort(port + 1);
+    try {
+      expect(await dev.exited).toBe(1);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    const output = dev.output();
+    expect(output).toContain(
+      '[system    ] orders stopped unexpectedly (killed by SIGKILL); restarting it in 0.5 s.',
+    );
+    expect(output).toMatch(
+      /\[system {4}\] orders keeps crashing: it stopped again before it was ready \(exit code \d+\)\. Stopping the system\./,
+    );
+    expect(output).toContain('[system    ] Its last log lines:');
+    expect(output).toContain('EADDRINUSE');
+    expect(output).toContain(
+      'Stopped, because orders kept crashing: fix what its last log lines above show, then run "switchboard dev" again.',
+    );
+    for (const service of ['inventory', 'comms', 'supervisor']) {
+      expect(output).toMatch(new RegExp(`\\[${service} *\\] info +${service} stopped`));
+    }
+    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(false);
   }, 90_000);
 });
 

@@ -5,6 +5,7 @@ import { DEV_FILE, writeDevFile } from '../dev-file.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { bootSystem } from '../system/boot-system.ts';
 import { formatLogLine } from '../system/log-line.ts';
+import { describeSystemEvent } from '../system/system-event.ts';
 
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {
@@ -15,31 +16,43 @@ export interface DevCommandOptions {
   /** The environment the services start from (they read their own settings from it). */
   env: NodeJS.ProcessEnv;
   output: Output;
-  /** Resolves when the command should stop (default: SIGINT or SIGTERM). */
+  /**
+   * Resolves when the command should stop (default: SIGINT, SIGTERM, or the IPC channel to the
+   * process that started this one closing).
+   */
   until?: Promise<void>;
 }
+
+const SYSTEM_PREFIX = '[system    ]';
 
 function consoleLogger(output: Output): Logger {
   const write =
     (level: string) =>
     (fields: Record<string, unknown> | string, message?: string): void => {
       const text = typeof fields === 'string' ? fields : (message ?? '');
-      output.err(`[system    ] ${level.padEnd(5)} ${text}`);
+      output.err(`${SYSTEM_PREFIX} ${level.padEnd(5)} ${text}`);
     };
   return { debug: () => {}, info: write('info'), warn: write('warn'), error: write('error') } as Logger;
 }
 
-const signalled = () =>
+const stopRequested = () =>
   new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    if (process.channel) {
+      // Started with an IPC channel (by a test, say): when that process goes, even by SIGKILL, the
+      // channel closes and the system stops with it. The channel alone must not keep this one alive.
+      process.once('disconnect', () => resolve());
+      process.channel.unref();
+    }
   });
 
 /**
  * `switchboard dev`: boots the whole system (a process per service on Redis; a local redis-server
  * when none answers and one is installed; else everything in this process), seeds the shop, writes
  * `.switchboard/dev.json` for the other commands, prints every service's log prefixed with its
- * name, and stops it all on Ctrl-C.
+ * name, and stops it all on Ctrl-C. A service that crashes is reported and restarted; one that
+ * keeps crashing stops the system, and the command exits 1.
  */
 export async function devCommand({
   redisUrl,
@@ -48,7 +61,7 @@ export async function devCommand({
   inProcess,
   env,
   output,
-  until = signalled(),
+  until = stopRequested(),
 }: DevCommandOptions): Promise<number> {
   output.out('Starting the Switchboard customer-service system…');
   const system = await bootSystem({
@@ -59,6 +72,9 @@ export async function devCommand({
     baseEnv: env,
     logger: consoleLogger(output),
     onLog: (line) => output.out(formatLogLine(line)),
+    onEvent: (event) => {
+      for (const line of describeSystemEvent(event)) output.err(`${SYSTEM_PREFIX} ${line}`);
+    },
   });
   const { access } = system;
   await writeDevFile({
@@ -82,10 +98,16 @@ export async function devCommand({
   output.out('  switchboard approvals list');
   output.out('  switchboard trace last');
   output.out('Press Ctrl-C to stop.');
-  await until;
+  const failure = await Promise.race([until.then(() => undefined), system.failed]);
   output.out('Stopping…');
   await system.stop();
   await rm(join(process.cwd(), DEV_FILE), { force: true });
+  if (failure) {
+    output.err(
+      `Stopped, because ${failure.service} kept crashing: fix what its last log lines above show, then run "switchboard dev" again.`,
+    );
+    return EXIT.problems;
+  }
   output.out('Stopped.');
   return EXIT.ok;
 }

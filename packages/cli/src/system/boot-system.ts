@@ -4,8 +4,11 @@ import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
 import { Redis } from 'ioredis';
-import { type LaunchedSystem, launchSystem, type ServiceLogLine } from './launch-system.ts';
+import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';
+import type { RestartPolicy } from './restart-policy.ts';
+import type { ServiceLogLine } from './service-process.ts';
+import { describeSystemEvent, type SystemEvent, type SystemGaveUp } from './system-event.ts';
 
 /** How the system runs: one process per service on Redis, or everything in this process. */
 export type SystemMode = 'processes' | 'in-process';
@@ -18,6 +21,8 @@ export interface BootedSystem {
   note: string;
   /** The processes, when `mode` is `processes`. */
   launched: LaunchedSystem | undefined;
+  /** Resolves when a service kept crashing and the system stopped itself (see `launchSystem`). */
+  failed: Promise<SystemGaveUp>;
   stop(): Promise<void>;
 }
 
@@ -46,8 +51,26 @@ export interface BootSystemOptions {
   /** Extra environment for every service process. */
   env?: Readonly<Record<string, string>>;
   onLog?: (line: ServiceLogLine) => void;
-  /** Where the in-process system logs. */
+  /** Whether crashed service processes are restarted, and how (see `launchSystem`; default `true`). */
+  restart?: boolean | RestartPolicy;
+  /** Crashes, restarts and giving up of the service processes (default: logged to `logger`). */
+  onEvent?: (event: SystemEvent) => void;
+  /** Where the in-process system logs (and, by default, the launcher's events). */
   logger: Logger;
+}
+
+/** Logs a launcher event: a crash as a warning, giving up as an error. */
+function logEvent(logger: Logger) {
+  return (event: SystemEvent) => {
+    const [headline = ''] = describeSystemEvent(event);
+    const fields = {
+      service: event.service,
+      ...('lastLines' in event ? { lastLines: event.lastLines } : {}),
+    };
+    if (event.kind === 'restarted') logger.info(fields, headline);
+    else if (event.kind === 'crashed') logger.warn(fields, headline);
+    else logger.error(fields, headline);
+  };
 }
 
 /**
@@ -64,7 +87,9 @@ export async function bootSystem({
   baseEnv = {},
   env = {},
   onLog,
+  restart = true,
   logger,
+  onEvent = logEvent(logger),
 }: BootSystemOptions): Promise<BootedSystem> {
   const redis = inProcess ? undefined : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
@@ -80,6 +105,7 @@ export async function bootSystem({
         ? 'in one process, as asked: agents talk A2A over loopback HTTP, data lives in memory'
         : `in one process, because Redis is not available (${redis?.why}): agents talk A2A over loopback HTTP instead of queues, and data lives in memory`,
       launched: undefined,
+      failed: new Promise<never>(() => {}),
       stop: () => system.stop(),
     };
   }
@@ -97,6 +123,8 @@ export async function bootSystem({
       ports: { supervisor: port, orders: port + 1, inventory: port + 2, comms: port + 3 },
       env: { SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'), ...env },
       ...(onLog ? { onLog } : {}),
+      restart,
+      onEvent,
     });
     return {
       mode: 'processes',
@@ -106,6 +134,7 @@ export async function bootSystem({
           ? `one process per service, on a redis-server started here at ${redisUrl} (stopped with the system)`
           : `one process per service, on Redis at ${redisUrl}`,
       launched,
+      failed: launched.failed,
       stop: async () => {
         await launched.stop();
         if (redis.kind === 'started') await redis.stop();

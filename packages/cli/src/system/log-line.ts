@@ -1,4 +1,4 @@
-import type { ServiceLogLine } from './launch-system.ts';
+import type { ServiceLogLine } from './service-process.ts';
 
 const LEVELS: Record<number, string> = {
   10: 'trace',
