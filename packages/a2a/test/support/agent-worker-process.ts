@@ -1,7 +1,8 @@
 /**
  * A queue worker as its own process, for the drills: `node agent-worker-process.ts` with
  * REDIS_URL, PREFIX, QUEUE, WORKER (a name), LOOKUP_MS, CONCURRENCY, LOCK_MS and GRACE_MS.
- * Prints "ready" when it consumes; on SIGTERM drains within GRACE_MS, prints "drained <bool>" and exits.
+ * Prints "ready" when it consumes; on SIGTERM, or when the process that started it over an IPC channel
+ * goes away, drains within GRACE_MS, prints "drained <bool>" and exits.
  */
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { silentLogger } from '@switchboard/agent';
@@ -63,10 +64,22 @@ const cancels = await listenForCancels({ redis, prefix, executor, logger });
 await server.start();
 process.stdout.write('ready\n');
 
-process.once('SIGTERM', async () => {
-  const { drained } = await server.close({ graceMs: Number(env('GRACE_MS', '10000')) });
+const graceMs = Number(env('GRACE_MS', '10000'));
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  // The grace, then a little for Redis; a drain that hangs past that must not keep the process.
+  setTimeout(() => process.exit(1), graceMs + 10_000).unref();
+  const { drained } = await server.close({ graceMs });
   await cancels.close();
   process.stdout.write(`drained ${drained}\n`);
   await redis.quit();
   process.exit(0);
-});
+};
+process.once('SIGTERM', stop);
+// The drills start it with an IPC channel: when the test's process goes, even by SIGKILL, the channel
+// closes and it stops as on SIGTERM. (The contract of exitWithParent in @switchboard/service, which
+// depends on this package, so it cannot be imported here.) The channel alone never keeps it alive.
+process.channel?.unref();
+process.once('disconnect', stop);

@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 const script = fileURLToPath(new URL('./agent-worker-process.ts', import.meta.url));
 
+/** How long a worker may take to start, on a busy machine (below the drills' hook and test timeouts). */
+const READY_MS = 25_000;
+
 /** A queue worker running as a real child process. */
 export interface WorkerProcess {
   name: string;
@@ -32,7 +35,8 @@ export async function startWorker({
   lockMs?: number;
   graceMs?: number;
 }): Promise<WorkerProcess> {
-  // One process (node, which strips the types itself), so a signal reaches the worker itself, not a wrapper.
+  // One process (node, which strips the types itself), so a signal reaches the worker itself, not a
+  // wrapper. Its own process group, and an IPC channel: it stops when the test's process goes.
   const child = spawn(process.execPath, [script], {
     cwd: packageDir,
     env: {
@@ -45,7 +49,8 @@ export async function startWorker({
       LOCK_MS: String(lockMs),
       GRACE_MS: String(graceMs),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -57,8 +62,11 @@ export async function startWorker({
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker ${name} did not start: ${output}`)), 20_000);
+  const started = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`worker ${name} was not ready within ${READY_MS / 1000} s: ${output}`)),
+      READY_MS,
+    );
     const check = () => {
       if (output.includes('ready')) {
         clearTimeout(timer);
@@ -70,6 +78,14 @@ export async function startWorker({
       clearTimeout(timer);
       reject(new Error(`worker ${name} exited early: ${output}`));
     });
+  });
+  await started.catch((error: unknown) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // it is gone already
+    }
+    throw error;
   });
   return { name, child, output: () => output, exited };
 }
