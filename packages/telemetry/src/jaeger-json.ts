@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { takeJaegerWarnings } from './jaeger-warnings.ts';
 import {
   roundMs,
   SpanKindName,
@@ -20,6 +21,7 @@ const JaegerSpan = z.object({
   duration: z.number(),
   tags: z.array(JaegerTag).nullish(),
   processID: z.string(),
+  warnings: z.array(z.string()).nullish(),
 });
 
 /** Jaeger's own trace JSON: the body of `GET /api/traces/{id}` (the internal, undocumented API). */
@@ -64,11 +66,14 @@ export function jaegerToSpanRecords(response: JaegerTraceResponse): SpanRecord[]
       const status: SpanStatusName =
         statusText === 'error' || tags.get('error') === true ? 'error' : statusText === 'ok' ? 'ok' : 'unset';
       const message = tags.get('otel.status_description');
-      const attributes: Record<string, SpanRecordAttributeValue> = {};
+      const tagged: Record<string, SpanRecordAttributeValue> = {};
       for (const [key, value] of tags) {
         const converted = TRANSLATOR_TAGS.has(key) ? undefined : toValue(value);
-        if (converted !== undefined) attributes[key] = converted;
+        if (converted !== undefined) tagged[key] = converted;
       }
+      // Jaeger moves its warnings to `warnings`; one left among the tags is one too.
+      const { attributes, warnings: tagWarnings } = takeJaegerWarnings(tagged);
+      const warnings = [...(span.warnings ?? []), ...tagWarnings];
       records.push({
         traceId: span.traceID.toLowerCase().padStart(32, '0'),
         spanId: span.spanID.toLowerCase().padStart(16, '0'),
@@ -81,6 +86,7 @@ export function jaegerToSpanRecords(response: JaegerTraceResponse): SpanRecord[]
         durationMs: roundMs(span.duration / 1000),
         status: { code: status, ...(typeof message === 'string' && message ? { message } : {}) },
         attributes,
+        ...(warnings.length > 0 ? { warnings } : {}),
       });
     }
   }

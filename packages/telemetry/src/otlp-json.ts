@@ -1,6 +1,8 @@
 import { RESOURCE } from '@switchboard/semconv';
 import { z } from 'zod';
+import { takeJaegerWarnings } from './jaeger-warnings.ts';
 import {
+  hasTimes,
   roundMs,
   type SpanKindName,
   type SpanRecord,
@@ -37,8 +39,9 @@ const OtlpSpan = z.object({
   parentSpanId: z.string().optional(),
   name: z.string(),
   kind: Int.optional(),
-  startTimeUnixNano: Nanos,
-  endTimeUnixNano: Nanos,
+  // The OTLP JSON mapping omits fields that are zero: a span may come without its times.
+  startTimeUnixNano: Nanos.optional(),
+  endTimeUnixNano: Nanos.optional(),
   attributes: z.array(OtlpKeyValue).optional(),
   status: z.object({ code: Int.optional(), message: z.string().optional() }).optional(),
 });
@@ -73,10 +76,12 @@ export function otlpToSpanRecords(data: OtlpTraceData): SpanRecord[] {
 }
 
 function toRecord(span: z.infer<typeof OtlpSpan>, service: string): SpanRecord {
-  const start = BigInt(span.startTimeUnixNano);
-  const end = BigInt(span.endTimeUnixNano);
+  const start = BigInt(span.startTimeUnixNano ?? 0);
+  const end = BigInt(span.endTimeUnixNano ?? 0);
+  const timed = hasTimes({ startMs: Number(start), endMs: Number(end) });
   const parentSpanId = span.parentSpanId ? toHexId(span.parentSpanId, 8) : '';
   const statusMessage = span.status?.message;
+  const { attributes, warnings } = takeJaegerWarnings(toAttributes(span.attributes));
   return {
     traceId: toHexId(span.traceId, 16),
     spanId: toHexId(span.spanId, 8),
@@ -86,12 +91,13 @@ function toRecord(span: z.infer<typeof OtlpSpan>, service: string): SpanRecord {
     service,
     startMs: roundMs(Number(start) / 1e6),
     endMs: roundMs(Number(end) / 1e6),
-    durationMs: roundMs(Number(end - start) / 1e6),
+    durationMs: timed ? roundMs(Number(end - start) / 1e6) : 0,
     status: {
       code: STATUSES[enumIndex(span.status?.code, 'STATUS_CODE_', STATUSES)] ?? 'unset',
       ...(statusMessage ? { message: statusMessage } : {}),
     },
-    attributes: toAttributes(span.attributes),
+    attributes,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ export type SpanRecordAttributeValue = z.infer<typeof SpanRecordAttributeValue>;
 /**
  * One finished span as the span file stores it and as the trace tree reads it, whatever it came
  * from (the local span file, Jaeger's OTLP JSON or Jaeger's own JSON). Times in milliseconds since
- * the epoch, to the microsecond.
+ * the epoch, to the microsecond; 0 when the source gave none ({@link hasTimes}).
  */
 export const SpanRecord = z.object({
   traceId: z.string().regex(/^[0-9a-f]{32}$/),
@@ -38,8 +38,15 @@ export const SpanRecord = z.object({
   durationMs: z.number(),
   status: z.object({ code: SpanStatusName, message: z.string().optional() }),
   attributes: z.record(z.string(), SpanRecordAttributeValue),
+  /** What the backend found wrong with the span (Jaeger: clock skew, invalid parent, ...). */
+  warnings: z.array(z.string()).optional(),
 });
 export type SpanRecord = z.infer<typeof SpanRecord>;
+
+/** Whether the span's times are known: sources that omit zero fields may give none. */
+export function hasTimes(span: Pick<SpanRecord, 'startMs' | 'endMs'>): boolean {
+  return span.startMs > 0 && span.endMs >= span.startMs;
+}
 
 const KIND_NAMES: Record<SpanKind, SpanKindName> = {
   [SpanKind.INTERNAL]: 'internal',

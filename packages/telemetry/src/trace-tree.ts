@@ -1,5 +1,5 @@
 import { A2A, COMMON, GEN_AI, MESSAGING } from '@switchboard/semconv';
-import type { SpanRecord, SpanRecordAttributeValue } from './span-record.ts';
+import { hasTimes, type SpanRecord, type SpanRecordAttributeValue } from './span-record.ts';
 
 /** A span with its children, ordered by start time. */
 export interface TraceNode {
@@ -48,7 +48,9 @@ export function buildTraceTree(spans: readonly SpanRecord[]): TraceTree {
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }
-  const byStart = (a: TraceNode, b: TraceNode) => a.span.startMs - b.span.startMs;
+  // Spans without times (a source may omit them) come after their timed siblings, in source order.
+  const byStart = (a: TraceNode, b: TraceNode) =>
+    Number(!hasTimes(a.span)) - Number(!hasTimes(b.span)) || a.span.startMs - b.span.startMs;
   for (const node of nodes.values()) node.children.sort(byStart);
   roots.sort(byStart);
   return { roots };
@@ -64,8 +66,8 @@ interface Row {
 
 /**
  * Renders a trace tree as text lines: the tree of span names, then aligned columns with the
- * service, the duration in ms, `ok` or `ERROR` (with our error message), and the key attributes
- * ({@link TRACE_TREE_ATTRIBUTES}).
+ * service, the duration in ms (`? ms` when the source gave no times), `ok` or `ERROR` (with our
+ * error message), the key attributes ({@link TRACE_TREE_ATTRIBUTES}) and the backend's warnings.
  *
  * @example
  * // invoke_agent orders               orders  148 ms  ok
@@ -111,10 +113,11 @@ function toRow(span: SpanRecord, label: string): Row {
     return value === undefined ? [] : [`${label}=${formatValue(value)}`];
   });
   if (failed && span.status.message) details.unshift(JSON.stringify(span.status.message));
+  for (const warning of span.warnings ?? []) details.push(`warning=${formatValue(warning)}`);
   return {
     label: `${label}${span.name}`,
     service: span.service,
-    duration: `${formatMs(span.durationMs)} ms`,
+    duration: hasTimes(span) ? `${formatMs(span.durationMs)} ms` : '? ms',
     status: failed ? 'ERROR' : 'ok',
     details: details.join(' '),
   };

@@ -30,6 +30,22 @@ describe('buildTraceTree and renderTraceTree', () => {
     expect(lines.every((line) => line.length <= 60)).toBe(true);
   });
 
+  it('puts a span without times after its timed siblings, without a duration', () => {
+    const untimed = sampleTrace.map((span) =>
+      span.spanId.endsWith('a3') ? { ...span, startMs: 0, endMs: 0, durationMs: 0 } : span,
+    );
+    const [root] = buildTraceTree(untimed).roots;
+    const invoke = root?.children[0];
+    expect(invoke?.children.map((child) => `${child.span.name} ${child.span.startMs > 0}`)).toEqual([
+      'execute_tool ask_orders true',
+      'chat gpt-4.1-mini true',
+      'chat gpt-4.1-mini false',
+    ]);
+    expect(renderTraceTree(buildTraceTree(untimed))).toContain(
+      '   └─ chat gpt-4.1-mini                            supervisor    ? ms  ok     tokens.in=120 tokens.out=30 finish=tool_calls',
+    );
+  });
+
   it('makes a span whose parent is missing a root', () => {
     const orphan = sampleTrace.filter((span) => span.name !== 'send a2a.orders');
     const { roots } = buildTraceTree(orphan);

@@ -11,7 +11,12 @@ function otlpValue(value: SpanRecord['attributes'][string]): Record<string, unkn
   return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
 }
 
-/** What Jaeger v2 answers on `GET /api/v3/traces/{id}`: OTLP JSON, one resource per service. */
+/**
+ * What Jaeger v2 answers on `GET /api/v3/traces/{id}`: OTLP JSON, one resource per service, written
+ * as protojson writes it: fields that are zero left out (a span's times, an unset status code, the
+ * kind UNSPECIFIED), a root's `parentSpanId` empty, and Jaeger's warnings in its `@jaeger@warnings`
+ * attribute.
+ */
 export function toJaegerV3(spans: readonly SpanRecord[]): unknown {
   const services = [...new Set(spans.map((span) => span.service))];
   return {
@@ -26,15 +31,18 @@ export function toJaegerV3(spans: readonly SpanRecord[]): unknown {
               .map((span) => ({
                 traceId: span.traceId,
                 spanId: span.spanId,
-                ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+                parentSpanId: span.parentSpanId ?? '',
                 name: span.name,
                 kind: KIND_NUMBERS[span.kind],
-                startTimeUnixNano: nanos(span.startMs),
-                endTimeUnixNano: nanos(span.endMs),
-                attributes: Object.entries(span.attributes).map(([key, value]) => ({
-                  key,
-                  value: otlpValue(value),
-                })),
+                ...(span.startMs ? { startTimeUnixNano: nanos(span.startMs) } : {}),
+                ...(span.endMs ? { endTimeUnixNano: nanos(span.endMs) } : {}),
+                attributes: [
+                  ...Object.entries(span.attributes).map(([key, value]) => ({
+                    key,
+                    value: otlpValue(value),
+                  })),
+                  ...(span.warnings ? [{ key: '@jaeger@warnings', value: otlpValue(span.warnings) }] : []),
+                ],
                 status: {
                   ...(span.status.code === 'unset' ? {} : { code: STATUS_NUMBERS[span.status.code] }),
                   ...(span.status.message ? { message: span.status.message } : {}),
@@ -56,7 +64,7 @@ function jaegerTag(key: string, value: SpanRecord['attributes'][string]) {
 
 /**
  * What Jaeger answers on `GET /api/traces/{id}`: its own JSON, times in µs, kind and status as
- * translator tags, arrays as JSON text, services in `processes`.
+ * translator tags, arrays as JSON text, services in `processes`, warnings in the span's `warnings`.
  */
 export function toJaegerLegacy(spans: readonly SpanRecord[]): unknown {
   const services = [...new Set(spans.map((span) => span.service))];
@@ -89,7 +97,7 @@ export function toJaegerLegacy(spans: readonly SpanRecord[]): unknown {
           ],
           logs: [],
           processID: processId(span.service),
-          warnings: null,
+          warnings: span.warnings ?? null,
         })),
         processes: Object.fromEntries(
           services.map((service) => [processId(service), { serviceName: service, tags: [] }]),
