@@ -15,7 +15,10 @@ export interface Ready {
   card?: unknown;
 }
 
-/** A child process of this bench (node, which strips the types itself), with an IPC channel. */
+/**
+ * A child process of this bench (node, which strips the types itself), with an IPC channel: the
+ * children stop when it closes, so none outlives the bench, even one killed outright.
+ */
 export interface Child {
   process: ChildProcess;
   ready: Ready;
@@ -36,14 +39,23 @@ export async function startChild(
     cwd: benchDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    // Its own process group, so stopping it reaches whatever it started too.
+    detached: true,
   });
+  const killGroup = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // nothing of the group is left
+    }
+  };
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
   const ready = await new Promise<Ready>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killGroup();
       reject(new Error(`${name} did not start within 30 s: ${output}`));
     }, 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -60,9 +72,10 @@ export async function startChild(
   });
   const stop = async () => {
     child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const kill = setTimeout(killGroup, 20_000);
     await exited;
     clearTimeout(kill);
+    killGroup();
   };
   return { process: child, ready, stop };
 }
