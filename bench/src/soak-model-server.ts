@@ -8,7 +8,7 @@
  * (see `soak-ipc.ts`); stops on SIGTERM or when the bench is gone.
  */
 import { parseArgs } from 'node:util';
-import { OfflineModel } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { DelayedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { CallsQuery } from './soak-ipc.ts';
 

@@ -10,7 +10,8 @@ import {
   renderAgentCard,
   type SkillSpec,
 } from '@switchboard/a2a';
-import { type Agent, OfflineModel } from '@switchboard/agent';
+import type { Agent } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import {
   COMMS_SKILLS,
   createCommsAgent,

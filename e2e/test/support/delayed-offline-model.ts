@@ -1,4 +1,5 @@
-import { type ChatRequest, OfflineModel } from '@switchboard/agent';
+import type { ChatRequest } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { DelayedModel } from '@switchboard/agent/testing';
 
 /** Which agent a model request comes from, by the tools it declares. */

@@ -56,12 +56,6 @@ export {
   ToolMessage,
   UserMessage,
 } from './model/messages.ts';
-// offline model
-export type { OfflineModelOptions } from './model/offline/offline-model.ts';
-export { OfflineModel } from './model/offline/offline-model.ts';
-// OpenAI-compatible adapter
-export type { OpenAIChatModelOptions } from './model/openai-chat-model.ts';
-export { OpenAIChatModel } from './model/openai-chat-model.ts';
 export type {
   ApprovalAuditRecord,
   AuditRecord,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineAgent, OpenAIChatModel, runAgent } from '../src/index.ts';
+import { defineAgent, runAgent } from '../src/index.ts';
+import { OpenAIChatModel } from '../src/openai/index.ts';
 import {
   type OpenAICompatibleServer,
   ScriptedModel,

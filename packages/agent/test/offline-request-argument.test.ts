@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fillArguments } from '../src/model/offline/fill-arguments.ts';
-import { OfflineModel } from '../src/model/offline/offline-model.ts';
+import { fillArguments } from '../src/offline/fill-arguments.ts';
+import { OfflineModel } from '../src/offline/index.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
 import { toModelSchema } from '../src/tools/tool-declaration.ts';
 import { Toolset } from '../src/tools/toolset.ts';

@@ -8,7 +8,8 @@ import type {
   ResponseFormat,
   ToolDeclaration,
 } from '../src/index.ts';
-import { AgentError, OpenAIChatModel, type OpenAIChatModelOptions } from '../src/index.ts';
+import { AgentError } from '../src/index.ts';
+import { OpenAIChatModel, type OpenAIChatModelOptions } from '../src/openai/index.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../src/index.ts';
-import { ChatCompletionErrorBody } from '../src/model/openai-wire.ts';
+import { ChatCompletionErrorBody } from '../src/openai/openai-wire.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,

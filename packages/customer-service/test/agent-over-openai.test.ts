@@ -1,4 +1,6 @@
-import { OfflineModel, OpenAIChatModel, runAgent } from '@switchboard/agent';
+import { runAgent } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
+import { OpenAIChatModel } from '@switchboard/agent/openai';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCommsAgent, createOrdersAgent, Ticket } from '../src/index.ts';

@@ -1,4 +1,5 @@
-import { MemoryIntentStore, OfflineModel, runAgent, TaskState } from '@switchboard/agent';
+import { MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
 import { createCommsAgent, Ticket, ticketCues } from '../src/index.ts';
 import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';

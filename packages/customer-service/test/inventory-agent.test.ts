@@ -1,4 +1,5 @@
-import { OfflineModel, runAgent } from '@switchboard/agent';
+import { runAgent } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
 import { createInventoryAgent } from '../src/index.ts';
 import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';

@@ -1,4 +1,5 @@
-import { MemoryIntentStore, OfflineModel, runAgent, TaskState } from '@switchboard/agent';
+import { MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

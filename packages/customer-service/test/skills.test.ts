@@ -1,4 +1,5 @@
-import { type Agent, defineTool, OfflineModel, Toolset } from '@switchboard/agent';
+import { type Agent, defineTool, Toolset } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

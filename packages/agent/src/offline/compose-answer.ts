@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from '../../tools/tool-result.ts';
+import type { ToolErrorCode } from '../tools/tool-result.ts';
 import type { ToolStep } from './conversation.ts';
 import { splitIdentifier } from './lexical.ts';
 import { describeForm, type PropertyView } from './schema-view.ts';

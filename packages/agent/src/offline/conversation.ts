@@ -1,5 +1,5 @@
-import { parseToolResult, type ToolResultEnvelope } from '../../tools/tool-result.ts';
-import type { ChatMessage } from '../messages.ts';
+import type { ChatMessage } from '../model/messages.ts';
+import { parseToolResult, type ToolResultEnvelope } from '../tools/tool-result.ts';
 import { type KnownValues, normaliseKey } from './fill-arguments.ts';
 
 /** One tool call made for the current request, with its result when it has arrived. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../messages.ts';
+import type { JsonSchema } from '../model/messages.ts';
 import { contentTokens } from './lexical.ts';
 import { acceptsValue, type ObjectView, type PropertyView, readObjectSchema } from './schema-view.ts';
 import {

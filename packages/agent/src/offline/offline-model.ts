@@ -1,14 +1,14 @@
-import { estimatePromptTokens, estimateTextTokens } from '../../context/token-estimate.ts';
-import { AgentError } from '../../errors.ts';
+import { estimatePromptTokens, estimateTextTokens } from '../context/token-estimate.ts';
+import { AgentError } from '../errors.ts';
 import type {
   ChatModel,
   ChatModelCapabilities,
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from '../chat-model.ts';
-import { streamFromResponse } from '../chat-model.ts';
-import type { AssistantMessage, ToolCall } from '../messages.ts';
+} from '../model/chat-model.ts';
+import { streamFromResponse } from '../model/chat-model.ts';
+import type { AssistantMessage, ToolCall } from '../model/messages.ts';
 import { readConversation } from './conversation.ts';
 import { decide } from './plan.ts';
 

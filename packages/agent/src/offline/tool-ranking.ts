@@ -1,5 +1,5 @@
-import { DESCRIPTION_LABELS } from '../../tools/tool-declaration.ts';
-import type { ToolDeclaration } from '../messages.ts';
+import type { ToolDeclaration } from '../model/messages.ts';
+import { DESCRIPTION_LABELS } from '../tools/tool-declaration.ts';
 import { contentTokens, type TermVector, TfIdfIndex, termCounts } from './lexical.ts';
 
 /** A declared tool as the planner reads it back from its declaration. */

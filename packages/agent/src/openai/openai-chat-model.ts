@@ -7,7 +7,7 @@ import type {
   ChatRequest,
   ChatResponse,
   ChatStreamEvent,
-} from './chat-model.ts';
+} from '../model/chat-model.ts';
 import { describeEndpoint, type EndpointContext, toAgentError } from './openai-errors.ts';
 import { toChatResponse, toCompletionParams } from './openai-mapping.ts';
 import { ChatStreamAssembler } from './openai-stream.ts';

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { z } from 'zod';
 import { AgentError } from '../errors.ts';
-import type { ChatRequest, ChatResponse } from './chat-model.ts';
+import type { ChatRequest, ChatResponse } from '../model/chat-model.ts';
 import type {
   AssistantMessage,
   ChatMessage,
@@ -10,8 +10,8 @@ import type {
   TokenUsage,
   ToolCall,
   ToolDeclaration,
-} from './messages.ts';
-import { emptyUsage } from './messages.ts';
+} from '../model/messages.ts';
+import { emptyUsage } from '../model/messages.ts';
 import { ChatCompletionResponse, type CompletionUsage } from './openai-wire.ts';
 
 /** The Chat Completions parameters of one request, without the `stream` switch. */

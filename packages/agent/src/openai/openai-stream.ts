@@ -1,6 +1,6 @@
 import { AgentError } from '../errors.ts';
-import type { ChatResponse, ChatStreamEvent } from './chat-model.ts';
-import type { TokenUsage, ToolCall } from './messages.ts';
+import type { ChatResponse, ChatStreamEvent } from '../model/chat-model.ts';
+import type { TokenUsage, ToolCall } from '../model/messages.ts';
 import {
   assistantMessage,
   badResponse,

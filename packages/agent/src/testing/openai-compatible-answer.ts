@@ -8,7 +8,7 @@ import type {
   ChatCompletionResponse,
   ChunkToolCallDelta,
   CompletionUsage,
-} from '../model/openai-wire.ts';
+} from '../openai/openai-wire.ts';
 
 /** Writes an error in OpenAI's shape: `{ error: { message, type, param, code } }`. */
 export function sendError(

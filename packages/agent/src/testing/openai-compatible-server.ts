@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { AgentError } from '../errors.ts';
 import type { ChatModel } from '../model/chat-model.ts';
-import { ChatCompletionRequestBody } from '../model/openai-wire.ts';
+import { ChatCompletionRequestBody } from '../openai/openai-wire.ts';
 import {
   answerOnce,
   answerStream,

@@ -20,8 +20,8 @@ import {
   defineAgent,
   type Logger,
   MemoryIntentStore,
-  OfflineModel,
 } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
 import express from 'express';
 import { createCommsAgent } from '../agents/comms/comms-agent.ts';
 import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type ChatModel, OfflineModel, OpenAIChatModel } from '@switchboard/agent';
+import type { ChatModel } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
+import { OpenAIChatModel } from '@switchboard/agent/openai';
 import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { EvaluationError } from '../errors.ts';
 import type { SystemSecret } from './eval-target.ts';
