@@ -77,9 +77,11 @@ export type {
   SpanAttributeValue,
 } from './observe/tracer.ts';
 export { noopTracer } from './observe/tracer.ts';
-export type { Approver } from './policy/approvals.ts';
+export type { ApprovalText, Approver } from './policy/approvals.ts';
 export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.ts';
+export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
+export type { ToolRisk } from './policy/tool-risk.ts';
 export type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from './state/intents.ts';
 export { MemoryIntentStore } from './state/intents.ts';
 export type { TaskStatus } from './state/task-state.ts';
@@ -94,15 +96,7 @@ export { toStrictSchema } from './structured/strict-schema.ts';
 export type { DelegatedApproval } from './tools/approval-wait.ts';
 export { ApprovalWait } from './tools/approval-wait.ts';
 export { formatArgumentIssues } from './tools/argument-errors.ts';
-export type {
-  AnyTool,
-  ApprovalText,
-  Credentials,
-  Tool,
-  ToolContext,
-  ToolOptions,
-  ToolRisk,
-} from './tools/define-tool.ts';
+export type { AnyTool, Tool, ToolContext, ToolOptions } from './tools/define-tool.ts';
 export { defineTool } from './tools/define-tool.ts';
 export type { ToolCallOutcome, ToolCallRecord } from './tools/tool-call-record.ts';
 export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.ts';

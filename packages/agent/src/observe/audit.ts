@@ -1,4 +1,4 @@
-import type { ToolRisk } from '../tools/define-tool.ts';
+import type { ToolRisk } from '../policy/tool-risk.ts';
 
 /** What happened to one tool call, from the audit's point of view. */
 export type AuditStatus = 'succeeded' | 'failed' | 'refused' | 'awaiting_approval' | 'suppressed';

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApprovalText } from '../tools/define-tool.ts';
+
+/** How a dangerous action is described to the human who must approve it. */
+export interface ApprovalText {
+  /** What will happen, on which data, in plain words: "Refund order A10086 in full (59.90 EUR)". */
+  action: string;
+  /** Whether the action can be undone afterwards. */
+  reversible: boolean;
+}
 
 /** A dangerous action waiting for a human, written for that human. */
 export const ApprovalRequest = z.object({

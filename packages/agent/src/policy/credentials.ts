@@ -1,5 +1,10 @@
 import { AgentError } from '../errors.ts';
-import type { Credentials } from '../tools/define-tool.ts';
+
+/** Secrets the runtime hands to a handler. They never appear in prompts, declarations or results. */
+export interface Credentials {
+  /** The secret named `name`; throws a clear error when it was not configured. */
+  get(name: string): string;
+}
 
 /**
  * Holds an agent's secrets and hands each tool only the ones it declared. The runtime also uses the

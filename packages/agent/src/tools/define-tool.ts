@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { AgentError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
-import type { ApprovalDecision, ApprovalRequest } from '../policy/approvals.ts';
+import type { ApprovalDecision, ApprovalRequest, ApprovalText } from '../policy/approvals.ts';
+import type { Credentials } from '../policy/credentials.ts';
+import { TOOL_RISKS, type ToolRisk } from '../policy/tool-risk.ts';
 import type { ApprovalWait, DelegatedApproval } from './approval-wait.ts';
-
-/**
- * How much a tool can change the world. `read` runs freely; `write` runs and is audited;
- * `dangerous` runs only after a human approver says yes.
- */
-export type ToolRisk = 'read' | 'write' | 'dangerous';
-
-/** Secrets the runtime hands to a handler. They never appear in prompts, declarations or results. */
-export interface Credentials {
-  /** The secret named `name`; throws a clear error when it was not configured. */
-  get(name: string): string;
-}
 
 /** What a handler receives besides its validated arguments. */
 export interface ToolContext {
@@ -41,14 +31,6 @@ export interface ToolContext {
   report(text: string): void;
   /** On the run after {@link ToolContext.waitForApproval}: the request and the human's decision. */
   approval?: { request: ApprovalRequest; decision: ApprovalDecision };
-}
-
-/** How a dangerous action is described to the human who must approve it. */
-export interface ApprovalText {
-  /** What will happen, on which data, in plain words: "Refund order A10086 in full (59.90 EUR)". */
-  action: string;
-  /** Whether the action can be undone afterwards. */
-  reversible: boolean;
 }
 
 /** Everything that defines a tool. See {@link defineTool}. */
@@ -144,8 +126,7 @@ export function defineTool<Schema extends z.ZodType, Output>({
   if (!whenToUse?.trim()) problems.push('whenToUse is empty: say when the model should pick this tool');
   if (!(input instanceof z.ZodObject))
     problems.push('input must be a zod object schema, e.g. z.object({ ... })');
-  if (!['read', 'write', 'dangerous'].includes(risk))
-    problems.push(`risk "${risk}" must be read, write or dangerous`);
+  if (!TOOL_RISKS.includes(risk)) problems.push(`risk "${risk}" must be read, write or dangerous`);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     problems.push(`timeoutMs ${timeoutMs} must be a positive number`);
   if (!Number.isInteger(retries) || retries < 0)
