@@ -1,19 +1,64 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 
-/** Runs `switchboard` as a user would, in a child process (in `cwd` when given). */
+/**
+ * Longest one CLI run may take: a run that hangs fails its test with the command and what it printed,
+ * before the test's own timeout.
+ */
+const CLI_DEADLINE_MS = 45_000;
+
+/**
+ * Runs `switchboard` as a user would, in a child process (in `cwd` when given), in its own process
+ * group, which is killed whole once it exits (or after 45 s, and the run rejects saying so).
+ */
 export function switchboard(
   args: string[],
   env: Record<string, string> = {},
   { cwd }: { cwd?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const options = { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) };
-    execFile(process.execPath, [bin, ...args], options, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+      ...(cwd ? { cwd } : {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // nothing of the group is left
+      }
+    };
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, CLI_DEADLINE_MS);
+    child.once('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(deadline);
+      killGroup();
+      if (!timedOut) return resolve({ code: code ?? 1, stdout, stderr });
+      reject(
+        new Error(
+          `switchboard ${args.join(' ')} did not finish within ${CLI_DEADLINE_MS / 1000} s; it printed:\n${stdout}${stderr}`,
+        ),
+      );
     });
   });
 }

@@ -21,8 +21,20 @@ afterEach(async () => {
 const traceparents: string[] = [];
 
 /** Serves an echo agent; `lie` declares bearer auth in the card without enforcing it. */
-async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
-  const port = 41_000 + Math.floor(Math.random() * 10_000);
+async function serve(options: { auth: boolean; lie?: boolean }) {
+  // The card names the port, so it is chosen before listening: below the ephemeral range (32768+ on
+  // Linux, where a busy machine's outgoing connections take ports), and again when one is taken.
+  for (let attempt = 1; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    try {
+      return await serveOn({ ...options, port });
+    } catch (error) {
+      if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+}
+
+async function serveOn({ auth, lie = false, port }: { auth: boolean; lie?: boolean; port: number }) {
   const agent = defineAgent({ name: 'echo', instructions: 'Echo.' });
   const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'pong' } });
   const card = buildAgentCard({
