@@ -13,9 +13,9 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/appr
 import { CredentialVault } from '../policy/credentials.ts';
 import { type IntentStore, MemoryIntentStore } from '../state/intents.ts';
 import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.ts';
+import { ToolRunner } from '../tools/runner/tool-runner.ts';
 import type { ToolCallOutcome, ToolCallRecord } from '../tools/tool-call-record.ts';
 import type { ToolResultEnvelope } from '../tools/tool-result.ts';
-import { ToolRunner } from '../tools/tool-runner.ts';
 import type { Agent } from './agent.ts';
 import { callModel } from './call-model.ts';
 import type { AgentEvent, StepRecord, StopReason } from './events.ts';

@@ -1,4 +1,4 @@
-import type { AnyTool, ToolContext } from './define-tool.ts';
+import type { AnyTool, ToolContext } from '../define-tool.ts';
 
 /** How one attempt of a handler ended. */
 export type AttemptResult =

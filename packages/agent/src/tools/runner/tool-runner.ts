@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto';
 import { GEN_AI, genAiSpanName, SWITCHBOARD } from '@switchboard/semconv';
-import type { ToolCall } from '../model/messages.ts';
-import type { AuditRecord, AuditSink } from '../observe/audit.ts';
-import type { Logger } from '../observe/logger.ts';
-import { redactValue, summarize } from '../observe/redact.ts';
-import type { AgentSpan, AgentTracer } from '../observe/tracer.ts';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
-import { createApprovalRequest } from '../policy/approvals.ts';
-import type { CredentialVault } from '../policy/credentials.ts';
-import type { IntentStore } from '../state/intents.ts';
-import type { TaskState } from '../state/task-state.ts';
-import { ApprovalWait } from './approval-wait.ts';
-import { formatArgumentIssues } from './argument-errors.ts';
-import type { AnyTool, ToolContext } from './define-tool.ts';
+import type { ToolCall } from '../../model/messages.ts';
+import type { AuditRecord, AuditSink } from '../../observe/audit.ts';
+import type { Logger } from '../../observe/logger.ts';
+import { redactValue, summarize } from '../../observe/redact.ts';
+import type { AgentSpan, AgentTracer } from '../../observe/tracer.ts';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../policy/approvals.ts';
+import { createApprovalRequest } from '../../policy/approvals.ts';
+import type { CredentialVault } from '../../policy/credentials.ts';
+import type { IntentStore } from '../../state/intents.ts';
+import type { TaskState } from '../../state/task-state.ts';
+import { ApprovalWait } from '../approval-wait.ts';
+import { formatArgumentIssues } from '../argument-errors.ts';
+import type { AnyTool, ToolContext } from '../define-tool.ts';
+import type { ToolCallOutcome, ToolCallRecord } from '../tool-call-record.ts';
+import { REPEATABLE_FAILURES } from '../tool-call-record.ts';
+import type { ToolErrorCode, ToolResultEnvelope } from '../tool-result.ts';
+import { toolError, toolOk } from '../tool-result.ts';
+import type { Toolset } from '../toolset.ts';
 import { invokeHandler, sleep } from './invoke-handler.ts';
 import { toolCallAuditRecord } from './tool-audit.ts';
-import type { ToolCallOutcome, ToolCallRecord } from './tool-call-record.ts';
-import { REPEATABLE_FAILURES } from './tool-call-record.ts';
-import type { ToolErrorCode, ToolResultEnvelope } from './tool-result.ts';
-import { toolError, toolOk } from './tool-result.ts';
-import type { Toolset } from './toolset.ts';
 
 /** Everything the executor needs for one agent run. */
 export interface ToolRunnerOptions {

@@ -1,7 +1,7 @@
-import type { AuditStatus, ToolCallAuditRecord } from '../observe/audit.ts';
-import { summarize } from '../observe/redact.ts';
-import type { ToolRisk } from '../policy/tool-risk.ts';
-import type { ToolCallOutcome } from './tool-call-record.ts';
+import type { AuditStatus, ToolCallAuditRecord } from '../../observe/audit.ts';
+import { summarize } from '../../observe/redact.ts';
+import type { ToolRisk } from '../../policy/tool-risk.ts';
+import type { ToolCallOutcome } from '../tool-call-record.ts';
 
 /** How the audit names the end of a call: refused before the handler, failed in it, and so on. */
 export function auditStatus(outcome: ToolCallOutcome): AuditStatus {
