@@ -7,11 +7,11 @@ import {
   defaultQueueAddress,
   delegationTools,
   queueUrl,
-  renderAgentCard,
   type SkillSpec,
 } from '@switchboard/a2a';
 import type { Agent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
+import { renderAgentCard } from '@switchboard/cards';
 import {
   COMMS_SKILLS,
   createCommsAgent,

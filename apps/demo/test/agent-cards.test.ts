@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCard } from '@switchboard/a2a';
+import { checkCard } from '@switchboard/cards';
 import { describe, expect, it } from 'vitest';
 import { AGENT_CARDS_DIR, CARD_PORTS, renderAgentCardFiles } from '../src/agent-cards.ts';
 

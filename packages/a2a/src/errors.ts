@@ -6,7 +6,6 @@ export const A2A_ERRORS = {
   NO_LIVE_REPLICA: 'The agent has no live replica to take the request.',
   TRANSPORT_CLOSED: 'The transport is closed.',
   BAD_REPLY: 'A reply could not be read.',
-  SCHEMA_UNAVAILABLE: 'A bundled A2A JSON Schema could not be loaded.',
 } as const;
 
 /** A code from {@link A2A_ERRORS}. */

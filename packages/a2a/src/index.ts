@@ -15,27 +15,13 @@ export type { PeerCard } from './card/accept-peer-card.ts';
 export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
-export type { CardChange, CardChangeKind, CardDiff } from './card/card-change.ts';
-export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './card/card-json.ts';
-export { detectCardVersion } from './card/card-json.ts';
-export type { CardCheck, CardProblem, CardRule } from './card/card-problem.ts';
-export { CARD_RULES } from './card/card-problem.ts';
-export type { CheckCardOptions } from './card/check-card.ts';
-export { checkCard } from './card/check-card.ts';
-export { diffCards } from './card/diff-cards.ts';
-export { fromV03 } from './card/from-v03.ts';
 export {
   PERMISSIONS_EXTENSION_URI,
   PermissionManifest,
   PermissionManifestTool,
   permissionsExtension,
 } from './card/permissions-extension.ts';
-export type { PublishedCardVersion } from './card/render-card.ts';
-export { CARD_VERSIONS, renderAgentCard } from './card/render-card.ts';
 export type { SkillSpec } from './card/skill-spec.ts';
-export { toV03 } from './card/to-v03.ts';
-export type { CardVerification, VerifyCardOptions, VerifyCheck } from './card/verify-card.ts';
-export { verifyCard } from './card/verify-card.ts';
 export type { DelegateOutcome } from './delegate/delegation-result.ts';
 export type { DelegationToolsOptions } from './delegate/delegation-tools.ts';
 export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.ts';

@@ -4,10 +4,10 @@ import { MemoryLogger } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { acceptPeerCards } from '../src/index.ts';
 
+// The real-world cards are the cards toolkit's fixtures.
+const realWorld = new URL('../../cards/test/fixtures/cards/real-world/', import.meta.url);
 const fixture = (name: string): unknown =>
-  JSON.parse(
-    readFileSync(fileURLToPath(new URL(`./fixtures/cards/real-world/${name}`, import.meta.url)), 'utf8'),
-  );
+  JSON.parse(readFileSync(fileURLToPath(new URL(name, realWorld)), 'utf8'));
 
 const v03 = {
   protocolVersion: '0.3.0',

@@ -9,6 +9,7 @@ import {
 import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
+import { renderAgentCard } from '@switchboard/cards';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,7 +23,6 @@ import {
   PERMISSIONS_EXTENSION_URI,
   PermissionManifest,
   queueUrl,
-  renderAgentCard,
   startA2aHttpServer,
 } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';

@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type CardProblem, checkCard, fromV03, type JsonObject, toV03 } from '../src/index.ts';
+import {
+  type CardProblem,
+  CardsError,
+  checkCard,
+  fromV03,
+  isCardsError,
+  type JsonObject,
+  toV03,
+} from '../src/index.ts';
 import { v03 } from './support/worked-example.ts';
 
 const realWorld = fileURLToPath(new URL('./fixtures/cards/real-world/', import.meta.url));
@@ -442,6 +450,14 @@ describe('checkCard: anything at all', () => {
   });
 
   it('refuses a bad version option, saying what it accepts', () => {
-    expect(() => checkCard(v1, { version: '2.0' as '1.0' })).toThrow(/version must be "1\.0" or "0\.3"/);
+    const call = () => checkCard(v1, { version: '2.0' as '1.0' });
+    expect(call).toThrow(/version must be "1\.0" or "0\.3"/);
+    expect(call).toThrow(CardsError);
+    try {
+      call();
+    } catch (error) {
+      expect(isCardsError(error, 'INVALID_OPTIONS')).toBe(true);
+      expect(error).toMatchObject({ name: 'CardsError', code: 'INVALID_OPTIONS', party: 'caller' });
+    }
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';
 
-const realWorld = fileURLToPath(new URL('../../a2a/test/fixtures/cards/real-world/', import.meta.url));
+const realWorld = fileURLToPath(new URL('../../cards/test/fixtures/cards/real-world/', import.meta.url));
 let dir: string;
 let unreachable: string;
 

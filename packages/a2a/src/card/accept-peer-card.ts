@@ -1,8 +1,9 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import { type CardVersion, isObject } from './card-json.ts';
-import { checkCard } from './check-card.ts';
-import { fromV03 } from './from-v03.ts';
+import { type CardVersion, checkCard, fromV03, type JsonObject } from '@switchboard/cards';
+
+const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A peer's card, accepted (as a v1.0 SDK card) or refused (with the reason that was logged). */
 export type PeerCard =
@@ -27,10 +28,10 @@ export function acceptPeerCard({
   source: string;
   logger?: Pick<Logger, 'warn'>;
 }): PeerCard {
-  const name = isObject(json) && typeof json.name === 'string' && json.name ? json.name : source;
+  const name = isJsonObject(json) && typeof json.name === 'string' && json.name ? json.name : source;
   const check = checkCard(json);
   const errors = check.problems.filter((problem) => problem.severity === 'error');
-  if (!check.valid || !isObject(json)) {
+  if (!check.valid || !isJsonObject(json)) {
     const [first] = errors;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     const reason = `${first?.message ?? 'not an agent card'}${more}`;

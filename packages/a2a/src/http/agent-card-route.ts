@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
 import { toRestErrorBody, VersionNotSupportedError } from '@a2a-js/sdk/errors';
+import { type PublishedCardVersion, renderAgentCard } from '@switchboard/cards';
 import type { Request, RequestHandler } from 'express';
-import { type PublishedCardVersion, renderAgentCard } from '../card/render-card.ts';
 
 /** How long clients and proxies may cache the card, in seconds (A2A v1.0 §8.6 asks for max-age and an ETag). */
 export const AGENT_CARD_MAX_AGE = 60;
@@ -56,7 +56,7 @@ function majorMinor(version: string): string | undefined {
 /**
  * Serves `/.well-known/agent-card.json` by the `A2A-Version` the reader asks for (header, or query
  * parameter): `1.0` gets the v1.0 card as ProtoJSON (`AgentCard.toJSON`); no version, an empty one
- * or `0.3` gets the v0.3 card ({@link toV03}), since the spec reads an absent version as 0.3; any
+ * or `0.3` gets the v0.3 card (`toV03` of `@switchboard/cards`), since the spec reads an absent version as 0.3; any
  * other gets 400 `VERSION_NOT_SUPPORTED` (a `google.rpc.Status` body) naming the versions served.
  * Each shape has its own ETag (a matching `If-None-Match` gets 304); every answer says
  * `Vary: A2A-Version`. Not the SDK's `agentCardHandler`: that one serves `JSON.stringify(card)`,

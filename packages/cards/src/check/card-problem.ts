@@ -1,4 +1,4 @@
-import type { CardVersion } from './card-json.ts';
+import type { CardVersion } from '../json/card-json.ts';
 
 /** Every rule {@link checkCard} applies, with what it checks. A problem names its rule. */
 export const CARD_RULES = {

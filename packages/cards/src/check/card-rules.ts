@@ -1,7 +1,7 @@
-import { indexed, keyOf } from './card-entries.ts';
-import type { CardVersion, JsonObject } from './card-json.ts';
+import { indexed, keyOf } from '../json/card-entries.ts';
+import type { CardVersion, JsonObject } from '../json/card-json.ts';
+import { quote } from '../json/describe-value.ts';
 import { type CardProblem, error, warning } from './card-problem.ts';
-import { quote } from './describe-value.ts';
 import {
   bindingProblems,
   type CardEndpoint,

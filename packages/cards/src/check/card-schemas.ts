@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { A2aError } from '../errors.ts';
-import { isObject, type JsonObject } from './card-json.ts';
+import { CardsError } from '../errors.ts';
+import { isObject, type JsonObject } from '../json/card-json.ts';
 
 /** A compiled card schema, and a way to reach the schemas its `$ref`s name. */
 export interface CardSchema {
@@ -54,12 +54,14 @@ function readSchema(file: string): JsonObject {
     );
     if (isObject(parsed)) return parsed;
   } catch (cause) {
-    throw new A2aError('SCHEMA_UNAVAILABLE', {
-      message: `packages/a2a/schemas/${file} could not be read`,
+    throw new CardsError('SCHEMA_UNAVAILABLE', {
+      message: `packages/cards/schemas/${file} could not be read`,
       cause,
     });
   }
-  throw new A2aError('SCHEMA_UNAVAILABLE', { message: `packages/a2a/schemas/${file} is not a JSON object` });
+  throw new CardsError('SCHEMA_UNAVAILABLE', {
+    message: `packages/cards/schemas/${file} is not a JSON object`,
+  });
 }
 
 function compileV03(): CardSchema {
@@ -68,7 +70,7 @@ function compileV03(): CardSchema {
   ajv.addSchema(readSchema(V03_ID), V03_ID);
   const validate = ajv.getSchema(`${V03_ID}#/definitions/AgentCard`);
   if (!validate)
-    throw new A2aError('SCHEMA_UNAVAILABLE', { message: 'AgentCard is missing from the v0.3 schema' });
+    throw new CardsError('SCHEMA_UNAVAILABLE', { message: 'AgentCard is missing from the v0.3 schema' });
   return { validate, resolve: (ref) => ajv.getSchema(ref.startsWith('#') ? `${V03_ID}${ref}` : ref) };
 }
 
@@ -94,7 +96,7 @@ function compileV1(): CardSchema {
   }
   const validate = ajv.getSchema('lf.a2a.v1.AgentCard.jsonschema.json');
   if (!validate) {
-    throw new A2aError('SCHEMA_UNAVAILABLE', {
+    throw new CardsError('SCHEMA_UNAVAILABLE', {
       message: 'Agent Card is missing from the v1.0 schema bundle',
     });
   }

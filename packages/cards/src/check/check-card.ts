@@ -1,10 +1,10 @@
-import { A2aError } from '../errors.ts';
+import { CardsError } from '../errors.ts';
+import { type CardVersion, detectCardVersion, isObject, V03_ONLY_FIELDS } from '../json/card-json.ts';
+import { describeValue } from '../json/describe-value.ts';
 import { REQUIRED_HINTS, V1_RENAMES } from './card-hints.ts';
-import { type CardVersion, detectCardVersion, isObject, V03_ONLY_FIELDS } from './card-json.ts';
 import { type CardCheck, type CardProblem, error, warning } from './card-problem.ts';
 import { cardRules } from './card-rules.ts';
 import { cardSchema } from './card-schemas.ts';
-import { describeValue } from './describe-value.ts';
 import { schemaProblems } from './schema-problems.ts';
 
 /** Options of {@link checkCard}. */
@@ -79,7 +79,7 @@ function check(card: unknown, forced: '1.0' | '0.3' | undefined): CardCheck {
  */
 export function checkCard(card: unknown, { version }: CheckCardOptions = {}): CardCheck {
   if (version !== undefined && version !== '1.0' && version !== '0.3') {
-    throw new A2aError('INVALID_OPTIONS', {
+    throw new CardsError('INVALID_OPTIONS', {
       message: `checkCard: version must be "1.0" or "0.3" (or left out to detect it), not ${describeValue(version)}`,
     });
   }

@@ -1,6 +1,6 @@
-import { type JsonObject, member } from './card-json.ts';
+import { type JsonObject, member } from '../json/card-json.ts';
+import { describeValue, quote } from '../json/describe-value.ts';
 import { type CardProblem, error, warning } from './card-problem.ts';
-import { describeValue, quote } from './describe-value.ts';
 
 /** Bindings every A2A peer knows by name. */
 const STANDARD_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON', 'GRPC']);

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { isObject, member } from './card-json.ts';
+import { isObject, member } from '../json/card-json.ts';
+import { describeValue, firstSentence, quote } from '../json/describe-value.ts';
 import { type CardProblem, error } from './card-problem.ts';
-import { describeValue, firstSentence, quote } from './describe-value.ts';
 
 /** What turning an Ajv error into words needs. */
 export interface ErrorTextContext {

@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv';
-import { isObject, member } from './card-json.ts';
+import { isObject, member } from '../json/card-json.ts';
+import { describeValue, quote } from '../json/describe-value.ts';
 import { type CardProblem, error } from './card-problem.ts';
 import type { CardSchema } from './card-schemas.ts';
-import { describeValue, quote } from './describe-value.ts';
 import { describeSchemaError, type ErrorTextContext, locate, propertiesOf } from './schema-error-text.ts';
 
 /** What a schema check needs besides the card. */

@@ -1,7 +1,7 @@
-import { indexed } from './card-entries.ts';
-import { isObject, type JsonObject, member } from './card-json.ts';
+import { indexed } from '../json/card-entries.ts';
+import { isObject, type JsonObject, member } from '../json/card-json.ts';
+import { quote } from '../json/describe-value.ts';
 import { type CardProblem, error, warning } from './card-problem.ts';
-import { quote } from './describe-value.ts';
 
 /** Requirements in either shape: v1.0 `[{schemes: {name: {list}}}]` or v0.3 `[{name: [scopes]}]`. */
 function requirementNames(holder: JsonObject, path: string): { name: string; path: string }[] {

@@ -1,7 +1,7 @@
-import { indexed } from './card-entries.ts';
-import type { JsonObject } from './card-json.ts';
+import { indexed } from '../json/card-entries.ts';
+import type { JsonObject } from '../json/card-json.ts';
+import { quote } from '../json/describe-value.ts';
 import { type CardProblem, error, warning } from './card-problem.ts';
-import { quote } from './describe-value.ts';
 
 /** Skill ids are unique, and a card has at least one skill. */
 export function skillProblems(card: JsonObject): CardProblem[] {

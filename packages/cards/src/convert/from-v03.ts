@@ -8,7 +8,7 @@ import {
   objects,
   pick,
   V03_ONLY_FIELDS,
-} from './card-json.ts';
+} from '../json/card-json.ts';
 import { convertSkills, requirementsFromV03, schemeFromV03 } from './security-shapes.ts';
 
 /** `0.3.0` → `0.3`: v1.0 writes protocol versions as Major.Minor. */

@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { A2aError } from '../errors.ts';
-import { type ConvertedCard, isObject } from './card-json.ts';
+import { CardsError } from '../errors.ts';
+import { type ConvertedCard, isObject } from '../json/card-json.ts';
 import { toV03 } from './to-v03.ts';
 
 /** The card shapes Switchboard publishes, by A2A protocol version (Major.Minor). */
@@ -28,7 +28,7 @@ export function renderAgentCard({
 }): ConvertedCard {
   const json = AgentCard.toJSON(card);
   if (!isObject(json)) {
-    throw new A2aError('INVALID_OPTIONS', {
+    throw new CardsError('INVALID_OPTIONS', {
       message: 'card must be a v1.0 AgentCard, e.g. from buildAgentCard(...)',
     });
   }

@@ -1,4 +1,12 @@
-import { type CardWarning, isObject, type JsonObject, member, objects, pick, strings } from './card-json.ts';
+import {
+  type CardWarning,
+  isObject,
+  type JsonObject,
+  member,
+  objects,
+  pick,
+  strings,
+} from '../json/card-json.ts';
 
 /** v0.3 OAuth flows in the order v1.0 keeps one of them (it allows exactly one). */
 const FLOW_PREFERENCE = ['authorizationCode', 'clientCredentials', 'implicit', 'password'] as const;

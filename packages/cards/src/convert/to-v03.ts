@@ -1,4 +1,4 @@
-import { A2aError } from '../errors.ts';
+import { CardsError } from '../errors.ts';
 import {
   type CardWarning,
   type ConvertedCard,
@@ -8,7 +8,7 @@ import {
   member,
   objects,
   pick,
-} from './card-json.ts';
+} from '../json/card-json.ts';
 import { convertSkills, requirementsToV03, schemeToV03 } from './security-shapes.ts';
 
 /** Bindings a v0.3 peer knows by name. */
@@ -67,7 +67,7 @@ export function toV03(card: JsonObject): ConvertedCard {
   }
   const [primary] = reachable;
   if (!primary) {
-    throw new A2aError('INVALID_OPTIONS', {
+    throw new CardsError('INVALID_OPTIONS', {
       message:
         'This card has no interface a v0.3 client can use. List its JSON-RPC or HTTP+JSON interface with protocolVersion "0.3" (and accept v0.3 requests there).',
     });

@@ -1,8 +1,8 @@
+import { indexed } from '../json/card-entries.ts';
+import { isObject, type JsonObject, member } from '../json/card-json.ts';
+import { plain, quote } from '../json/describe-value.ts';
+import { sameJson } from '../json/json-equal.ts';
 import { type CardChange, change } from './card-change.ts';
-import { indexed } from './card-entries.ts';
-import { isObject, type JsonObject, member } from './card-json.ts';
-import { plain, quote } from './describe-value.ts';
-import { sameJson } from './json-equal.ts';
 
 const FLAGS = ['streaming', 'pushNotifications', 'extendedAgentCard'] as const;
 

@@ -1,12 +1,12 @@
+import { fromV03 } from '../convert/from-v03.ts';
+import { indexed } from '../json/card-entries.ts';
+import { type JsonObject, member } from '../json/card-json.ts';
+import { plain, quote } from '../json/describe-value.ts';
+import { isBlank, sameJson } from '../json/json-equal.ts';
 import { type CardChange, type CardDiff, change } from './card-change.ts';
-import { indexed } from './card-entries.ts';
-import { type JsonObject, member } from './card-json.ts';
-import { plain, quote } from './describe-value.ts';
 import { diffCapabilities } from './diff-capabilities.ts';
 import { diffRequirements, diffSchemes } from './diff-security.ts';
 import { diffSkills, modesChange } from './diff-skills.ts';
-import { fromV03 } from './from-v03.ts';
-import { isBlank, sameJson } from './json-equal.ts';
 
 function diffInterfaces(before: JsonObject, after: JsonObject): CardChange[] {
   const list = (card: JsonObject) =>

@@ -1,7 +1,7 @@
+import { isObject, type JsonObject, member, objects, strings } from '../json/card-json.ts';
+import { quote } from '../json/describe-value.ts';
+import { sameJson } from '../json/json-equal.ts';
 import type { CardChange } from './card-change.ts';
-import { isObject, type JsonObject, member, objects, strings } from './card-json.ts';
-import { quote } from './describe-value.ts';
-import { sameJson } from './json-equal.ts';
 
 /** One way to satisfy a requirement list: scheme name → scopes needed (all of them, together). */
 type Alternative = Map<string, Set<string>>;

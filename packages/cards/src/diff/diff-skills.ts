@@ -1,9 +1,9 @@
+import { indexed } from '../json/card-entries.ts';
+import { type JsonObject, strings } from '../json/card-json.ts';
+import { quote } from '../json/describe-value.ts';
+import { sameJson } from '../json/json-equal.ts';
 import { type CardChange, type CardChangeKind, change } from './card-change.ts';
-import { indexed } from './card-entries.ts';
-import { type JsonObject, strings } from './card-json.ts';
-import { quote } from './describe-value.ts';
 import { diffRequirements } from './diff-security.ts';
-import { sameJson } from './json-equal.ts';
 
 /** Media types listed before and missing now: clients using them break (an empty skill list means the defaults). */
 export function modesChange(

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AgentCard, type AgentInterface } from '@a2a-js/sdk';
+import { AgentCard, type AgentInterface, Role, type SendMessageRequest } from '@a2a-js/sdk';
 import { JsonRpcTransportFactory, RestTransportFactory, type Transport } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '../executor/messages.ts';
-import { isObject, type JsonObject } from './card-json.ts';
-import { fromV03 } from './from-v03.ts';
+import { fromV03 } from '../convert/from-v03.ts';
+import { isObject, type JsonObject } from '../json/card-json.ts';
 
 /** The outcome of one check of {@link verifyCard}. */
 export interface VerifyCheck {
@@ -228,6 +227,35 @@ export async function verifyCard({
   return done(json);
 }
 
+/**
+ * The one message the streaming check sends. Built here from the SDK's types rather than with the
+ * hosting package's builders, so checking a card never pulls in an agent runtime.
+ */
+function pingRequest(): SendMessageRequest {
+  return {
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      role: Role.ROLE_USER,
+      parts: [
+        {
+          content: { $case: 'text', value: 'ping (switchboard cards verify)' },
+          mediaType: 'text/plain',
+          filename: '',
+          metadata: {},
+        },
+      ],
+      contextId: '',
+      taskId: '',
+      metadata: {},
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: {},
+  };
+}
+
 async function verifyStreaming(
   transport: Transport,
   entry: AgentInterface,
@@ -238,10 +266,10 @@ async function verifyStreaming(
   let events = 0;
   let taskId = '';
   try {
-    const stream = transport.sendMessageStream(
-      sendMessageRequest({ message: userMessage({ text: 'ping (switchboard cards verify)' }) }),
-      { serviceParameters: { 'A2A-Version': '1.0' }, signal: AbortSignal.timeout(timeoutMs) },
-    );
+    const stream = transport.sendMessageStream(pingRequest(), {
+      serviceParameters: { 'A2A-Version': '1.0' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     for await (const event of stream) {
       events++;
       if (event.payload?.$case === 'task') taskId = event.payload.value.id;

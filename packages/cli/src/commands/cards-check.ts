@@ -1,4 +1,4 @@
-import { type CardCheck, checkCard } from '@switchboard/a2a';
+import { type CardCheck, checkCard } from '@switchboard/cards';
 import { column, EXIT, type Output } from '../io/output.ts';
 import { readCards } from '../io/read-input.ts';
 

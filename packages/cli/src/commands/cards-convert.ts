@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { detectCardVersion, fromV03, type JsonObject, toV03 } from '@switchboard/a2a';
+import { detectCardVersion, fromV03, type JsonObject, toV03 } from '@switchboard/cards';
 import { EXIT, type Output } from '../io/output.ts';
 import { readCards } from '../io/read-input.ts';
 

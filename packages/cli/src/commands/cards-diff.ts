@@ -1,4 +1,4 @@
-import { diffCards, type JsonObject } from '@switchboard/a2a';
+import { diffCards, type JsonObject } from '@switchboard/cards';
 import { EXIT, type Output } from '../io/output.ts';
 import { readCards } from '../io/read-input.ts';
 

@@ -1,4 +1,4 @@
-import { verifyCard } from '@switchboard/a2a';
+import { verifyCard } from '@switchboard/cards';
 import { EXIT, type Output } from '../io/output.ts';
 import { jaegerTraceUrl, newTrace } from '../trace-context.ts';
 
