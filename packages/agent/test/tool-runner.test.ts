@@ -161,6 +161,34 @@ describe('approvers', () => {
     expect(logger.entries.map((entry) => entry.message)).toContain('approver failed; the call waits');
   });
 
+  it('a dangerous tool whose approval text cannot be written fails with its fallback and never runs', async () => {
+    const counter = { runs: 0 };
+    const refund = defineTool({
+      ...refundTool(counter),
+      describeForApproval: () => {
+        throw new Error('orders database unreachable');
+      },
+    });
+    const approveAll = {
+      decide: (request: { id: string }) => ({
+        approvalId: request.id,
+        decision: 'approved' as const,
+        decidedBy: 'op-1',
+        decidedAt: '2026-11-30T10:00:00Z',
+      }),
+    };
+    const { runner, logger, state } = setup([refund], { approver: approveAll });
+    const outcome = await settle(runner, call('refund_order', { orderId: 'A10086' }));
+    expect(outcome.envelope).toEqual({
+      ok: false,
+      error: { code: 'TOOL_FAILED', message: refund.fallbackMessage },
+    });
+    expect(outcome.message.content).not.toContain('orders database');
+    expect(counter.runs).toBe(0);
+    expect(state.pendingApprovals).toEqual([]);
+    expect(logger.entries.map((entry) => entry.message)).toContain('describeForApproval failed');
+  });
+
   it('a decision for another approval id does not approve this call', async () => {
     const counter = { runs: 0 };
     const approver = {
@@ -302,6 +330,34 @@ describe('non-idempotent actions never run twice', () => {
   });
 });
 
+describe('results the model cannot read', () => {
+  it('a result that is not JSON gets the fallback, and the action is not repeated', async () => {
+    let runs = 0;
+    const charge = defineTool({
+      name: 'charge_card',
+      summary: 'Charge a card.',
+      whenToUse: 'Tests.',
+      input: z.object({ amount: z.number() }),
+      risk: 'write',
+      fallbackMessage: 'The payment service did not answer clearly. Tell the user an operator will check.',
+      handler: () => {
+        runs++;
+        return { charged: 5n };
+      },
+    });
+    const { runner, logger } = setup([charge]);
+    const first = await settle(runner, call('charge_card', { amount: 5 }, 'c1'));
+    const second = await settle(runner, call('charge_card', { amount: 5 }, 'c2'));
+    expect(first.envelope).toEqual({
+      ok: false,
+      error: { code: 'TOOL_FAILED', message: charge.fallbackMessage },
+    });
+    expect(second.envelope.ok || second.envelope.error.code).toBe('DUPLICATE_SUPPRESSED');
+    expect(runs).toBe(1);
+    expect(logger.entries.map((entry) => entry.message)).toContain('tool result is not JSON-serialisable');
+  });
+});
+
 describe('credentials', () => {
   it('are injected into the handler and scrubbed from what the model sees', async () => {
     const key = 'pk_live_9f8e7d6c5b4a3210';
@@ -372,5 +428,17 @@ describe('audit', () => {
       '{"user":"ada","password":"[REDACTED]"}',
     );
     expect(record?.kind === 'tool_call' && typeof record.durationMs).toBe('number');
+  });
+
+  it('a sink that fails to write is logged, and the call still answers', async () => {
+    const audit = {
+      write: () => {
+        throw new Error('audit store is full');
+      },
+    };
+    const { runner, logger } = setup([getOrder], { audit });
+    const outcome = await settle(runner, call('get_order', { orderId: 'A10086' }));
+    expect(outcome.envelope.ok).toBe(true);
+    expect(logger.entries.map((entry) => entry.message)).toContain('audit sink failed to write a record');
   });
 });

@@ -1,5 +1,6 @@
-import type { AuditStatus, ToolCallAuditRecord } from '../../observe/audit.ts';
+import type { ApprovalAuditRecord, AuditStatus, ToolCallAuditRecord } from '../../observe/audit.ts';
 import { summarize } from '../../observe/redact.ts';
+import type { ApprovalDecision, ApprovalRequest } from '../../policy/approvals.ts';
 import type { ToolRisk } from '../../policy/tool-risk.ts';
 import type { ToolCallOutcome } from '../tool-call-record.ts';
 
@@ -44,5 +45,30 @@ export function toolCallAuditRecord({
     ...(record.errorCode ? { errorCode: record.errorCode } : {}),
     retries: Math.max(0, record.attempts - 1),
     ...(record.approvalId ? { approvalId: record.approvalId } : {}),
+  };
+}
+
+/** The audit record of a human's decision on an approval request. */
+export function approvalAuditRecord({
+  agent,
+  conversationId,
+  request,
+  decision,
+}: {
+  agent: string;
+  conversationId: string;
+  request: ApprovalRequest;
+  decision: ApprovalDecision;
+}): ApprovalAuditRecord {
+  return {
+    kind: 'approval_decision',
+    agent,
+    conversationId,
+    approvalId: request.id,
+    tool: request.tool,
+    decision: decision.decision,
+    decidedBy: decision.decidedBy,
+    decidedAt: decision.decidedAt,
+    ...(decision.reason ? { reason: decision.reason } : {}),
   };
 }

@@ -1,0 +1,165 @@
+import type { ToolCall } from '../../model/messages.ts';
+import type { Logger } from '../../observe/logger.ts';
+import { redactValue } from '../../observe/redact.ts';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../policy/approvals.ts';
+import { createApprovalRequest } from '../../policy/approvals.ts';
+import type { CredentialVault } from '../../policy/credentials.ts';
+import type { TaskState } from '../../state/task-state.ts';
+import type { ApprovalWait } from '../approval-wait.ts';
+import type { AnyTool } from '../define-tool.ts';
+import type { AuditWriter } from './audit-writer.ts';
+import type { Refusal } from './refusal.ts';
+
+/** Everything the gate needs for one run. */
+export interface ApprovalGateOptions {
+  agent: string;
+  conversationId: string;
+  state: TaskState;
+  /** Operator decisions known when the run starts (resuming after an approval). */
+  decisions: ReadonlyMap<string, ApprovalDecision>;
+  approver?: Approver | undefined;
+  /** Its secrets are scrubbed from the arguments kept as pending slots. */
+  vault: CredentialVault;
+  audit: AuditWriter;
+  logger: Logger;
+  now: () => Date;
+}
+
+/**
+ * Where a call stands with its approval. `undescribed`: the tool could not say what it would do, so
+ * no human can approve it.
+ */
+export type ApprovalVerdict =
+  | { kind: 'undescribed' }
+  | { kind: 'waiting'; request: ApprovalRequest }
+  | { kind: 'decided'; request: ApprovalRequest; decision: ApprovalDecision };
+
+/**
+ * Holds dangerous calls until a human decides, and keeps the task state's pending approvals. A
+ * decision only ever comes from the run's decisions or its approver, never from what a message or
+ * a tool result claims.
+ */
+export class ApprovalGate {
+  readonly #o: ApprovalGateOptions;
+
+  constructor(options: ApprovalGateOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * Asks for approval of a dangerous call: a known decision or the approver's answer, else the
+   * request joins the pending approvals and the call waits. Every decision is audited.
+   */
+  async ask({
+    call,
+    tool,
+    input,
+  }: {
+    call: ToolCall;
+    tool: AnyTool;
+    input: unknown;
+  }): Promise<ApprovalVerdict> {
+    const { agent, conversationId, decisions, state, logger, now } = this.#o;
+    const describe = tool.describeForApproval;
+    if (!describe) return { kind: 'undescribed' };
+    let text: Awaited<ReturnType<typeof describe>>;
+    try {
+      text = await describe(input);
+    } catch (error) {
+      logger.error({ err: error, tool: tool.name, callId: call.id }, 'describeForApproval failed');
+      return { kind: 'undescribed' };
+    }
+    const request = createApprovalRequest({
+      agent,
+      conversationId,
+      toolCallId: call.id,
+      tool: tool.name,
+      text,
+      repeatable: tool.idempotent,
+      now: now(),
+    });
+    const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
+    if (!decision) {
+      if (!state.pendingApprovals.some((pending) => pending.id === request.id))
+        state.pendingApprovals.push(request);
+      this.#holdPending(input);
+      return { kind: 'waiting', request };
+    }
+    state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
+    await this.#o.audit.decision({ request, decision });
+    return { kind: 'decided', request, decision };
+  }
+
+  /** The pending approval another agent asked for on behalf of this call, if there is one. */
+  delegatedFor(callId: string): ApprovalRequest | undefined {
+    return this.#o.state.pendingApprovals.find(
+      (pending) => pending.toolCallId === callId && pending.delegate,
+    );
+  }
+
+  /**
+   * A call whose handler waited for someone else's approval: once the decision is in, it leaves
+   * the pending approvals, is audited, and the handler runs again with it (approved or denied).
+   */
+  async resume(request: ApprovalRequest): Promise<Exclude<ApprovalVerdict, { kind: 'undescribed' }>> {
+    const { decisions, state } = this.#o;
+    const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
+    if (!decision) return { kind: 'waiting', request };
+    state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
+    state.slots.pending = {};
+    await this.#o.audit.decision({ request, decision });
+    return { kind: 'decided', request, decision };
+  }
+
+  /** The handler handed on another agent's approval request: it becomes this call's pending approval. */
+  suspend({ call, input, wait }: { call: ToolCall; input: unknown; wait: ApprovalWait }): ApprovalRequest {
+    const { conversationId, state } = this.#o;
+    const request: ApprovalRequest = { ...wait.request, conversationId, toolCallId: call.id };
+    state.pendingApprovals = [...state.pendingApprovals.filter((p) => p.id !== request.id), request];
+    this.#holdPending(input);
+    return request;
+  }
+
+  /** The call will not run (the user moved on): its pending approval and pending slots are dropped. */
+  withdraw(callId: string): void {
+    const { state } = this.#o;
+    state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.toolCallId !== callId);
+    state.slots.pending = {};
+  }
+
+  /** The arguments of a waiting call, redacted, kept as the task's pending slots. */
+  #holdPending(input: unknown): void {
+    Object.assign(this.#o.state.slots.pending, redactValue(input, { secrets: this.#o.vault.secrets() }));
+  }
+
+  /** An approver that fails leaves the call waiting: a broken approver must never approve. */
+  async #askApprover(request: ApprovalRequest): Promise<ApprovalDecision | undefined> {
+    const { approver, logger } = this.#o;
+    try {
+      const decision = await approver?.decide(request);
+      return decision?.approvalId === request.id ? decision : undefined;
+    } catch (error) {
+      logger.error(
+        { err: error, approvalId: request.id, tool: request.tool },
+        'approver failed; the call waits',
+      );
+      return undefined;
+    }
+  }
+}
+
+/** What the model reads when the operator declined: it was not done, and must not be tried again. */
+export function deniedRefusal({
+  request,
+  decision,
+}: {
+  request: ApprovalRequest;
+  decision: ApprovalDecision;
+}): Refusal {
+  const reason = decision.reason ? ` Reason given: ${decision.reason}` : '';
+  return {
+    code: 'APPROVAL_DENIED',
+    message: `The operator declined this action: ${request.action}. It was not done.${reason}`,
+    hint: 'Tell the user plainly that it was not done. Do not try it again in this conversation.',
+  };
+}
