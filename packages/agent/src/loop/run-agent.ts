@@ -94,6 +94,8 @@ const STATUS_OF: Record<StopReason, TaskStatus> = {
  * throws `AgentError` for a malformed history, bad options, or a model endpoint that fails.
  *
  * @example
+ * import { OfflineModel } from '@switchboard/agent/offline';
+ *
  * const result = await runAgent({ agent, model: new OfflineModel(), input: 'Where is order A10086?' });
  * console.log(result.output, result.toolCalls);
  */

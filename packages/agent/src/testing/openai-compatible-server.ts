@@ -53,6 +53,8 @@ interface ServerContext {
  * loopback, streaming and not, so tests can drive the real `openai` client over real HTTP.
  *
  * @example
+ * import { OpenAIChatModel } from '@switchboard/agent/openai';
+ *
  * const scripted = new ScriptedModel({ turns: [{ text: 'Hello!' }] });
  * const server = await startOpenAICompatibleServer({ model: scripted });
  * const model = new OpenAIChatModel({ model: 'scripted', apiKey: 'test', baseURL: server.baseURL });
