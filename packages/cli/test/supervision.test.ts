@@ -75,7 +75,7 @@ describe('a supervised system', () => {
     const killed = crash('orders');
     const crashed = await nextEvent('crashed');
     expect(crashed).toMatchObject({ service: 'orders', exit: 'SIGKILL', restartInMs: 3_000 });
-    expect(crashed.lastLines.join('\n')).toContain('orders ready');
+    expect(crashed.lastLines.map((logged) => logged.line).join('\n')).toContain('orders ready');
     expect(describeSystemEvent(crashed)[0]).toBe(
       'orders stopped unexpectedly (killed by SIGKILL); restarting it in 3 s.',
     );
@@ -108,7 +108,7 @@ describe('a supervised system', () => {
       service: 'orders',
       reason: 'crashed 2 times within 120 s (last: killed by SIGKILL)',
     });
-    expect(failure.lastLines.join('\n')).toContain('orders ready');
+    expect(failure.lastLines.map((logged) => logged.line).join('\n')).toContain('orders ready');
     expect(describeSystemEvent(failure)[0]).toBe(
       'orders keeps crashing: it crashed 2 times within 120 s (last: killed by SIGKILL). Stopping the system.',
     );

@@ -33,6 +33,9 @@ function modelFor(env: NodeJS.ProcessEnv, agent: string) {
   return createModel(read.config).model;
 }
 
+/** How long a service's claim on a job lasts unrenewed on this machine (`SWITCHBOARD_JOB_LOCK_MS`). */
+const LOCAL_JOB_LOCK_MS = 5_000;
+
 /** Options of {@link bootSystem}. */
 export interface BootSystemOptions {
   redisUrl: string;
@@ -76,7 +79,9 @@ function logEvent(logger: Logger) {
 /**
  * Boots the customer-service system the best way this machine allows: on the Redis at `redisUrl`;
  * else on a `redis-server` started here; else in one process without Redis (and says so). The shop
- * data is seeded from the bundled fixture.
+ * data is seeded from the bundled fixture. Service processes that crash are restarted (`restart`),
+ * and hold their jobs' locks for 5 s unless `SWITCHBOARD_JOB_LOCK_MS` says otherwise, so a crashed
+ * service's running jobs move to its new process within seconds.
  */
 export async function bootSystem({
   redisUrl,
@@ -121,7 +126,14 @@ export async function bootSystem({
       namespace,
       baseEnv,
       ports: { supervisor: port, orders: port + 1, inventory: port + 2, comms: port + 3 },
-      env: { SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'), ...env },
+      env: {
+        SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'),
+        // The jobs a crashed service was running move to its restarted process once their lock
+        // expires (up to about two lock periods): seconds here, rather than the minute of the
+        // default, which a waiting delegation would not outlast.
+        ...(baseEnv.SWITCHBOARD_JOB_LOCK_MS ? {} : { SWITCHBOARD_JOB_LOCK_MS: String(LOCAL_JOB_LOCK_MS) }),
+        ...env,
+      },
       ...(onLog ? { onLog } : {}),
       restart,
       onEvent,

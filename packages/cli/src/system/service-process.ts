@@ -46,7 +46,7 @@ export class ServiceProcess implements RunningService {
   readonly child: ChildProcess;
   readonly port: number;
   readonly exited: Promise<number | string>;
-  readonly #recent: string[] = [];
+  readonly #recent: ServiceLogLine[] = [];
   #expected = false;
 
   constructor({ service, replica, port, env, onLog }: ServiceProcessOptions) {
@@ -71,9 +71,10 @@ export class ServiceProcess implements RunningService {
         buffer = lines.pop() ?? '';
         for (const line of lines) {
           if (!line.trim()) continue;
-          this.#recent.push(line);
+          const logged = { service: this.name, line, record: parseRecord(line) };
+          this.#recent.push(logged);
           if (this.#recent.length > KEPT_LINES) this.#recent.shift();
-          onLog?.({ service: this.name, line, record: parseRecord(line) });
+          onLog?.(logged);
         }
       });
     }
@@ -85,7 +86,7 @@ export class ServiceProcess implements RunningService {
   }
 
   /** The last `count` lines it logged, oldest first. */
-  lastLines(count = 10): string[] {
+  lastLines(count = 10): ServiceLogLine[] {
     return this.#recent.slice(-count);
   }
 
@@ -109,7 +110,7 @@ export class ServiceProcess implements RunningService {
         untilReady(`http://127.0.0.1:${this.port}/readyz`, this.exited),
         this.exited.then((code) => {
           throw new CliError('SERVICE_EXITED', {
-            message: `The ${this.name} service exited (${code}) before it was ready:\n${this.lastLines(KEPT_LINES).join('\n')}`,
+            message: `The ${this.name} service exited (${code}) before it was ready:\n${this.#rawLines()}`,
           });
         }),
         new Promise((_, reject) => {
@@ -117,7 +118,7 @@ export class ServiceProcess implements RunningService {
             () =>
               reject(
                 new CliError('SERVICE_NOT_READY', {
-                  message: `The ${this.name} service was not ready within ${timeoutMs} ms:\n${this.lastLines(KEPT_LINES).join('\n')}`,
+                  message: `The ${this.name} service was not ready within ${timeoutMs} ms:\n${this.#rawLines()}`,
                 }),
               ),
             timeoutMs,
@@ -130,6 +131,10 @@ export class ServiceProcess implements RunningService {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #rawLines(): string {
+    return this.#recent.map((logged) => logged.line).join('\n');
   }
 
   #signal(signal: NodeJS.Signals): Promise<number | string> {

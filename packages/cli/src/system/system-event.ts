@@ -1,3 +1,6 @@
+import { formatLogLine } from './log-line.ts';
+import type { ServiceLogLine } from './service-process.ts';
+
 /** A service exited by itself; the launcher restarts it after `restartInMs`. */
 export interface ServiceCrashed {
   kind: 'crashed';
@@ -6,7 +9,7 @@ export interface ServiceCrashed {
   exit: number | string;
   restartInMs: number;
   /** Its last log lines, oldest first. */
-  lastLines: string[];
+  lastLines: ServiceLogLine[];
 }
 
 /** A crashed service is ready again. */
@@ -24,7 +27,7 @@ export interface SystemGaveUp {
   service: string;
   /** Why, as a clause after the service's name: "crashed 5 times within 60 s (last: exit code 1)". */
   reason: string;
-  lastLines: string[];
+  lastLines: ServiceLogLine[];
 }
 
 /** What the launcher does about its services, as it happens. */
@@ -44,11 +47,14 @@ export function describeExit(exit: number | string): string {
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
-const withLines = (lines: readonly string[]) =>
-  lines.length > 0 ? ['Its last log lines:', ...lines.map((line) => `  ${line}`)] : ['It logged nothing.'];
+const withLines = (lines: readonly ServiceLogLine[]) =>
+  lines.length > 0
+    ? ['Its last log lines:', ...lines.map((line) => `  ${formatLogLine(line)}`)]
+    : ['It logged nothing.'];
 
 /**
- * An event as a person reads it: a headline, then the service's last log lines where they help.
+ * An event as a person reads it: a headline, then the service's last log lines (as `formatLogLine`
+ * writes them) where they help.
  *
  * @example
  * for (const line of describeSystemEvent(event)) output.err(line);
