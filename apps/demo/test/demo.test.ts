@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { portsInUse } from '../src/free-ports.ts';
-import { runDemo } from './support/demo-process.ts';
+import { runDemo, startDemo } from './support/demo-process.ts';
+import { commandOf, groupMembers, untilGroupGone } from './support/process-group.ts';
 
 /**
  * The demo's own deadline: it then stops and says which story and command it had reached, with the
@@ -127,6 +128,44 @@ describe('pnpm demo', () => {
       expect(await keysOf(namespace)).toEqual([]);
     },
     DEMO_EXIT_MS + 30_000,
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'killed outright (SIGKILL), leaves no service running',
+    async () => {
+      const namespace = `demo-test-${randomBytes(4).toString('hex')}`;
+      const port = await freePortBlock();
+      const running = startDemo({
+        env: {
+          ...cleanEnv,
+          SWITCHBOARD_DEMO_PORT: String(port),
+          SWITCHBOARD_DEMO_NAMESPACE: namespace,
+          SWITCHBOARD_SPAN_FILE: join(spanDir, 'killed-spans.jsonl'),
+          REDIS_URL: redisUrl,
+        },
+      });
+      try {
+        // The system is up once the first command of the conversation runs.
+        await running.until(/^\$ switchboard ask/m);
+        const services = groupMembers(running.pid).filter((pid) => pid !== running.pid);
+        expect(services.length).toBeGreaterThanOrEqual(4);
+        running.child.kill('SIGKILL');
+        expect(await running.exited).toBe('SIGKILL');
+        // Each service notices its parent is gone, drains and exits; give them their drain and more.
+        expect(
+          (await untilGroupGone(running.pid, 60_000)).map(commandOf),
+          'processes still running 60 s after the demo died',
+        ).toEqual([]);
+      } finally {
+        await running.stop();
+        const keys = await keysOf(namespace);
+        if (keys.length > 0) {
+          const redis = new Redis(redisUrl);
+          await redis.del(...keys).finally(() => redis.disconnect());
+        }
+      }
+    },
+    120_000,
   );
 
   it('says which port is taken and how to pick another', async () => {
