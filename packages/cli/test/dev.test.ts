@@ -5,13 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
-import { closedPort, hasStack, switchboard } from './support.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { closedPort, hasStack, stopGroup, switchboard } from './support.ts';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const namespaces: string[] = [];
+/** Every `switchboard dev` started: each leads its own process group, which goes whole after its test. */
+const started: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(
+    started.splice(0).map((child) => stopGroup(child, { signal: 'SIGINT', graceMs: 20_000 })),
+  );
+});
 afterAll(async () => {
   for (const namespace of namespaces) {
     const keys = await redis.keys(`*${namespace}*`);
@@ -20,9 +27,13 @@ afterAll(async () => {
   await redis.quit();
 });
 
+/** How long `switchboard dev` may take to start the system, on a busy machine. */
+const DEV_READY_MS = 60_000;
+
 /**
- * Starts `switchboard dev` in a fresh directory and waits until it says the system runs; with
- * `ipc`, over an IPC channel, as a test runner or another tool might.
+ * Starts `switchboard dev` in a fresh directory and waits until it says the system runs (at most
+ * 60 s); with `ipc`, over an IPC channel, as a test runner or another tool might. It leads its own
+ * process group, so the test's teardown reaches the services it started too.
  */
 async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
@@ -30,7 +41,9 @@ async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {})
     cwd,
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
+    detached: true,
   });
+  started.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -39,10 +52,23 @@ async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {})
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 240 && !output.includes('Press Ctrl-C to stop.'); i++) {
-    if (child.exitCode !== null) throw new Error(`dev exited:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`dev did not start within ${DEV_READY_MS / 1000} s:\n${output}`)),
+      DEV_READY_MS,
+    );
+    const look = () => {
+      if (!output.includes('Press Ctrl-C to stop.')) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`dev exited:\n${output}`));
+    });
+  });
   return {
     cwd,
     child,

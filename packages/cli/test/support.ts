@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -34,13 +34,7 @@ export function switchboard(
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // nothing of the group is left
-      }
-    };
+    const killGroup = () => void stopGroup(child);
     let timedOut = false;
     const deadline = setTimeout(() => {
       timedOut = true;
@@ -61,6 +55,28 @@ export function switchboard(
       );
     });
   });
+}
+
+/**
+ * Ends a child started with `detached: true` (so it leads its own process group) and whatever it
+ * started: `signal` to the child, up to `graceMs` for it to exit, then SIGKILL to the whole group.
+ */
+export async function stopGroup(
+  child: ChildProcess,
+  { signal = 'SIGTERM', graceMs = 10_000 }: { signal?: NodeJS.Signals; graceMs?: number } = {},
+): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+  }
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // nothing of the group is left
+  }
 }
 
 /** True when the text looks like a Node stack trace. */
