@@ -11,6 +11,7 @@ export { BoardApproval, BoardStatus } from './approvals/board-approval.ts';
 export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.ts';
 export { RedisApprovalBoard } from './approvals/redis-approval-board.ts';
 export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.ts';
+export { SERVICE_USER } from './auth/service-user.ts';
 export type { PeerCard } from './card/accept-peer-card.ts';
 export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';

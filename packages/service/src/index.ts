@@ -11,4 +11,3 @@ export { LogAuditSink } from './log-audit-sink.ts';
 export type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
 export { runAgentService } from './run-agent-service.ts';
 export type { AgentSetup, ServiceContext } from './service-setup.ts';
-export { SERVICE_USER } from './service-setup.ts';

@@ -27,6 +27,3 @@ export interface AgentSetup {
   /** Called once on shutdown, before Redis closes. */
   close?: () => Promise<void>;
 }
-
-/** The username the service token authenticates as, on every service. */
-export const SERVICE_USER = 'switchboard-service';

@@ -17,6 +17,7 @@ import {
   RedisRunStateStore,
   RedisTaskLedger,
   RedisTaskStore,
+  SERVICE_USER,
   startA2aHttpServer,
 } from '@switchboard/a2a';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
@@ -25,7 +26,6 @@ import { createModel } from './create-model.ts';
 import { exitWithParent } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
-import { SERVICE_USER } from './service-setup.ts';
 
 /** Connects to Redis or fails startup with a message that names the URL (no endless retry loop). */
 async function connectRedis(url: string): Promise<Redis> {

@@ -9,6 +9,7 @@ import {
   createHostedAgent,
   delegationTools,
   MemoryApprovalBoard,
+  SERVICE_USER,
   type SkillSpec,
   startA2aHttpServer,
 } from '@switchboard/a2a';
@@ -44,8 +45,6 @@ export interface SystemAccess {
   redisUrl: string;
   namespace: string;
 }
-
-const SERVICE_USER = 'switchboard-service';
 
 /** The system running in this process. */
 export interface InProcessSystem {
