@@ -1,6 +1,5 @@
 // agents
 export { actionKey, formatMoney } from './agents/action-key.ts';
-export { AgentSkill } from './agents/agent-skill.ts';
 export type { EmailDraft } from './agents/comms/apology-email.ts';
 export { draftApologyEmail } from './agents/comms/apology-email.ts';
 export type { CommsAgentOptions } from './agents/comms/comms-agent.ts';

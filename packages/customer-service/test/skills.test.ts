@@ -1,9 +1,9 @@
+import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
 import { type Agent, defineTool, Toolset } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AgentSkill,
   COMMS_SKILLS,
   createCommsAgent,
   createInventoryAgent,
@@ -14,8 +14,9 @@ import {
 } from '../src/index.ts';
 
 const store = new MemoryShopStore();
+const interfaces = [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC' }];
 const model = new OfflineModel();
-const workers: [Agent, readonly AgentSkill[]][] = [
+const workers: [Agent, readonly SkillSpec[]][] = [
   [createOrdersAgent({ store }), ORDERS_SKILLS],
   [createInventoryAgent({ store }), INVENTORY_SKILLS],
   [createCommsAgent({ store, model }), COMMS_SKILLS],
@@ -31,7 +32,9 @@ function delegationTools() {
       defineTool({
         name: `${agent.name}_${skill.id}`.replace(/[^a-zA-Z0-9_]+/g, '_'),
         summary: `Ask the ${agent.name} agent (${skill.name}): ${skill.description}`,
-        whenToUse: `The customer needs the ${agent.name} agent's ${skill.name.toLowerCase()} skill. Requests like: ${skill.examples
+        whenToUse: `The customer needs the ${agent.name} agent's ${skill.name.toLowerCase()} skill. Requests like: ${(
+          skill.examples ?? []
+        )
           .map((example) => `"${example}"`)
           .join('; ')}.`,
         input: z.object({ request: z.string().trim().min(1) }),
@@ -43,9 +46,11 @@ function delegationTools() {
 }
 
 describe('the workers card skills', () => {
-  it('are valid, and each permitted tool belongs to exactly one skill', () => {
+  it('make a valid card, each with examples to route by, and each permitted tool belongs to exactly one skill', () => {
     for (const [agent, skills] of workers) {
-      for (const skill of skills) AgentSkill.parse(skill);
+      // The card builder refuses ids that are not kebab-case, empty descriptions and unknown tools.
+      expect(() => buildAgentCard({ agent, skills, interfaces })).not.toThrow();
+      for (const skill of skills) expect(skill.examples?.length, skill.id).toBeGreaterThan(0);
       expect(new Set(skills.map((skill) => skill.id)).size).toBe(skills.length);
       const tools = skills.flatMap((skill) => skill.tools);
       expect([...tools].sort()).toEqual([...agent.permitted].sort());

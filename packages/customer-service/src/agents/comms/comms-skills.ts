@@ -1,7 +1,7 @@
-import type { AgentSkill } from '../agent-skill.ts';
+import type { SkillSpec } from '@switchboard/a2a';
 
 /** The comms agent's capabilities, for its card and a supervisor's delegation tools. */
-export const COMMS_SKILLS: readonly AgentSkill[] = [
+export const COMMS_SKILLS: readonly SkillSpec[] = [
   {
     id: 'tickets',
     name: 'Support tickets',

@@ -1,7 +1,7 @@
-import type { AgentSkill } from '../agent-skill.ts';
+import type { SkillSpec } from '@switchboard/a2a';
 
 /** The inventory agent's capabilities, for its card and a supervisor's delegation tools. */
-export const INVENTORY_SKILLS: readonly AgentSkill[] = [
+export const INVENTORY_SKILLS: readonly SkillSpec[] = [
   {
     id: 'stock',
     name: 'Stock and reservations',

@@ -1,7 +1,7 @@
-import type { AgentSkill } from '../agent-skill.ts';
+import type { SkillSpec } from '@switchboard/a2a';
 
 /** The orders agent's capabilities, for its card and a supervisor's delegation tools. */
-export const ORDERS_SKILLS: readonly AgentSkill[] = [
+export const ORDERS_SKILLS: readonly SkillSpec[] = [
   {
     id: 'order-status',
     name: 'Order status and delivery date',

@@ -1,5 +1,5 @@
+import type { SkillSpec } from '@switchboard/a2a';
 import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
-import type { AgentSkill } from '../agent-skill.ts';
 
 /** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
 export const SUPERVISOR_INSTRUCTIONS = [
@@ -27,7 +27,7 @@ export function createSupervisorAgent({ tools }: { tools: readonly AnyTool[] }):
 }
 
 /** The supervisor's card publishes one skill: customer support, backed by every delegation tool. */
-export function supervisorSkills(agent: Agent): AgentSkill[] | undefined {
+export function supervisorSkills(agent: Agent): SkillSpec[] | undefined {
   if (agent.permitted.size === 0) return undefined;
   return [
     {
