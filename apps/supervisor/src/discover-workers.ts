@@ -1,6 +1,7 @@
-import { AgentCard } from '@a2a-js/sdk';
-import { type AgentRegistry, acceptPeerCards } from '@switchboard/a2a';
+import type { AgentCard } from '@a2a-js/sdk';
+import type { AgentRegistry } from '@switchboard/a2a';
 import type { Logger } from '@switchboard/agent';
+import { findWorkers, workerCards } from './worker-cards.ts';
 
 /**
  * The workers' cards from the registry, accepted one by one (a bad card is logged and left out).
@@ -22,22 +23,14 @@ export async function discoverWorkers({
 }): Promise<AgentCard[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const entries = (await registry.list()).filter((entry) => names.includes(entry.name));
-    const missing = names.filter((name) => !entries.some((entry) => entry.name === name));
+    const { entries, missing } = await findWorkers({ registry, names });
     if (missing.length === 0 || Date.now() >= deadline || signal?.aborted) {
       if (missing.length > 0)
         logger.warn(
           { missing },
           `workers not found in the registry: ${missing.join(', ')}; serving without them`,
         );
-      const peers = acceptPeerCards({
-        cards: entries.map((entry) => ({
-          json: AgentCard.toJSON(entry.card),
-          source: `registry:${entry.name}`,
-        })),
-        logger,
-      });
-      return peers.flatMap((peer) => (peer.accepted ? [peer.card] : []));
+      return workerCards({ entries, logger });
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

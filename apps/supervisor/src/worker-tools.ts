@@ -1,14 +1,14 @@
-import { AgentCard } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import {
   type AgentRegistry,
-  acceptPeerCards,
   clientFromRegistryEntry,
   delegationTools,
   type QueueTransportFactory,
 } from '@switchboard/a2a';
 import type { Agent, Logger } from '@switchboard/agent';
 import { createSupervisorAgent } from '@switchboard/customer-service';
+import { findWorkers, workerCards } from './worker-cards.ts';
 
 /** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */
 const REPLICAS_FRESH_MS = 1_000;
@@ -54,14 +54,8 @@ export class WorkerTools {
 
   /** Re-reads the registry; rebuilds the tools when the workers changed. */
   async refresh(): Promise<void> {
-    const entries = (await this.#o.registry.list()).filter((entry) => this.#o.names.includes(entry.name));
-    const peers = acceptPeerCards({
-      cards: entries.map((entry) => ({
-        json: AgentCard.toJSON(entry.card),
-        source: `registry:${entry.name}`,
-      })),
-      logger: this.#o.logger,
-    }).flatMap((peer) => (peer.accepted ? [peer.card] : []));
+    const { registry, names, logger } = this.#o;
+    const peers = workerCards({ entries: (await findWorkers({ registry, names })).entries, logger });
     const next = fingerprint(peers);
     if (next === this.#fingerprint) return;
     this.#fingerprint = next;
