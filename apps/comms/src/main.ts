@@ -1,22 +1,13 @@
 /** The comms worker service. A bad setting stops it with the variable named (exit 2). */
 import { COMMS_SKILLS, createCommsAgent, RedisShopStore } from '@switchboard/customer-service';
-import { ConfigError, runAgentService } from '@switchboard/service';
-import { loadCommsConfig } from './config.ts';
+import { runWorkerService } from '@switchboard/service';
 
-try {
-  const config = loadCommsConfig(process.env);
-  await runAgentService({
-    config,
-    setup: ({ redis, model }) => {
-      const store = new RedisShopStore({ redis, prefix: config.namespace });
-      return { agent: createCommsAgent({ store, model }), skills: COMMS_SKILLS };
-    },
-  });
-} catch (error) {
-  const message =
-    error instanceof ConfigError
-      ? error.message
-      : `comms failed to start: ${error instanceof Error ? error.message : String(error)}`;
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
+await runWorkerService({
+  env: process.env,
+  service: 'comms',
+  defaultPort: 4103,
+  setup: ({ redis, config, model }) => ({
+    agent: createCommsAgent({ store: new RedisShopStore({ redis, prefix: config.namespace }), model }),
+    skills: COMMS_SKILLS,
+  }),
+});

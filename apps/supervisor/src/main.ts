@@ -1,58 +1,54 @@
 /** The supervisor service. A bad setting stops it with the variable named (exit 2). */
 import { supervisorSkills } from '@switchboard/customer-service';
-import { ConfigError, runAgentService } from '@switchboard/service';
+import { runAgentService, runServiceMain } from '@switchboard/service';
 import { loadSupervisorConfig } from './config.ts';
 import { discoverWorkers } from './discover-workers.ts';
 import { WorkerTools } from './worker-tools.ts';
 
 const REFRESH_MS = 10_000;
 
-try {
-  const config = loadSupervisorConfig(process.env);
-  await runAgentService({
-    config,
-    approvalsBoard: true,
-    setup: async ({ registry, queue, logger }) => {
-      const peers = await discoverWorkers({
-        registry,
-        names: config.workers,
-        timeoutMs: config.discoveryTimeoutMs,
-        logger,
-      });
-      const workers = new WorkerTools(
-        {
+await runServiceMain({
+  service: 'supervisor',
+  start: () => {
+    const config = loadSupervisorConfig(process.env);
+    return runAgentService({
+      config,
+      approvalsBoard: true,
+      setup: async ({ registry, queue, logger }) => {
+        const peers = await discoverWorkers({
           registry,
-          queue,
           names: config.workers,
-          hopTimeoutMs: config.hopTimeoutMs,
-          workerWaitMs: config.workerWaitMs,
-          serviceToken: config.serviceToken,
+          timeoutMs: config.discoveryTimeoutMs,
           logger,
-        },
-        peers,
-      );
-      const timer = setInterval(() => {
-        workers
-          .refresh()
-          .catch((error: unknown) =>
-            logger.warn({ err: error }, 'could not refresh the workers from the registry'),
-          );
-      }, REFRESH_MS);
-      timer.unref();
-      const skills = supervisorSkills(workers.agent);
-      return {
-        agent: workers.agent,
-        currentAgent: () => workers.agent,
-        ...(skills ? { skills } : {}),
-        close: async () => clearInterval(timer),
-      };
-    },
-  });
-} catch (error) {
-  const message =
-    error instanceof ConfigError
-      ? error.message
-      : `supervisor failed to start: ${error instanceof Error ? error.message : String(error)}`;
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
+        });
+        const workers = new WorkerTools(
+          {
+            registry,
+            queue,
+            names: config.workers,
+            hopTimeoutMs: config.hopTimeoutMs,
+            workerWaitMs: config.workerWaitMs,
+            serviceToken: config.serviceToken,
+            logger,
+          },
+          peers,
+        );
+        const timer = setInterval(() => {
+          workers
+            .refresh()
+            .catch((error: unknown) =>
+              logger.warn({ err: error }, 'could not refresh the workers from the registry'),
+            );
+        }, REFRESH_MS);
+        timer.unref();
+        const skills = supervisorSkills(workers.agent);
+        return {
+          agent: workers.agent,
+          currentAgent: () => workers.agent,
+          ...(skills ? { skills } : {}),
+          close: async () => clearInterval(timer),
+        };
+      },
+    });
+  },
+});

@@ -10,4 +10,8 @@ export { DrainTimeoutError, exitWithParent } from './exit-with-parent.ts';
 export { LogAuditSink } from './log-audit-sink.ts';
 export type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
 export { runAgentService } from './run-agent-service.ts';
+export type { RunServiceMainOptions } from './run-service-main.ts';
+export { runServiceMain } from './run-service-main.ts';
+export type { RunWorkerServiceOptions } from './run-worker-service.ts';
+export { runWorkerService } from './run-worker-service.ts';
 export type { AgentSetup, ServiceContext } from './service-setup.ts';

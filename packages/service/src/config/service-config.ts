@@ -95,7 +95,7 @@ const present = (env: NodeJS.ProcessEnv) =>
  * is wrong or missing. The app reads its environment and passes it in; nothing else reads it.
  *
  * @example
- * // in apps/orders/src/config.ts, with the process's environment as `env`:
+ * // in an app (or through `runWorkerService`), with the process's environment as `env`:
  * const config = loadServiceConfig({ env, service: 'orders', defaultPort: 4101 });
  */
 export function loadServiceConfig({

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentRegistry } from '@switchboard/a2a';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const workdir = mkdtempSync(join(tmpdir(), 'switchboard-worker-service-'));
+const script = fileURLToPath(new URL('./support/worker-service-process.ts', import.meta.url));
+const started: ChildProcess[] = [];
+const namespaces: string[] = [];
+
+afterEach(() => {
+  // Each child leads its own process group: this takes whatever a failed test left.
+  for (const child of started.splice(0)) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  }
+});
+afterAll(async () => {
+  for (const namespace of namespaces) {
+    const keys = await redis.keys(`*${namespace}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await redis.quit();
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+/** Starts the worker service with only `env` (and PATH): its exit, and everything it wrote. */
+function startWorker(env: Record<string, string>) {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', SWITCHBOARD_SPAN_FILE: join(workdir, 'spans.jsonl'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  started.push(child);
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  return { child, exited, output: () => output };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+describe('a worker service’s main (runWorkerService)', () => {
+  it('exits 2 on wrong settings, naming each variable and how to fix it', async () => {
+    const worker = startWorker({ PORT: 'eighty', REDIS_URL: 'localhost:6379' });
+    expect(await worker.exited, worker.output()).toBe(2);
+    expect(worker.output()).toContain('The echo service cannot start; fix its environment:');
+    expect(worker.output()).toContain('PORT: must be a number');
+    expect(worker.output()).toContain('REDIS_URL');
+    expect(worker.output()).toContain('SWITCHBOARD_SERVICE_TOKEN: is required');
+  });
+
+  it('exits 2 when Redis cannot be reached, saying so with the URL', async () => {
+    const worker = startWorker({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      SWITCHBOARD_SERVICE_TOKEN: 'svc-worker-service-test',
+    });
+    expect(await worker.exited, worker.output()).toBe(2);
+    expect(worker.output()).toContain('echo failed to start: Redis is not reachable at redis://127.0.0.1:1');
+  });
+
+  it('serves its agent with good settings: ready, in the registry, and exits 0 on SIGTERM', async () => {
+    const namespace = `worker-${randomUUID().slice(0, 8)}`;
+    namespaces.push(namespace);
+    const port = await freePort();
+    const worker = startWorker({
+      REDIS_URL: redisUrl,
+      PORT: String(port),
+      SWITCHBOARD_NAMESPACE: namespace,
+      SWITCHBOARD_SERVICE_TOKEN: 'svc-worker-service-test',
+    });
+    const registry = new AgentRegistry({ redis, namespace });
+    let listed: string[] = [];
+    for (let i = 0; i < 150 && listed.length === 0; i++) {
+      const ended = await Promise.race([worker.exited, new Promise((resolve) => setTimeout(resolve, 100))]);
+      expect(ended, worker.output()).toBeUndefined();
+      listed = (await registry.list()).map((entry) => entry.name);
+    }
+    expect(listed).toEqual(['echo']);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited, worker.output()).toBe(0);
+    expect(await registry.list()).toEqual([]);
+  }, 30_000);
+});
