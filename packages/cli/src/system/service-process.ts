@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { CliError } from '../errors.ts';
-import { REPO_ROOT, type SystemService } from './system-services.ts';
+import { type SystemService, serviceEntry } from './system-services.ts';
 
 /** One line a service logged, parsed when it was JSON. */
 export interface ServiceLogLine {
@@ -53,7 +52,7 @@ export class ServiceProcess implements RunningService {
     this.name = replica === 1 ? service.name : `${service.name}-${replica}`;
     this.port = port;
     // An absolute entry, so the services start from any working directory.
-    this.child = spawn(process.execPath, [join(REPO_ROOT, service.entry)], {
+    this.child = spawn(process.execPath, [serviceEntry(service)], {
       cwd: process.cwd(),
       env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
