@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startInProcessSystem } from '@switchboard/customer-service/system';
 import {
   baselineReport,
   formatReportJson,
@@ -25,7 +26,10 @@ const cases = await loadCases({ dir: evalsDir, cwd: repoRoot });
 process.stderr.write(`Running ${cases.length} eval cases on the offline model…\n`);
 const report = await runEvals({
   cases,
-  target: inProcessTarget({ models: await openModelSource({ model: 'offline' }) }),
+  target: inProcessTarget({
+    startSystem: startInProcessSystem,
+    models: await openModelSource({ model: 'offline' }),
+  }),
   concurrency: 2,
   onCase: (result) =>
     process.stderr.write(`  ${result.status === 'passed' ? '✓' : '✗'} ${result.suite}/${result.id}\n`),

@@ -60,4 +60,5 @@ export type { ObserveCaseOptions } from './run/run-case.ts';
 export { findSecrets, observeCase, redactSecrets } from './run/run-case.ts';
 export type { RunEvalsOptions } from './run/run-evals.ts';
 export { runEvals } from './run/run-evals.ts';
+export type { StartedSystem, StartSystem, StartSystemOptions } from './run/start-system.ts';
 export { buildTrajectory, dangerousRuns } from './run/trajectory.ts';

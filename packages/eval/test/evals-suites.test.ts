@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { startInProcessSystem } from '@switchboard/customer-service/system';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compareReports,
@@ -26,7 +27,10 @@ describe('the eval suites in evals/, on the offline model', () => {
     const cases = await loadCases({ dir: evalsDir, cwd: repoRoot });
     report = await runEvals({
       cases,
-      target: inProcessTarget({ models: await openModelSource({ model: 'offline' }) }),
+      target: inProcessTarget({
+        startSystem: startInProcessSystem,
+        models: await openModelSource({ model: 'offline' }),
+      }),
       concurrency: 2,
     });
   }, 600_000);

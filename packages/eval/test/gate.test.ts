@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startInProcessSystem } from '@switchboard/customer-service/system';
 import { describe, expect, it } from 'vitest';
 import {
   type CaseResult,
@@ -36,7 +37,10 @@ function report(cases: CaseResult[], extra: Partial<EvalReport> = {}): EvalRepor
 
 async function runNormal(dir: string): Promise<EvalReport> {
   const cases = await loadCases({ dir, suite: 'normal' });
-  return runEvals({ cases, target: inProcessTarget({ models: await openModelSource() }) });
+  return runEvals({
+    cases,
+    target: inProcessTarget({ startSystem: startInProcessSystem, models: await openModelSource() }),
+  });
 }
 
 describe('compareReports (the baseline gate)', () => {

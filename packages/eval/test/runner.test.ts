@@ -9,6 +9,7 @@ import {
   streamFromResponse,
   type ToolCallAuditRecord,
 } from '@switchboard/agent';
+import { startInProcessSystem } from '@switchboard/customer-service/system';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CaseRecorder,
@@ -36,7 +37,7 @@ describe('runEvals in process, on the offline model', () => {
     const cases = await loadCases({ dir: FIXTURES });
     report = await runEvals({
       cases,
-      target: inProcessTarget({ models: await openModelSource() }),
+      target: inProcessTarget({ startSystem: startInProcessSystem, models: await openModelSource() }),
       concurrency: 2,
     });
   }, 60_000);
@@ -170,7 +171,10 @@ describe('runEvals: secrets, timeouts and the scripted model', () => {
       close: async () => {},
     };
     const cases = (await loadCases({ dir: FIXTURES, suite: 'malicious' })).map((loaded) => loaded);
-    const report = await runEvals({ cases, target: inProcessTarget({ models, canary }) });
+    const report = await runEvals({
+      cases,
+      target: inProcessTarget({ startSystem: startInProcessSystem, models, canary }),
+    });
     const [result] = report.cases;
     expect(result?.status).toBe('failed');
     expect(result?.expectations.find((check) => check.name === 'noSecrets')).toEqual({
@@ -187,7 +191,11 @@ describe('runEvals: secrets, timeouts and the scripted model', () => {
   it('fails a case that does not finish in time, saying where it was, and goes on', async () => {
     const dir = await casesWith({});
     const cases = await loadCases({ dir, suite: 'failure' });
-    const target = inProcessTarget({ models: await openModelSource(), faultTimeoutMs: 0 });
+    const target = inProcessTarget({
+      startSystem: startInProcessSystem,
+      models: await openModelSource(),
+      faultTimeoutMs: 0,
+    });
     const report = await runEvals({ cases, target, caseTimeoutMs: 1_500 });
     const timedOut = byId(report, 'fixture-delivery-timeout');
     expect(timedOut.status).toBe('failed');
@@ -206,7 +214,10 @@ describe('runEvals: secrets, timeouts and the scripted model', () => {
     expect(models.secrets).toEqual([
       { label: 'model API key (canary)', value: expect.stringMatching(/^sk-eval-canary-/) },
     ]);
-    const report = await runEvals({ cases, target: inProcessTarget({ models }) });
+    const report = await runEvals({
+      cases,
+      target: inProcessTarget({ startSystem: startInProcessSystem, models }),
+    });
     expect(report.model).toBe('scripted');
     expect(report.cases[0]).toMatchObject({ id: 'fixture-order-two-step', status: 'passed' });
     expect(report.cases[0]?.counts?.completionTokens).toBeGreaterThan(0);
@@ -221,7 +232,10 @@ describe('runEvals: secrets, timeouts and the scripted model', () => {
     const cases = (await loadCases({ dir, suite: 'failure' })).filter(
       (loaded) => loaded.case.id === 'fixture-order-error',
     );
-    const report = await runEvals({ cases, target: inProcessTarget({ models: await openModelSource() }) });
+    const report = await runEvals({
+      cases,
+      target: inProcessTarget({ startSystem: startInProcessSystem, models: await openModelSource() }),
+    });
     expect(report.cases[0]?.expectations[0]?.seen).toBe(
       'starting the system: faults: the orders agent has no tool "track_parcel" (its tools: get_order, estimate_delivery, update_shipping_address, refund_order)',
     );

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startInProcessSystem } from '@switchboard/customer-service/system';
 import {
   compareReports,
   deploymentTarget,
@@ -111,7 +112,8 @@ async function openTarget(options: EvalCommandOptions): Promise<EvalTarget> {
     apiKey: options.env.OPENAI_API_KEY?.trim() || undefined,
     baseURL: options.env.OPENAI_BASE_URL?.trim() || undefined,
   });
-  return inProcessTarget({ models });
+  // The eval runner knows no domain: the customer-service system is what it evaluates here.
+  return inProcessTarget({ startSystem: startInProcessSystem, models });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { type Logger, MemoryAuditSink, silentLogger } from '@switchboard/agent';
-import { startInProcessSystem } from '@switchboard/customer-service/system';
 import type { EvalCase } from '../case/eval-case.ts';
 import { CaseRecorder } from './case-recorder.ts';
 import type { CaseSession, EvalTarget } from './eval-target.ts';
@@ -7,10 +6,16 @@ import { instrumentTool } from './instrument-tool.ts';
 import { MeteredModel } from './metered-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { newCanary } from './model-source.ts';
+import type { StartSystem } from './start-system.ts';
 import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 
 /** Options of {@link inProcessTarget}. */
 export interface InProcessTargetOptions {
+  /**
+   * Starts the system under test, fresh for each case (e.g. `startInProcessSystem` of
+   * `@switchboard/customer-service/system`).
+   */
+  startSystem: StartSystem;
   /** The agents' models (see `openModelSource`); closed with the target. */
   models: ModelSource;
   /**
@@ -41,14 +46,19 @@ function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undef
 }
 
 /**
- * Runs each case on a fresh customer-service system in this process (`startInProcessSystem`: A2A
- * over loopback HTTP, memory stores, clean shop data): every agent's audit records, every worker
- * tool's handler runs (with faults injected) and every model call are observed.
+ * Runs each case on a fresh system in this process, which `startSystem` starts (the customer-service
+ * one: A2A over loopback HTTP, memory stores, clean shop data): every agent's audit records, every
+ * worker tool's handler runs (with faults injected) and every model call are observed.
  *
  * @example
- * const target = inProcessTarget({ models: await openModelSource({ model: 'offline' }) });
+ * import { startInProcessSystem } from '@switchboard/customer-service/system';
+ * const target = inProcessTarget({
+ *   startSystem: startInProcessSystem,
+ *   models: await openModelSource({ model: 'offline' }),
+ * });
  */
 export function inProcessTarget({
+  startSystem,
   models,
   canary = newCanary(),
   faultTimeoutMs = 1_000,
@@ -64,7 +74,7 @@ export function inProcessTarget({
     async open(evalCase: EvalCase): Promise<CaseSession> {
       const recorder = new CaseRecorder();
       const audit = new MemoryAuditSink();
-      const system = await startInProcessSystem({
+      const system = await startSystem({
         port: 0,
         logger,
         audit,

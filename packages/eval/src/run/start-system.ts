@@ -1,0 +1,37 @@
+import type { AnyTool, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+
+/** What the in-process target asks of the system it starts for one case. */
+export interface StartSystemOptions {
+  /** The supervisor's port (0: any free one). */
+  port: number;
+  logger: Logger;
+  /** Where every agent writes its audit records: the trajectory is read from them. */
+  audit: AuditSink;
+  /** Every worker tool passes through it, to come back instrumented (and faulty, when a case says so). */
+  tool: (agent: string, tool: AnyTool) => AnyTool;
+  /** Each agent's model, by agent name. */
+  model: (agent: string) => ChatModel;
+  /** The supervisor's longest delegation. */
+  hopTimeoutMs: number;
+}
+
+/** A system started for one case: where its supervisor answers, with which tokens, and how to stop it. */
+export interface StartedSystem {
+  access: {
+    supervisorUrl: string;
+    /** A user's token (A2A calls). */
+    token: string;
+    /** An operator's token (the admin API). */
+    adminToken: string;
+    /** The token the agents present to each other; an answer must not hold it either. */
+    serviceToken: string;
+  };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a fresh system in this process for one case: a supervisor agent over A2A HTTP and the worker
+ * agents it delegates to, with clean data. The domain supplies it (`startInProcessSystem` of
+ * `@switchboard/customer-service/system` is one), so the eval runner depends on no domain.
+ */
+export type StartSystem = (options: StartSystemOptions) => Promise<StartedSystem>;
