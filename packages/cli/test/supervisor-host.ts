@@ -13,10 +13,10 @@ import {
   MemoryApprovalBoard,
   startA2aHttpServer,
 } from '@switchboard/a2a';
-import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
+import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import { shopTestTools } from '@switchboard/customer-service/testing';
 import express from 'express';
-import { z } from 'zod';
 
 export const USER_TOKEN = 'user-token-0123456789';
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
@@ -46,49 +46,11 @@ export interface Supervisor {
   close(): Promise<void>;
 }
 
-const OrderId = z.string().regex(/^A\d{5}$/);
-
 function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
-  const getOrder = defineTool({
-    name: 'get_order',
-    summary: 'Look up an order by its id: status and carrier.',
-    whenToUse: 'The user asks about an order.',
-    input: z.object({ orderId: OrderId }),
-    risk: 'read',
-    handler: ({ orderId }) => ({ orderId, status: 'shipped', carrier: 'DHL' }),
-  });
-  const refundOrder = defineTool({
-    name: 'refund_order',
-    summary: 'Refund an order in full.',
-    whenToUse: 'The user asks for their money back.',
-    input: z.object({ orderId: OrderId }),
-    risk: 'dangerous',
-    describeForApproval: ({ orderId }) => ({
-      action: `Refund order ${orderId} in full (59.90 EUR)`,
-      reversible: false,
-    }),
-    handler: ({ orderId }) => {
-      refunds.count++;
-      return { refunded: orderId };
-    },
-  });
-  const waitForWarehouse = defineTool({
-    name: 'wait_for_warehouse',
-    summary: 'Wait until the warehouse confirms the parcel.',
-    whenToUse: 'The user asks to wait for the warehouse.',
-    input: z.object({ orderId: OrderId }),
-    risk: 'read',
-    timeoutMs: 25_000,
-    handler: (_input, { signal }) =>
-      new Promise((_resolve, reject) => {
-        onWaitStarted();
-        signal.addEventListener('abort', () => reject(new Error('aborted')));
-      }),
-  });
   const agent = defineAgent({
     name: 'supervisor',
     instructions: 'Help with orders.',
-    tools: [getOrder, refundOrder, waitForWarehouse],
+    tools: shopTestTools({ onRefund: () => refunds.count++, onWaitStarted }),
   });
   // A model that reads the conversation: a refund asks for approval, then answers honestly.
   const model = new ScriptedModel({
