@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentCard } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { parseQueueUrl, QueueTransportFactory, ReplyInbox } from '@switchboard/a2a';
+import { parseQueueUrl, QueueTransportFactory, ReplyInbox } from '@switchboard/a2a-bullmq';
 import type { Logger } from '@switchboard/agent';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -38,7 +38,7 @@ const telemetry = otlp
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
-const { QueueTransportFactory } = await import('@switchboard/a2a');
+const { QueueTransportFactory } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
 const { Redis } = await import('ioredis');
 const { ClientCommand } = await import('./hop-ipc.ts');

@@ -52,16 +52,14 @@ const telemetry = values.otlp
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
 const {
-  A2aQueueServer,
   a2aHttpInterfaces,
-  BULLMQ_BINDING,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  queueUrl,
-  ReplyWriter,
+  deduplicateMessages,
   startA2aHttpServer,
 } = await import('@switchboard/a2a');
+const { A2aQueueServer, BULLMQ_BINDING, queueUrl, ReplyWriter } = await import('@switchboard/a2a-bullmq');
 const { defineAgent, silentLogger } = await import('@switchboard/agent');
 const { ScriptedModel } = await import('@switchboard/agent/testing');
 const { Worker } = await import('bullmq');
@@ -91,7 +89,13 @@ let ready: { url: string; card?: unknown };
 
 if (mode === 'queue') {
   const { requestHandler, card } = hostedAgent([{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }]);
-  const server = new A2aQueueServer({ requestHandler, card, address, redis, logger });
+  const server = new A2aQueueServer({
+    requestHandler: deduplicateMessages({ handler: requestHandler, redis, prefix, logger }),
+    card,
+    address,
+    redis,
+    logger,
+  });
   await server.start();
   stop = () => server.close({ graceMs: 5_000 });
   ready = { url: queueUrl(address), card: AgentCard.toJSON(card) };
@@ -116,7 +120,7 @@ if (mode === 'queue') {
     async (job: Job<RawJob>) => {
       const { requestId, replyTo, via = 'stream' } = job.data;
       if (via === 'pubsub') await redis.publish(replyTo, `${requestId} ok`);
-      else await new ReplyWriter(redis, replyTo, requestId).end('ok');
+      else await new ReplyWriter({ redis, replyTo, requestId }).end('ok');
     },
     {
       connection: workerRedis,

@@ -14,16 +14,17 @@ const telemetry = await startTelemetry({
 });
 // Loaded after telemetry started, so HTTP instrumentation is in place first.
 const a2a = await import('@switchboard/a2a');
+const { BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
 const { Redis } = await import('ioredis');
 const { createOrdersAgent, createSupervisorAgent } = await import('./agents.ts');
 
 const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
-const queue = new a2a.QueueTransportFactory({ redis, timeoutMs: 20_000 });
+const queue = new QueueTransportFactory({ redis, timeoutMs: 20_000 });
 const ordersCard = a2a.buildAgentCard({
   agent: createOrdersAgent().agent,
-  interfaces: [{ url: a2a.queueUrl(ordersQueue(env.prefix)), protocolBinding: a2a.BULLMQ_BINDING }],
+  interfaces: [{ url: queueUrl(ordersQueue(env.prefix)), protocolBinding: BULLMQ_BINDING }],
 });
 const ordersClient = new ClientFactory({ transports: [queue] }).createFromAgentCard(ordersCard);
 const { agent, model } = createSupervisorAgent(() => ordersClient);

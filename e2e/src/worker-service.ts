@@ -13,9 +13,8 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so instrumentation is in place first.
-const { A2aQueueServer, BULLMQ_BINDING, buildAgentCard, createHostedAgent, queueUrl } = await import(
-  '@switchboard/a2a'
-);
+const { buildAgentCard, createHostedAgent, deduplicateMessages } = await import('@switchboard/a2a');
+const { A2aQueueServer, BULLMQ_BINDING, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
 const { Redis } = await import('ioredis');
 const { createOrdersAgent } = await import('./agents.ts');
@@ -29,7 +28,12 @@ const card = buildAgentCard({
 });
 const hosted = createHostedAgent({ agent, model, card, tracer: telemetry.tracer, logger: silentLogger() });
 const server = new A2aQueueServer({
-  requestHandler: hosted.requestHandler,
+  requestHandler: deduplicateMessages({
+    handler: hosted.requestHandler,
+    redis,
+    prefix: address.prefix,
+    logger: silentLogger(),
+  }),
   card,
   address,
   redis,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { defaultQueueAddress } from '@switchboard/a2a';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { type Job, Queue, QueueKeys, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,13 +2,11 @@ import { AgentCard } from '@a2a-js/sdk';
 import {
   a2aHttpInterfaces,
   acceptPeerCards,
-  BULLMQ_BINDING,
   buildAgentCard,
-  defaultQueueAddress,
   delegationTools,
-  queueUrl,
   type SkillSpec,
 } from '@switchboard/a2a';
+import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import { renderAgentCard } from '@switchboard/cards';

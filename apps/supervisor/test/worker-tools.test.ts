@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { AgentRegistry, buildAgentCard } from '@switchboard/a2a';
 import {
-  AgentRegistry,
   BULLMQ_BINDING,
-  buildAgentCard,
   defaultQueueAddress,
   QueueTransportFactory,
   queueUrl,
-} from '@switchboard/a2a';
+} from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
 import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';

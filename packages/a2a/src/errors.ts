@@ -2,18 +2,18 @@
 export const A2A_ERRORS = {
   INVALID_OPTIONS: 'The options passed to this call are not valid.',
   REDIS_UNAVAILABLE: 'Redis could not be reached.',
-  TIMEOUT: 'No reply arrived in time.',
   NO_LIVE_REPLICA: 'The agent has no live replica to take the request.',
-  TRANSPORT_CLOSED: 'The transport is closed.',
   BAD_REPLY: 'A reply could not be read.',
+  MESSAGE_IN_FLIGHT: 'The message is already being handled by another request.',
 } as const;
 
 /** A code from {@link A2A_ERRORS}. */
 export type A2aErrorCode = keyof typeof A2A_ERRORS;
 
 /**
- * The error class of `@switchboard/a2a` for failures of its own (options, Redis, timeouts). A2A
- * protocol errors are the SDK's own classes, so a caller sees the same error over HTTP and queues.
+ * The error class of `@switchboard/a2a` for failures of its own (options, Redis, replies). A2A
+ * protocol errors are the SDK's own classes, so a caller sees the same error over HTTP and queues;
+ * the queue binding's own faults (`TIMEOUT`, …) are `@switchboard/a2a-bullmq`'s `QueueBindingError`.
  */
 export class A2aError extends Error {
   readonly code: A2aErrorCode;

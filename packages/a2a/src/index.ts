@@ -10,7 +10,13 @@ export { MemoryApprovalBoard } from './approvals/approval-board.ts';
 export { BoardApproval, BoardStatus } from './approvals/board-approval.ts';
 export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.ts';
 export { RedisApprovalBoard } from './approvals/redis-approval-board.ts';
-export { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from './auth/bearer-tokens.ts';
+export {
+  AuthenticatedUser,
+  BearerAuthOptions,
+  bearerAuthenticator,
+  bearerUser,
+  tokenVerifier,
+} from './auth/bearer-tokens.ts';
 export { SERVICE_USER } from './auth/service-user.ts';
 export type { PeerCard } from './card/accept-peer-card.ts';
 export { acceptPeerCard, acceptPeerCards } from './card/accept-peer-card.ts';
@@ -26,14 +32,15 @@ export type { SkillSpec } from './card/skill-spec.ts';
 export type { DelegateOutcome } from './delegate/delegation-result.ts';
 export type { DelegationToolsOptions } from './delegate/delegation-tools.ts';
 export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.ts';
+export type { DeduplicateMessagesOptions } from './delivery/deduplicate-messages.ts';
+export { deduplicateMessages } from './delivery/deduplicate-messages.ts';
 export type { A2aErrorCode } from './errors.ts';
 export { A2A_ERRORS, A2aError } from './errors.ts';
-export type { AgentExecutorOptions, TaskStartedHook } from './executor/agent-executor.ts';
+export type { AgentExecutorOptions } from './executor/agent-executor.ts';
 export {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   SwitchboardAgentExecutor,
-  TASK_STARTED_HOOK,
 } from './executor/agent-executor.ts';
 export type { TaskAborter } from './executor/cancel-listener.ts';
 export { listenForCancels } from './executor/cancel-listener.ts';
@@ -66,19 +73,6 @@ export { tracedRequestHandler } from './observe/traced-request-handler.ts';
 export type { TracedTransportFactoryOptions } from './observe/traced-transport.ts';
 export { tracedTransportFactory } from './observe/traced-transport.ts';
 export { A2A_TRACER_NAME } from './observe/tracer-name.ts';
-export type { QueueAddress } from './queue/binding.ts';
-export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './queue/binding.ts';
-export type { ReplyFrame } from './queue/envelope.ts';
-export { decodeFrame, encodeFrame, JobEnvelope } from './queue/envelope.ts';
-export type { A2aQueueServerOptions } from './queue/queue-server.ts';
-export { A2aQueueServer } from './queue/queue-server.ts';
-export type { QueueTransportOptions } from './queue/queue-transport.ts';
-export { QueueTransport } from './queue/queue-transport.ts';
-export type { QueueTransportFactoryOptions } from './queue/queue-transport-factory.ts';
-export { QueueTransportFactory } from './queue/queue-transport-factory.ts';
-export type { ReplyInboxOptions } from './queue/reply-inbox.ts';
-export { ReplyInbox, ReplySubscription } from './queue/reply-inbox.ts';
-export { errorResponse, ReplyWriter } from './queue/reply-writer.ts';
 export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.ts';
 export { AgentRegistry } from './registry/agent-registry.ts';
 export type { RegistryClientOptions } from './registry/registry-client.ts';

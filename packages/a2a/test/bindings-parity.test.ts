@@ -2,20 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory, type RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type A2aHttpServer,
-  A2aQueueServer,
   a2aHttpInterfaces,
-  BULLMQ_BINDING,
+  bearerAuthenticator,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  QueueTransportFactory,
-  queueUrl,
+  deduplicateMessages,
   startA2aHttpServer,
 } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
@@ -72,11 +71,11 @@ beforeAll(async () => {
     port,
   });
   queueServer = new A2aQueueServer({
-    requestHandler: hosted.requestHandler,
+    requestHandler: deduplicateMessages({ handler: hosted.requestHandler, redis, prefix: address.prefix }),
     card,
     address,
     redis,
-    bearerTokens: tokens,
+    authenticate: bearerAuthenticator(tokens),
     logger: silentLogger(),
   });
   await queueServer.start();

@@ -7,6 +7,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { renderAgentCard } from '@switchboard/cards';
@@ -15,14 +16,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   a2aHttpInterfaces,
-  BULLMQ_BINDING,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  defaultQueueAddress,
   PERMISSIONS_EXTENSION_URI,
   PermissionManifest,
-  queueUrl,
   startA2aHttpServer,
 } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
+import { BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BULLMQ_BINDING, buildAgentCard, QueueTransportFactory, queueUrl } from '../src/index.ts';
+import { buildAgentCard } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { createShopAgent } from './support/shop-agent.ts';
 import { startWorker, type WorkerProcess } from './support/worker-processes.ts';

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  A2aQueueServer,
   AgentRegistry,
   a2aHttpInterfaces,
-  BULLMQ_BINDING,
   buildAgentCard,
   clientForAgent,
   createA2aHttpApp,
   createHostedAgent,
-  QueueTransportFactory,
-  queueUrl,
+  deduplicateMessages,
   startA2aHttpServer,
 } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
@@ -44,7 +42,7 @@ describe('clients from the registry', () => {
     const hosted = createHostedAgent({ agent, model, card, logger: silentLogger() });
     app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card, logger: silentLogger() });
     const queueServer = new A2aQueueServer({
-      requestHandler: hosted.requestHandler,
+      requestHandler: deduplicateMessages({ handler: hosted.requestHandler, redis, prefix: address.prefix }),
       card,
       address,
       redis,

@@ -1,8 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { defaultQueueAddress } from '../src/index.ts';
 import {
   type DelegatingSystem,
   startDelegatingSystem,

@@ -24,6 +24,7 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import {
   type AgentTracer,
   defineAgent,
@@ -38,14 +39,11 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
-  A2aQueueServer,
   a2aHttpInterfaces,
-  BULLMQ_BINDING,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  QueueTransportFactory,
-  queueUrl,
+  deduplicateMessages,
   startA2aHttpServer,
   tracedTransportFactory,
 } from '../src/index.ts';
@@ -172,7 +170,7 @@ describe('tracing over the BullMQ binding', () => {
       logger: silentLogger(),
     });
     server = new A2aQueueServer({
-      requestHandler: hosted.requestHandler,
+      requestHandler: deduplicateMessages({ handler: hosted.requestHandler, redis, prefix }),
       card,
       address: address(),
       redis,

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultQueueAddress } from '@switchboard/a2a';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import type { AgentRegistry, QueueTransportFactory, SkillSpec } from '@switchboard/a2a';
+import type { AgentRegistry, SkillSpec } from '@switchboard/a2a';
+import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config/service-config.ts';

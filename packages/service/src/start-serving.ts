@@ -1,17 +1,14 @@
 import {
-  A2aQueueServer,
   AgentRegistry,
   a2aHttpInterfaces,
   actingForOwner,
   adminApprovalsRouter,
-  BULLMQ_BINDING,
+  bearerAuthenticator,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  defaultQueueAddress,
+  deduplicateMessages,
   listenForCancels,
-  QueueTransportFactory,
-  queueUrl,
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
@@ -20,6 +17,13 @@ import {
   SERVICE_USER,
   startA2aHttpServer,
 } from '@switchboard/a2a';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  defaultQueueAddress,
+  QueueTransportFactory,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
@@ -128,11 +132,16 @@ export async function startServing({
   });
   const serviceTokens = { [config.serviceToken]: SERVICE_USER };
   const queueServer = new A2aQueueServer({
-    requestHandler: hosted.requestHandler,
+    requestHandler: deduplicateMessages({
+      handler: hosted.requestHandler,
+      redis,
+      prefix: address.prefix,
+      logger,
+    }),
     card,
     address,
     redis,
-    bearerTokens: serviceTokens,
+    authenticate: bearerAuthenticator(serviceTokens),
     lockDurationMs: config.jobLockMs,
     stalledIntervalMs: config.jobLockMs,
     logger,

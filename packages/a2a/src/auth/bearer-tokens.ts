@@ -55,3 +55,18 @@ export function bearerUser(
   const userName = token === undefined ? undefined : verify(token);
   return userName === undefined ? undefined : new AuthenticatedUser(userName);
 }
+
+/**
+ * Authenticates a request by its `authorization` service parameter (`Bearer <token>`), as the HTTP
+ * app does by its header: the user of a known token, undefined (refused) for any other. The queue
+ * server's `authenticate`.
+ *
+ * @example
+ * new A2aQueueServer({ requestHandler, card, address, redis, authenticate: bearerAuthenticator(tokens) });
+ */
+export function bearerAuthenticator(
+  bearerTokens: Readonly<Record<string, string>>,
+): (request: { serviceParameters: Readonly<Record<string, string>> }) => AuthenticatedUser | undefined {
+  const verify = tokenVerifier(bearerTokens);
+  return ({ serviceParameters }) => bearerUser(serviceParameters.authorization, verify);
+}

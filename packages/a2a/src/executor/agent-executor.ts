@@ -8,6 +8,7 @@ import {
   type ServerCallContext,
   type User,
 } from '@a2a-js/sdk/server';
+import { TASK_STARTED_HOOK, type TaskStartedHook } from '@switchboard/a2a-bullmq';
 import {
   type Agent,
   type AgentRunResult,
@@ -33,19 +34,6 @@ import { MemoryRunStateStore, type RunStateStore } from './run-state-store.ts';
 
 /** The data part key that carries an operator's decision on a pending approval. */
 export const APPROVAL_DECISION_KEY = 'approvalDecision';
-
-/**
- * A `ServerCallContext.state` key: a transport may put a `TaskStartedHook` there to learn which task
- * a message started (the queue binding records it so a recovered job continues the same task).
- */
-export const TASK_STARTED_HOOK = 'switchboard.a2a.taskStarted';
-
-/** Called once a request's task id is known, before the agent runs. */
-export type TaskStartedHook = (started: {
-  taskId: string;
-  contextId: string;
-  messageId: string;
-}) => Promise<void>;
 
 /** Options of {@link SwitchboardAgentExecutor}. */
 export interface AgentExecutorOptions {

@@ -34,8 +34,10 @@ export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerRes
 }
 
 /**
- * An agent ready to serve: hand `requestHandler` to the HTTP app or the queue server. It is traced:
- * each call is a SERVER span named after its A2A method (see `tracedRequestHandler`).
+ * An agent ready to serve: hand `requestHandler` to the HTTP app, or to the queue server of
+ * `@switchboard/a2a-bullmq` wrapped in `deduplicateMessages` (each message runs once, whatever the
+ * queue delivers). It is traced: each call is a SERVER span named after its A2A method (see
+ * `tracedRequestHandler`).
  */
 export interface HostedAgent {
   readonly requestHandler: A2ARequestHandler;

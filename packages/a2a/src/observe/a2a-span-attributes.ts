@@ -1,23 +1,9 @@
 import { type Message, type StreamResponse, type Task, taskStateToJSON } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
-import {
-  A2A,
-  COMMON,
-  ERROR_TYPE_OTHER,
-  GEN_AI,
-  MESSAGING,
-  MESSAGING_SYSTEM,
-  type MessagingOperation,
-} from '@switchboard/semconv';
+import { isQueueBindingError } from '@switchboard/a2a-bullmq';
+import { A2A, COMMON, ERROR_TYPE_OTHER, GEN_AI } from '@switchboard/semconv';
 import { A2aError } from '../errors.ts';
-
-/** `error.type` values of our own faults that have no error class. */
-export const ERROR_TYPES = {
-  /** A job whose data is not an A2A envelope (a poison job). */
-  invalidEnvelope: 'InvalidJobEnvelope',
-  other: ERROR_TYPE_OTHER,
-} as const;
 
 /** Attributes without the empty ones (proto-style requests use `''` or `[]` for "not set"). */
 function present(attributes: Record<string, string | readonly string[] | undefined>): Attributes {
@@ -84,30 +70,17 @@ export function streamEventAttributes(event: StreamResponse): Attributes {
   }
 }
 
-/** The attributes of a `send` or `process` span of the BullMQ binding. */
-export function messagingAttributes(
-  operation: MessagingOperation,
-  queue: string,
-  messageId: string | undefined,
-): Attributes {
-  return present({
-    [MESSAGING.system]: MESSAGING_SYSTEM,
-    [MESSAGING.destinationName]: queue,
-    [MESSAGING.messageId]: messageId,
-    [MESSAGING.operationType]: operation,
-    [MESSAGING.operationName]: operation,
-  });
-}
-
 /**
  * A low-cardinality name for an error: the A2A error's class name (`TaskNotFoundError`), our
- * `A2aError` code (`TIMEOUT`), another error's own name, or `_OTHER`.
+ * `A2aError` code (`REDIS_UNAVAILABLE`) or the queue binding's (`TIMEOUT`), another error's own
+ * name, or `_OTHER`.
  */
 export function errorType(error: unknown): string {
   if (error instanceof A2AError) return error.name;
   if (error instanceof A2aError) return error.code;
+  if (isQueueBindingError(error)) return error.code;
   if (error instanceof Error && error.name && error.name !== 'Error') return error.name;
-  return ERROR_TYPES.other;
+  return ERROR_TYPE_OTHER;
 }
 
 /**

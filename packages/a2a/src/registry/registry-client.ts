@@ -5,8 +5,8 @@ import {
   RestTransportFactory,
   type TransportFactory,
 } from '@a2a-js/sdk/client';
+import { BULLMQ_BINDING } from '@switchboard/a2a-bullmq';
 import { A2aError } from '../errors.ts';
-import { BULLMQ_BINDING } from '../queue/binding.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { RegistryEntry } from './registry-entry.ts';
 

@@ -5,14 +5,13 @@
  * goes away, drains within GRACE_MS, prints "drained <bool>" and exits.
  */
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { A2aQueueServer, BULLMQ_BINDING, queueUrl } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
   buildAgentCard,
+  deduplicateMessages,
   listenForCancels,
-  queueUrl,
   RedisIntentStore,
   RedisRunStateStore,
   RedisTaskStore,
@@ -51,7 +50,7 @@ const executor = new SwitchboardAgentExecutor({
 const handler = new DefaultRequestHandler(card, new RedisTaskStore({ redis, prefix }), executor);
 const lockMs = Number(env('LOCK_MS', '30000'));
 const server = new A2aQueueServer({
-  requestHandler: handler,
+  requestHandler: deduplicateMessages({ handler, redis, prefix, logger }),
   card,
   address,
   redis,

@@ -7,6 +7,13 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  defaultQueueAddress,
+  QueueTransportFactory,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
+import {
   defineAgent,
   defineTool,
   MemoryAuditSink,
@@ -18,20 +25,17 @@ import express from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
-  A2aQueueServer,
   AgentRegistry,
   a2aHttpInterfaces,
   actingForOwner,
   adminApprovalsRouter,
-  BULLMQ_BINDING,
+  bearerAuthenticator,
   buildAgentCard,
   createA2aHttpApp,
   createHostedAgent,
-  defaultQueueAddress,
+  deduplicateMessages,
   delegationTools,
   MemoryApprovalBoard,
-  QueueTransportFactory,
-  queueUrl,
   startA2aHttpServer,
 } from '../../src/index.ts';
 
@@ -168,11 +172,15 @@ export async function startDelegatingSystem({
     logger: silentLogger(),
   });
   const queueServer = new A2aQueueServer({
-    requestHandler: workerHost.requestHandler,
+    requestHandler: deduplicateMessages({
+      handler: workerHost.requestHandler,
+      redis,
+      prefix: address.prefix,
+    }),
     card: workerCard,
     address,
     redis,
-    bearerTokens: { [SERVICE_TOKEN]: 'switchboard-service' },
+    authenticate: bearerAuthenticator({ [SERVICE_TOKEN]: 'switchboard-service' }),
     logger: silentLogger(),
   });
   const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@switchboard/agent';
-import { stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.ts';
-import { decodeFrame, type ReplyFrame } from './envelope.ts';
+import { QueueBindingError } from '../errors.ts';
+import { type QueueLogger, stderrLogger } from '../logger.ts';
+import { decodeFrame, type ReplyFrame } from '../wire/reply-frame.ts';
 
 /** Options of {@link ReplyInbox}. */
 export interface ReplyInboxOptions {
@@ -13,12 +12,13 @@ export interface ReplyInboxOptions {
   namespace?: string;
   /** The inbox stream expires this long after the caller stops refreshing it (default 300 s). */
   expirySeconds?: number;
-  logger?: Logger;
+  /** Where read failures are reported (default: stderr, as JSON lines). */
+  logger?: QueueLogger;
 }
 
 type Waiter = { resolve: (frame: ReplyFrame) => void; reject: (error: unknown) => void };
 
-/** The frames of one call, in arrival order. */
+/** The frames of one call, in arrival order: what {@link ReplyInbox.open} returns. */
 export class ReplySubscription {
   readonly #frames: ReplyFrame[] = [];
   #waiter: Waiter | undefined;
@@ -63,7 +63,7 @@ export class ReplySubscription {
         this.#waiter = undefined;
         done();
         reject(
-          new A2aError('TIMEOUT', {
+          new QueueBindingError('TIMEOUT', {
             message: `No reply within ${timeoutMs} ms. The agent may be busy or down; the request may still complete, so read the task with GetTask before sending it again.`,
           }),
         );
@@ -93,6 +93,17 @@ export class ReplySubscription {
  * the call waiting for it: no listener per job, no per-call Redis state. Frames wait in the stream
  * while the connection is down and are read after it reconnects, so nothing is lost; the stream is
  * trimmed as it is read and expires when its caller is gone.
+ *
+ * `QueueTransportFactory` makes one for its transports; a caller that enqueues its own jobs (a
+ * benchmark's floor, a worker outside `A2aQueueServer`) can use one with `ReplyWriter` on the
+ * other side.
+ *
+ * @example
+ * const inbox = new ReplyInbox({ redis });
+ * const call = inbox.open(requestId); // before the job is sent
+ * await queue.add('ping', { requestId, replyTo: inbox.key });
+ * const frame = await call.next({ timeoutMs: 10_000 });
+ * call.close();
  */
 export class ReplyInbox {
   /** The stream key callers put in `replyTo`. */
@@ -100,7 +111,7 @@ export class ReplyInbox {
   readonly #redis: Redis;
   readonly #reader: Redis;
   readonly #expirySeconds: number;
-  readonly #logger: Logger;
+  readonly #logger: QueueLogger;
   readonly #calls = new Map<string, ReplySubscription>();
   #lastId = '$';
   #loop: Promise<void> | undefined;
@@ -128,7 +139,9 @@ export class ReplyInbox {
   /** Registers a call before its job is sent, so no frame can arrive unclaimed. */
   open(requestId: string): ReplySubscription {
     if (this.#closed)
-      throw new A2aError('TRANSPORT_CLOSED', { message: 'The reply inbox is closed; create a new client.' });
+      throw new QueueBindingError('TRANSPORT_CLOSED', {
+        message: 'The reply inbox is closed; create a new client.',
+      });
     this.#start();
     const subscription = new ReplySubscription(requestId, () => this.#calls.delete(requestId));
     this.#calls.set(requestId, subscription);
@@ -142,7 +155,9 @@ export class ReplyInbox {
     clearInterval(this.#refresh);
     for (const call of this.#calls.values()) {
       call.fail(
-        new A2aError('TRANSPORT_CLOSED', { message: 'The client was closed while waiting for a reply.' }),
+        new QueueBindingError('TRANSPORT_CLOSED', {
+          message: 'The client was closed while waiting for a reply.',
+        }),
       );
     }
     this.#calls.clear();

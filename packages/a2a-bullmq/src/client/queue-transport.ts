@@ -39,7 +39,7 @@ import {
   messagingSpanName,
 } from '@switchboard/semconv';
 import type { Queue } from 'bullmq';
-import { A2aError } from '../errors.ts';
+import { QueueBindingError } from '../errors.ts';
 import {
   errorType,
   messageAttributes,
@@ -49,10 +49,10 @@ import {
   requestAttributes,
   resultAttributes,
   streamEventAttributes,
-} from '../observe/a2a-span-attributes.ts';
-import { A2A_TRACER_NAME } from '../observe/tracer-name.ts';
-import { BULLMQ_BINDING } from './binding.ts';
-import type { JobEnvelope } from './envelope.ts';
+} from '../observe/span-attributes.ts';
+import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
+import type { JobEnvelope } from '../wire/envelope.ts';
+import { BULLMQ_BINDING } from '../wire/queue-url.ts';
 import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
 
 /** Options of {@link QueueTransport}. */
@@ -69,8 +69,8 @@ export interface QueueTransportOptions {
    */
   injectTrace?: () => Record<string, string>;
   /**
-   * Where the spans go (default: the `@switchboard/a2a` tracer of the global tracer provider, a
-   * no-op until an OpenTelemetry SDK is registered).
+   * Where the spans go (default: the `@switchboard/a2a-bullmq` tracer of the global tracer
+   * provider, a no-op until an OpenTelemetry SDK is registered).
    */
   tracer?: Tracer;
 }
@@ -110,7 +110,7 @@ export class QueueTransport implements Transport {
     timeoutMs = 120_000,
     maxRequestBytes = 1024 * 1024,
     injectTrace,
-    tracer = trace.getTracer(A2A_TRACER_NAME),
+    tracer = trace.getTracer(QUEUE_TRACER_NAME),
   }: QueueTransportOptions) {
     this.#queue = queue;
     this.#inbox = inbox;
@@ -151,7 +151,9 @@ export class QueueTransport implements Transport {
       (result) => {
         const response = SendMessageResponse.fromJSON(result);
         if (!response.payload) {
-          throw new A2aError('BAD_REPLY', { message: 'SendMessage reply has neither a task nor a message.' });
+          throw new QueueBindingError('BAD_REPLY', {
+            message: 'SendMessage reply has neither a task nor a message.',
+          });
         }
         return response.payload.value;
       },
@@ -380,7 +382,7 @@ export class QueueTransport implements Transport {
     const requestId = randomUUID();
     const request = JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params: type.toJSON(params) });
     if (Buffer.byteLength(request) > this.#maxRequestBytes) {
-      throw new A2aError('INVALID_OPTIONS', {
+      throw new QueueBindingError('INVALID_OPTIONS', {
         message: `The ${method} request is ${Buffer.byteLength(request)} bytes, over the ${this.#maxRequestBytes}-byte limit of this binding; send large content by URL.`,
       });
     }
@@ -411,7 +413,7 @@ export class QueueTransport implements Transport {
         await context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
       } catch (error) {
         subscription.close();
-        const refused = new A2aError('REDIS_UNAVAILABLE', {
+        const refused = new QueueBindingError('REDIS_UNAVAILABLE', {
           message: `Could not enqueue ${method}: Redis did not accept the job.`,
           cause: error,
         });
@@ -446,7 +448,10 @@ function readResult(body: string | undefined, method: string): unknown {
   try {
     response = JSON.parse(body ?? '') as JsonRpcResponse;
   } catch (error) {
-    throw new A2aError('BAD_REPLY', { message: `The reply to ${method} is not JSON.`, cause: error });
+    throw new QueueBindingError('BAD_REPLY', {
+      message: `The reply to ${method} is not JSON.`,
+      cause: error,
+    });
   }
   if (response.error !== undefined) {
     throw fromJsonRpcErrorResponse(response as Parameters<typeof fromJsonRpcErrorResponse>[0]);

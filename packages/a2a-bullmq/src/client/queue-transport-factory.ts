@@ -1,9 +1,9 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Transport, TransportFactory } from '@a2a-js/sdk/client';
-import { type Logger, stderrLogger } from '@switchboard/agent';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { BULLMQ_BINDING, parseQueueUrl } from './binding.ts';
+import { type QueueLogger, stderrLogger } from '../logger.ts';
+import { BULLMQ_BINDING, parseQueueUrl } from '../wire/queue-url.ts';
 import { QueueTransport, type QueueTransportOptions } from './queue-transport.ts';
 import { ReplyInbox } from './reply-inbox.ts';
 
@@ -16,18 +16,33 @@ export interface QueueTransportFactoryOptions {
   redis: Redis;
   /** Namespace of the reply inbox key (default `switchboard`). */
   namespace?: string;
+  /**
+   * Longest wait for a unary reply, or between two frames of a stream (default 120 s). A call that
+   * times out withdraws its job if no worker has taken it yet.
+   */
   timeoutMs?: QueueTransportOptions['timeoutMs'];
+  /** Requests larger than this are refused before they are sent (default 1 MiB). */
   maxRequestBytes?: QueueTransportOptions['maxRequestBytes'];
+  /**
+   * Fills each envelope's trace slot, called with the `send` span active. Default: the W3C context
+   * (`traceparent`, `tracestate`, `baggage`) of that span, through the global propagator.
+   */
   injectTrace?: QueueTransportOptions['injectTrace'];
   /** How long finished jobs are kept for inspection (default 60 s and at most 1,000). */
   keepFinished?: { ageSeconds: number; count: number };
-  logger?: Logger;
+  /** Where the reply inbox reports read failures (default: stderr, as JSON lines). */
+  logger?: QueueLogger;
 }
 
 /**
- * Lets the SDK's `ClientFactory` reach agents over their BullMQ queue:
- * `new ClientFactory({ transports: [new QueueTransportFactory({ redis })] })`. One reply inbox and
- * one BullMQ `Queue` per agent queue are shared by every client it creates; `close()` ends them.
+ * Lets the SDK's `ClientFactory` reach agents over their BullMQ queue: a card interface with
+ * `protocolBinding` {@link BULLMQ_BINDING} gets a transport that sends each A2A call as one job and
+ * reads its reply from this process's reply inbox. One inbox, and one BullMQ `Queue` per agent
+ * queue, are shared by every client it creates; `close()` ends them.
+ *
+ * @example
+ * const queue = new QueueTransportFactory({ redis });
+ * const client = await new ClientFactory({ transports: [queue] }).createFromAgentCard(card);
  */
 export class QueueTransportFactory implements TransportFactory {
   readonly #o: QueueTransportFactoryOptions;

@@ -1,33 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import type { StreamResponse, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import {
   JsonRpcPushNotificationNotSupportedError,
   JsonRpcTaskNotFoundError,
   PushNotificationNotSupportedError,
+  TaskNotFoundError,
 } from '@a2a-js/sdk/errors';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
+import {
+  type A2ARequestHandler,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  A2aError,
   A2aQueueServer,
-  BULLMQ_BINDING,
-  buildAgentCard,
+  isQueueBindingError,
   type JobEnvelope,
+  type QueueAuthenticator,
+  QueueBindingError,
+  type QueueDelivery,
   QueueTransportFactory,
-  queueUrl,
+  queueDeliveryOf,
   ReplyInbox,
-  SwitchboardAgentExecutor,
 } from '../src/index.ts';
-import { sendRequest, userMessage } from './support/messages.ts';
-import { createShopAgent } from './support/shop-agent.ts';
+import { EchoExecutor, echoCard, sendRequest, userMessage } from './support/echo-agent.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
 afterAll(() => redis.quit());
+
+const silent = { warn: () => {}, error: () => {} };
 
 let prefix: string;
 let address: { queue: string; prefix: string };
@@ -35,23 +42,34 @@ let server: A2aQueueServer;
 let factory: QueueTransportFactory;
 let client: Client;
 
-async function setup({ lookupMs = 20 }: { lookupMs?: number } = {}) {
-  const { agent, model } = createShopAgent({ redis, prefix, worker: 'w1', lookupMs });
-  const card = buildAgentCard({
-    agent,
-    interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+async function setup({
+  delayMs = 20,
+  authenticate,
+  decorate = (handler) => handler,
+}: {
+  delayMs?: number;
+  authenticate?: QueueAuthenticator;
+  /** Wraps the SDK's request handler, as a delivery policy would. */
+  decorate?: (handler: A2ARequestHandler) => A2ARequestHandler;
+} = {}) {
+  const card = echoCard(address);
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor({ delayMs }));
+  server = new A2aQueueServer({
+    requestHandler: decorate(handler),
+    card,
+    address,
+    redis,
+    logger: silent,
+    ...(authenticate ? { authenticate } : {}),
   });
-  const executor = new SwitchboardAgentExecutor({
-    agent,
-    model,
-    intents: new MemoryIntentStore(),
-    logger: silentLogger(),
-  });
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  server = new A2aQueueServer({ requestHandler: handler, card, address, redis, logger: silentLogger() });
   await server.start();
   // The inbox is named after the test, so the reply-path tests find (and kill) only their own reader.
-  factory = new QueueTransportFactory({ redis, timeoutMs: 10_000, namespace: inboxNamespace });
+  factory = new QueueTransportFactory({
+    redis,
+    timeoutMs: 10_000,
+    namespace: inboxNamespace,
+    logger: silent,
+  });
   client = await new ClientFactory({ transports: [factory] }).createFromAgentCard(card);
   return { card };
 }
@@ -60,7 +78,7 @@ let inboxNamespace = '';
 beforeEach(() => {
   prefix = `{test:${randomUUID()}}`;
   inboxNamespace = `test-inbox-${randomUUID()}`;
-  address = { queue: 'shop', prefix };
+  address = { queue: 'echo', prefix };
 });
 
 afterEach(async () => {
@@ -75,6 +93,11 @@ async function collect(stream: AsyncIterable<StreamResponse>) {
   for await (const event of stream) events.push(event);
   return events;
 }
+
+const answerOf = (task: Task) => {
+  const content = task.artifacts[0]?.parts[0]?.content;
+  return content?.$case === 'text' ? content.value : undefined;
+};
 
 describe('the BullMQ binding, through the SDK client', () => {
   it('streams a task in order: task, working updates, the answer artifact, completed; then ends', async () => {
@@ -92,16 +115,15 @@ describe('the BullMQ binding, through the SDK client', () => {
           )
         : [],
     );
-    expect(texts).toContain('Step 1: running send_receipt');
-    expect(texts).toContain('Step 2: running slow_lookup');
+    expect(texts).toEqual(['Step 1: listening']);
     const artifact = events.find((event) => event.payload?.$case === 'artifactUpdate')?.payload;
     const answer =
       artifact?.$case === 'artifactUpdate' ? artifact.value.artifact?.parts[0]?.content : undefined;
-    expect(answer?.$case === 'text' && answer.value).toMatch(/^Order A10086 has shipped\./);
+    expect(answer?.$case === 'text' && answer.value).toBe('someone said: Where is A10086?');
   });
 
   it('gets, lists and cancels tasks', async () => {
-    await setup({ lookupMs: 60_000 });
+    await setup({ delayMs: 60_000 });
     const running = (await client.sendMessage(sendRequest(userMessage('A10002?'), true))) as Task;
     const fetched = await client.getTask({ tenant: '', id: running.id });
     expect(fetched.id).toBe(running.id);
@@ -124,29 +146,17 @@ describe('the BullMQ binding, through the SDK client', () => {
     expect(error).toBeInstanceOf(JsonRpcTaskNotFoundError);
   });
 
-  it('runs the same messageId once, and answers both senders with the same task', async () => {
-    await setup({ lookupMs: 300 });
-    const message = userMessage('A20002 please');
-    const second = await new ClientFactory({ transports: [factory] }).createFromAgentCard(
-      await client.getAgentCard(),
-    );
-    const [a, b] = await Promise.all([
-      client.sendMessage(sendRequest(message)),
-      second.sendMessage(sendRequest(message)),
-    ]);
-    expect((a as Task).id).toBe((b as Task).id);
-    expect(await redis.get(`${prefix}:receipts:A20002`)).toBe('1');
-  });
-
   it('times out a call nobody serves, with a clear error, and leaves no waiter behind', async () => {
     const { card } = await setup();
     await server.close();
-    const quick = new QueueTransportFactory({ redis, timeoutMs: 300 });
+    const quick = new QueueTransportFactory({ redis, timeoutMs: 300, logger: silent });
     const lonely = await new ClientFactory({ transports: [quick] }).createFromAgentCard(card);
     const error = await lonely.getTask({ tenant: '', id: 'x' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(A2aError);
-    expect((error as A2aError).code).toBe('TIMEOUT');
-    expect((error as A2aError).message).toContain('read the task with GetTask before sending it again');
+    expect(error).toBeInstanceOf(QueueBindingError);
+    expect(isQueueBindingError(error, 'TIMEOUT')).toBe(true);
+    expect((error as QueueBindingError).message).toContain(
+      'read the task with GetTask before sending it again',
+    );
     expect(quick.pendingReplies).toBe(0);
     await quick.close();
   });
@@ -154,7 +164,7 @@ describe('the BullMQ binding, through the SDK client', () => {
 
 describe('the reply path', () => {
   it('loses nothing when the caller’s connection drops while a reply is on its way', async () => {
-    await setup({ lookupMs: 800 });
+    await setup({ delayMs: 800 });
     const pending = client.sendMessage(sendRequest(userMessage('A60006?'))) as Promise<Task>;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const clients = (await redis.client('LIST')) as string;
@@ -167,7 +177,7 @@ describe('the reply path', () => {
   });
 
   it('a caller that lost its stream resubscribes and sees the task through to the end', async () => {
-    await setup({ lookupMs: 600 });
+    await setup({ delayMs: 600 });
     const controller = new AbortController();
     const stream = client.sendMessageStream(sendRequest(userMessage('A70007?')), {
       signal: controller.signal,
@@ -207,7 +217,7 @@ describe('the reply path', () => {
 describe('poison messages', () => {
   async function raw(envelope: Partial<JobEnvelope> | Record<string, unknown>, name = 'SendMessage') {
     const queue = new Queue(address.queue, { connection: redis, prefix });
-    const inbox = new ReplyInbox({ redis, logger: silentLogger() });
+    const inbox = new ReplyInbox({ redis, logger: silent });
     const requestId = randomUUID();
     const subscription = inbox.open(requestId);
     const job = await queue.add(name, {
@@ -301,5 +311,73 @@ describe('poison messages', () => {
     await queue.close();
     const task = (await client.sendMessage(sendRequest(userMessage('A30004?')))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});
+
+describe('what a request handler sees', () => {
+  it('the job that brought each request, through queueDeliveryOf; nothing for a call that did not come by queue', async () => {
+    const seen: (QueueDelivery | undefined)[] = [];
+    await setup({
+      decorate: (handler) =>
+        Object.assign(Object.create(handler) as A2ARequestHandler, {
+          sendMessage: (params: Parameters<A2ARequestHandler['sendMessage']>[0], call: ServerCallContext) => {
+            seen.push(queueDeliveryOf(call));
+            return handler.sendMessage(params, call);
+          },
+        }),
+    });
+    await client.sendMessage(sendRequest(userMessage('one')));
+    await client.sendMessage(sendRequest(userMessage('two')));
+    const [first, second] = seen;
+    expect(first?.queue).toBe(address.queue);
+    expect(first?.jobId).not.toBe(second?.jobId);
+    const queue = new Queue(address.queue, { connection: redis, prefix });
+    try {
+      expect((await queue.getJob(first?.jobId ?? ''))?.name).toBe('SendMessage');
+    } finally {
+      await queue.close();
+    }
+    expect(queueDeliveryOf(new ServerCallContext())).toBeUndefined();
+  });
+
+  it('the user its authenticate option found in the service parameters; a request it finds none for is refused', async () => {
+    const authenticate: QueueAuthenticator = ({ serviceParameters }) =>
+      serviceParameters.authorization === 'Bearer ada-0123456789'
+        ? { isAuthenticated: true, userName: 'ada' }
+        : undefined;
+    await setup({ authenticate });
+    const task = (await client.sendMessage(sendRequest(userMessage('hi')), {
+      serviceParameters: { Authorization: 'Bearer ada-0123456789' },
+    })) as Task;
+    expect(answerOf(task)).toBe('ada said: hi');
+    const refused = await client
+      .sendMessage(sendRequest(userMessage('hi')), { serviceParameters: { Authorization: 'Bearer nobody' } })
+      .catch((caught: unknown) => caught);
+    expect((refused as Error).message).toContain('Unauthenticated');
+  });
+
+  it('a stream that fails ends with the SDK error, as over HTTP: SubscribeToTask of an unknown task', async () => {
+    await setup();
+    const error = await collect(client.resubscribeTask({ tenant: '', id: 'no-such-task' })).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    const task = (await client.sendMessage(sendRequest(userMessage('still here?')))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});
+
+describe('options', () => {
+  it('are checked before anything starts, with what to pass instead', () => {
+    const card = echoCard({ queue: 'echo', prefix: '{x}' });
+    const make = () =>
+      new A2aQueueServer({
+        requestHandler: {} as A2ARequestHandler,
+        card,
+        address: { queue: 'echo', prefix: '' },
+        redis,
+      });
+    expect(make).toThrow(QueueBindingError);
+    expect(make).toThrow(/requestHandler must be an A2A request handler.*address must name the queue/);
   });
 });

@@ -1,0 +1,56 @@
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+
+/**
+ * How a request reached the request handler: the BullMQ job that carried it. Delivery is at least
+ * once: when a worker dies holding a job, BullMQ hands the same job (same `jobId`) to another
+ * worker once its lock expires, and the request is handled again. A delivery policy (a request
+ * handler decorator) reads this to make that safe, e.g. to run each message once.
+ */
+export interface QueueDelivery {
+  /** The job's id: the same on every delivery of one job, different for a request sent twice. */
+  readonly jobId: string;
+  /** The queue the job came from. */
+  readonly queue: string;
+}
+
+const DELIVERY_KEY = 'switchboard.a2a.bullmq.delivery';
+
+/**
+ * The delivery of a request that came over the queue; undefined for one that came another way
+ * (HTTP, gRPC), so a decorator can serve every binding and act on queued requests only.
+ *
+ * @example
+ * async sendMessage(params, context) {
+ *   const delivery = queueDeliveryOf(context);
+ *   if (delivery && (await seen(params.message?.messageId, delivery.jobId))) return this.#answerOnce(params, context);
+ *   return this.#inner.sendMessage(params, context);
+ * }
+ */
+export function queueDeliveryOf(context: ServerCallContext): QueueDelivery | undefined {
+  return context.state.get(DELIVERY_KEY) as QueueDelivery | undefined;
+}
+
+/** Records how a request arrived, for {@link queueDeliveryOf}. */
+export function setQueueDelivery(context: ServerCallContext, delivery: QueueDelivery): void {
+  context.state.set(DELIVERY_KEY, delivery);
+}
+
+/**
+ * A `ServerCallContext.state` key: a delivery policy puts a {@link TaskStartedHook} there to learn
+ * which task a request started, and an agent executor that supports it calls the hook once the
+ * task id is known, before the work begins. With it, a redelivered job can continue the task its
+ * first delivery started instead of starting another.
+ *
+ * @example
+ * // In an AgentExecutor's execute():
+ * const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
+ * await started?.({ taskId, contextId, messageId: requestContext.userMessage.messageId });
+ */
+export const TASK_STARTED_HOOK = 'switchboard.a2a.taskStarted';
+
+/** Called once a request's task id is known, before the agent runs. */
+export type TaskStartedHook = (started: {
+  taskId: string;
+  contextId: string;
+  messageId: string;
+}) => Promise<void>;

@@ -1,0 +1,119 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import { JsonRpcTransportHandler, ServerCallContext, type User, validateVersion } from '@a2a-js/sdk/server';
+import type { QueueLogger } from '../logger.ts';
+import type { JobEnvelope } from '../wire/envelope.ts';
+import { BULLMQ_BINDING } from '../wire/queue-url.ts';
+import { type QueueDelivery, setQueueDelivery } from './delivery.ts';
+import { errorResponse, type ReplyWriter } from './reply-writer.ts';
+
+/**
+ * Who sent a request, from its service parameters (`authorization` carries what HTTP would send as
+ * the `Authorization` header); undefined refuses the request.
+ */
+export type QueueAuthenticator = (request: {
+  serviceParameters: Readonly<Record<string, string>>;
+}) => User | undefined | Promise<User | undefined>;
+
+/** One request to serve, and what serving it needs. */
+export interface ServeRequestOptions {
+  envelope: JobEnvelope;
+  delivery: QueueDelivery | undefined;
+  reply: ReplyWriter;
+  rpc: JsonRpcTransportHandler;
+  card: AgentCard;
+  authenticate: QueueAuthenticator;
+  maxRequestBytes: number;
+  logger: QueueLogger;
+}
+
+type RpcId = string | number | null;
+
+/** The JSON-RPC id of a parsed request, when it has a usable one. */
+function idOf(request: unknown): RpcId {
+  if (typeof request !== 'object' || request === null) return null;
+  const id = (request as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A JSON-RPC error response for an error raised by the SDK or the request handler, as HTTP maps it. */
+function mappedError(id: RpcId, error: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
+}
+
+/**
+ * Serves one envelope as the JSON-RPC binding serves one HTTP request: size, JSON, authentication
+ * and protocol version are checked here, the rest by the SDK's `JsonRpcTransportHandler`. Every
+ * outcome is a reply; only a reply that cannot be written throws (and the job is retried).
+ */
+export async function serveRequest({
+  envelope,
+  delivery,
+  reply,
+  rpc,
+  card,
+  authenticate,
+  maxRequestBytes,
+  logger,
+}: ServeRequestOptions): Promise<void> {
+  if (Buffer.byteLength(envelope.request) > maxRequestBytes) {
+    return reply.end(
+      errorResponse(null, -32600, `Request is larger than ${maxRequestBytes} bytes; send a smaller message.`),
+    );
+  }
+  let request: unknown;
+  try {
+    request = JSON.parse(envelope.request);
+  } catch {
+    return reply.end(errorResponse(null, -32700, 'Parse error: the request is not valid JSON.'));
+  }
+  const id = idOf(request);
+  const parameters = envelope.serviceParameters;
+  const user = await authenticate({ serviceParameters: parameters });
+  if (!user) {
+    return reply.end(
+      errorResponse(
+        id,
+        -32600,
+        'Unauthenticated: the authorization service parameter is missing or not valid.',
+      ),
+    );
+  }
+  const requestedVersion = parameters['a2a-version'] || '0.3';
+  try {
+    validateVersion(requestedVersion, card, BULLMQ_BINDING);
+  } catch (error) {
+    return reply.end(mappedError(id, error));
+  }
+  const extensions = (parameters['a2a-extensions'] ?? '')
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean);
+  const context = new ServerCallContext({ user, requestedVersion, requestedExtensions: extensions });
+  if (delivery) setQueueDelivery(context, delivery);
+
+  const out = await rpc.handle(request as Record<string, unknown>, context);
+  if (!(Symbol.asyncIterator in out)) return reply.end(JSON.stringify(out));
+  const stream = out[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    while (true) {
+      let step: IteratorResult<unknown, void>;
+      try {
+        step = await stream.next();
+      } catch (error) {
+        finished = true;
+        // As the SDK's HTTP binding ends an SSE stream: with the JSON-RPC error, under the request's id.
+        logger.warn({ err: error, requestId: envelope.requestId }, 'stream ended with an error');
+        return await reply.end(mappedError(id, error));
+      }
+      if (step.done) {
+        finished = true;
+        return await reply.end();
+      }
+      await reply.item(JSON.stringify(step.value));
+    }
+  } finally {
+    // A frame that could not be written stops the stream here, as a reader that goes away would.
+    if (!finished) await stream.return?.(undefined);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AgentCard,
+  Message,
+  type StreamResponse,
+  type Task,
+  TaskState,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { Redis } from 'ioredis';
+import { afterAll, expect, it } from 'vitest';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  defaultQueueAddress,
+  QueueTransportFactory,
+  queueUrl,
+} from '../src/index.ts';
+
+// The README's example as written there: the SDK's own executor, request handler, task store and
+// client, with this package between them and nothing else of Switchboard.
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const address = defaultQueueAddress('echo', `test-${randomUUID()}`);
+afterAll(async () => {
+  const keys = await redis.keys(`${address.prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+/** A plain SDK executor, as the SDK's samples write one: it answers each message with a message. */
+const echo: AgentExecutor = {
+  async execute({ taskId, contextId, userMessage }, bus) {
+    const text = userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
+    const reply = {
+      role: 'ROLE_AGENT',
+      messageId: randomUUID(),
+      parts: [{ text: `You said: ${text.join('')}` }],
+    };
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: undefined,
+        artifacts: [],
+        history: [userMessage],
+        metadata: {},
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate(
+        TaskStatusUpdateEvent.fromJSON({
+          taskId,
+          contextId,
+          status: { state: 'TASK_STATE_COMPLETED', message: reply },
+        }),
+      ),
+    );
+  },
+  cancelTask: async () => {},
+};
+
+const said = (text: string) => ({
+  tenant: '',
+  message: Message.fromJSON({ role: 'ROLE_USER', messageId: randomUUID(), parts: [{ text }] }),
+  configuration: undefined,
+  metadata: {},
+});
+
+const replyOf = (task: Task) => {
+  const part = task.status?.message?.parts[0]?.content;
+  return part?.$case === 'text' ? part.value : undefined;
+};
+
+it('serves the SDK sample executor over a queue to the SDK client: send a message, stream, get the task', async () => {
+  const card = AgentCard.fromJSON({
+    name: 'echo',
+    version: '1.0.0',
+    capabilities: { streaming: true },
+    supportedInterfaces: [
+      { url: queueUrl(address), protocolBinding: BULLMQ_BINDING, protocolVersion: '1.0' },
+    ],
+  });
+  const server = new A2aQueueServer({
+    requestHandler: new DefaultRequestHandler(card, new InMemoryTaskStore(), echo),
+    card,
+    address,
+    redis,
+  });
+  await server.start();
+  const queue = new QueueTransportFactory({ redis });
+  try {
+    const client = await new ClientFactory({ transports: [queue] }).createFromAgentCard(card);
+    expect(client.transport.protocolName).toBe(BULLMQ_BINDING);
+
+    const task = (await client.sendMessage(said('hello'))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(replyOf(task)).toBe('You said: hello');
+
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(said('again'))) events.push(event);
+    expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const stored = await client.getTask({ tenant: '', id: task.id });
+    expect(stored.id).toBe(task.id);
+    expect(replyOf(stored)).toBe('You said: hello');
+  } finally {
+    await queue.close();
+    await server.close();
+  }
+});
