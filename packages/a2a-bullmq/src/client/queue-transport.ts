@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { SendMessageResult } from '@a2a-js/sdk';
 import {
   AgentCard,
@@ -11,49 +10,21 @@ import {
   ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
-  type MessageFns,
   SendMessageRequest,
   SendMessageResponse,
-  StreamResponse,
+  type StreamResponse,
   SubscribeToTaskRequest,
   Task,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { RequestOptions, Transport } from '@a2a-js/sdk/client';
-import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
-import {
-  type Attributes,
-  type Context,
-  context,
-  propagation,
-  type Span,
-  SpanKind,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
-import {
-  A2A,
-  type A2aMethod,
-  a2aSpanName,
-  MESSAGING_OPERATION,
-  messagingSpanName,
-} from '@switchboard/semconv';
+import type { Tracer } from '@opentelemetry/api';
 import type { Queue } from 'bullmq';
 import { QueueBindingError } from '../errors.ts';
-import {
-  errorType,
-  messageAttributes,
-  messagingAttributes,
-  recordCallFailure,
-  recordFailure,
-  requestAttributes,
-  resultAttributes,
-  streamEventAttributes,
-} from '../observe/span-attributes.ts';
-import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
-import type { JobEnvelope } from '../wire/envelope.ts';
+import { messageAttributes, requestAttributes, resultAttributes } from '../observe/span-attributes.ts';
 import { BULLMQ_BINDING } from '../wire/queue-url.ts';
-import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
+import { PROTOCOL_VERSION, QueueCalls } from './queue-calls.ts';
+import type { ReplyInbox } from './reply-inbox.ts';
 
 /** Options of {@link QueueTransport}. */
 export interface QueueTransportOptions {
@@ -75,18 +46,6 @@ export interface QueueTransportOptions {
   tracer?: Tracer;
 }
 
-/** One A2A call through the queue. */
-interface Call<P extends { tenant: string }> {
-  method: A2aMethod;
-  type: MessageFns<P>;
-  params: P;
-  options: RequestOptions | undefined;
-  /** What the request tells about the call (message, task, tenant), for its CLIENT span. */
-  attributes: Attributes;
-}
-
-type JsonRpcResponse = { jsonrpc: '2.0'; id: string | number | null; result?: unknown; error?: unknown };
-
 /**
  * The SDK `Transport` of the BullMQ binding: every A2A operation becomes one job on the agent's
  * queue carrying the JSON-RPC request and the service parameters; replies come back on the
@@ -97,27 +56,10 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: string | number | null; result?: un
  * `process <queue>` span continues the trace. A streaming call's span lasts until the stream ends.
  */
 export class QueueTransport implements Transport {
-  readonly #queue: Queue;
-  readonly #inbox: ReplyInbox;
-  readonly #timeoutMs: number;
-  readonly #maxRequestBytes: number;
-  readonly #injectTrace: (() => Record<string, string>) | undefined;
-  readonly #tracer: Tracer;
+  readonly #calls: QueueCalls;
 
-  constructor({
-    queue,
-    inbox,
-    timeoutMs = 120_000,
-    maxRequestBytes = 1024 * 1024,
-    injectTrace,
-    tracer = trace.getTracer(QUEUE_TRACER_NAME),
-  }: QueueTransportOptions) {
-    this.#queue = queue;
-    this.#inbox = inbox;
-    this.#timeoutMs = timeoutMs;
-    this.#maxRequestBytes = maxRequestBytes;
-    this.#injectTrace = injectTrace;
-    this.#tracer = tracer;
+  constructor(options: QueueTransportOptions) {
+    this.#calls = new QueueCalls(options);
   }
 
   get protocolName(): string {
@@ -125,14 +67,14 @@ export class QueueTransport implements Transport {
   }
 
   get protocolVersion(): string {
-    return '1.0';
+    return PROTOCOL_VERSION;
   }
 
   async getExtendedAgentCard(
     params: GetExtendedAgentCardRequest,
     options?: RequestOptions,
   ): Promise<AgentCard> {
-    return this.#unary(
+    return this.#calls.unary(
       { method: 'GetExtendedAgentCard', type: GetExtendedAgentCardRequest, params, options, attributes: {} },
       AgentCard.fromJSON,
     );
@@ -146,7 +88,7 @@ export class QueueTransport implements Transport {
       options,
       attributes: messageAttributes(params.message),
     } as const;
-    return this.#unary(
+    return this.#calls.unary(
       call,
       (result) => {
         const response = SendMessageResponse.fromJSON(result);
@@ -165,7 +107,7 @@ export class QueueTransport implements Transport {
     params: SendMessageRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    yield* this.#stream({
+    yield* this.#calls.stream({
       method: 'SendStreamingMessage',
       type: SendMessageRequest,
       params,
@@ -178,7 +120,7 @@ export class QueueTransport implements Transport {
     params: TaskPushNotificationConfig,
     options?: RequestOptions,
   ): Promise<TaskPushNotificationConfig> {
-    return this.#unary(
+    return this.#calls.unary(
       {
         method: 'CreateTaskPushNotificationConfig',
         type: TaskPushNotificationConfig,
@@ -194,7 +136,7 @@ export class QueueTransport implements Transport {
     params: GetTaskPushNotificationConfigRequest,
     options?: RequestOptions,
   ): Promise<TaskPushNotificationConfig> {
-    return this.#unary(
+    return this.#calls.unary(
       {
         method: 'GetTaskPushNotificationConfig',
         type: GetTaskPushNotificationConfigRequest,
@@ -210,7 +152,7 @@ export class QueueTransport implements Transport {
     params: ListTaskPushNotificationConfigsRequest,
     options?: RequestOptions,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.#unary(
+    return this.#calls.unary(
       {
         method: 'ListTaskPushNotificationConfigs',
         type: ListTaskPushNotificationConfigsRequest,
@@ -226,7 +168,7 @@ export class QueueTransport implements Transport {
     params: DeleteTaskPushNotificationConfigRequest,
     options?: RequestOptions,
   ): Promise<void> {
-    await this.#unary(
+    await this.#calls.unary(
       {
         method: 'DeleteTaskPushNotificationConfig',
         type: DeleteTaskPushNotificationConfigRequest,
@@ -239,7 +181,7 @@ export class QueueTransport implements Transport {
   }
 
   async getTask(params: GetTaskRequest, options?: RequestOptions): Promise<Task> {
-    return this.#unary(
+    return this.#calls.unary(
       {
         method: 'GetTask',
         type: GetTaskRequest,
@@ -253,7 +195,7 @@ export class QueueTransport implements Transport {
   }
 
   async cancelTask(params: CancelTaskRequest, options?: RequestOptions): Promise<Task> {
-    return this.#unary(
+    return this.#calls.unary(
       {
         method: 'CancelTask',
         type: CancelTaskRequest,
@@ -267,7 +209,7 @@ export class QueueTransport implements Transport {
   }
 
   async listTasks(params: ListTasksRequest, options?: RequestOptions): Promise<ListTasksResponse> {
-    return this.#unary(
+    return this.#calls.unary(
       { method: 'ListTasks', type: ListTasksRequest, params, options, attributes: {} },
       ListTasksResponse.fromJSON,
     );
@@ -277,7 +219,7 @@ export class QueueTransport implements Transport {
     params: SubscribeToTaskRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    yield* this.#stream({
+    yield* this.#calls.stream({
       method: 'SubscribeToTask',
       type: SubscribeToTaskRequest,
       params,
@@ -285,176 +227,4 @@ export class QueueTransport implements Transport {
       attributes: requestAttributes({ taskId: params.id }),
     });
   }
-
-  /** Opens the CLIENT span of a call, a child of the active span. */
-  #startCall<P extends { tenant: string }>(call: Call<P>): { span: Span; active: Context } {
-    const parent = context.active();
-    const span = this.#tracer.startSpan(
-      a2aSpanName({ method: call.method }),
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [A2A.method]: call.method,
-          [A2A.protocolVersion]: requestedVersion(call.options) ?? this.protocolVersion,
-          ...requestAttributes({ tenant: call.params.tenant }),
-          ...call.attributes,
-        },
-      },
-      parent,
-    );
-    return { span, active: trace.setSpan(parent, span) };
-  }
-
-  async #unary<P extends { tenant: string }, R>(
-    call: Call<P>,
-    decode: (result: unknown) => R,
-    describe?: (result: R) => Attributes,
-  ): Promise<R> {
-    const { span, active } = this.#startCall(call);
-    try {
-      return await context.with(active, async () => {
-        const { subscription, jobId } = await this.#send(call);
-        try {
-          const frame = await this.#await(subscription, jobId, call.options?.signal);
-          const result = decode(readResult(frame.body, call.method));
-          if (describe) span.setAttributes(describe(result));
-          return result;
-        } finally {
-          subscription.close();
-        }
-      });
-    } catch (error) {
-      recordCallFailure(span, call.method, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  }
-
-  async *#stream<P extends { tenant: string }>(
-    call: Call<P>,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
-    const { span, active } = this.#startCall(call);
-    try {
-      const { subscription, jobId } = await context.with(active, () => this.#send(call));
-      try {
-        while (true) {
-          const frame = await this.#await(subscription, jobId, call.options?.signal);
-          if (frame.body !== undefined) {
-            const event = StreamResponse.fromJSON(readResult(frame.body, call.method));
-            span.setAttributes(streamEventAttributes(event));
-            yield event;
-          }
-          if (frame.kind === 'end') return;
-        }
-      } finally {
-        subscription.close();
-      }
-    } catch (error) {
-      recordCallFailure(span, call.method, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  }
-
-  /**
-   * The next reply frame. When none comes (timeout, or the caller gave up), the job is withdrawn if
-   * no worker has taken it yet, so a request nobody waits for does not run later; a taken job is
-   * the worker's to finish or to cancel.
-   */
-  async #await(subscription: ReplySubscription, jobId: string, signal: AbortSignal | undefined) {
-    try {
-      return await subscription.next({ timeoutMs: this.#timeoutMs, signal });
-    } catch (error) {
-      await this.#queue.remove(jobId).catch(() => 0);
-      throw error;
-    }
-  }
-
-  /** Enqueues the call under a PRODUCER span `send <queue>`, whose context the envelope carries. */
-  async #send<P extends { tenant: string }>({
-    method,
-    type,
-    params,
-    options,
-  }: Call<P>): Promise<{ subscription: ReplySubscription; jobId: string }> {
-    const requestId = randomUUID();
-    const request = JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params: type.toJSON(params) });
-    if (Buffer.byteLength(request) > this.#maxRequestBytes) {
-      throw new QueueBindingError('INVALID_OPTIONS', {
-        message: `The ${method} request is ${Buffer.byteLength(request)} bytes, over the ${this.#maxRequestBytes}-byte limit of this binding; send large content by URL.`,
-      });
-    }
-    const serviceParameters = Object.fromEntries(
-      Object.entries(options?.serviceParameters ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-    );
-    const queueName = this.#queue.name;
-    const span = this.#tracer.startSpan(
-      messagingSpanName({ operation: MESSAGING_OPERATION.send, queue: queueName }),
-      {
-        kind: SpanKind.PRODUCER,
-        attributes: messagingAttributes(MESSAGING_OPERATION.send, queueName, requestId),
-      },
-    );
-    const sending = trace.setSpan(context.active(), span);
-    try {
-      const traceSlot = context.with(sending, () => this.#traceSlot());
-      const envelope: JobEnvelope = {
-        v: 1,
-        requestId,
-        replyTo: this.#inbox.key,
-        serviceParameters,
-        request,
-        ...(traceSlot ? { trace: traceSlot } : {}),
-      };
-      const subscription = this.#inbox.open(requestId);
-      try {
-        await context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
-      } catch (error) {
-        subscription.close();
-        const refused = new QueueBindingError('REDIS_UNAVAILABLE', {
-          message: `Could not enqueue ${method}: Redis did not accept the job.`,
-          cause: error,
-        });
-        recordFailure(span, errorType(refused), refused.message);
-        throw refused;
-      }
-      return { subscription, jobId: requestId };
-    } finally {
-      span.end();
-    }
-  }
-
-  /** The envelope's trace slot: the override's, or the active context through the global propagator. */
-  #traceSlot(): Record<string, string> | undefined {
-    if (this.#injectTrace) return this.#injectTrace();
-    const carrier: Record<string, string> = {};
-    propagation.inject(context.active(), carrier);
-    return Object.keys(carrier).length > 0 ? carrier : undefined;
-  }
-}
-
-/** The `A2A-Version` service parameter of a call, whatever its spelling. */
-function requestedVersion(options: RequestOptions | undefined): string | undefined {
-  const entry = Object.entries(options?.serviceParameters ?? {}).find(
-    ([name]) => name.toLowerCase() === 'a2a-version',
-  );
-  return entry?.[1] || undefined;
-}
-
-function readResult(body: string | undefined, method: string): unknown {
-  let response: JsonRpcResponse;
-  try {
-    response = JSON.parse(body ?? '') as JsonRpcResponse;
-  } catch (error) {
-    throw new QueueBindingError('BAD_REPLY', {
-      message: `The reply to ${method} is not JSON.`,
-      cause: error,
-    });
-  }
-  if (response.error !== undefined) {
-    throw fromJsonRpcErrorResponse(response as Parameters<typeof fromJsonRpcErrorResponse>[0]);
-  }
-  return response.result ?? null;
 }

@@ -20,10 +20,12 @@ const DELIVERY_KEY = 'switchboard.a2a.bullmq.delivery';
  * (HTTP, gRPC), so a decorator can serve every binding and act on queued requests only.
  *
  * @example
- * async sendMessage(params, context) {
+ * // In a request handler decorator: a job seen before is a redelivery (its first worker died).
+ * sendMessage(params, context) {
  *   const delivery = queueDeliveryOf(context);
- *   if (delivery && (await seen(params.message?.messageId, delivery.jobId))) return this.#answerOnce(params, context);
- *   return this.#inner.sendMessage(params, context);
+ *   if (delivery && jobsSeen.has(delivery.jobId)) logger.warn({ jobId: delivery.jobId }, 'redelivered');
+ *   if (delivery) jobsSeen.add(delivery.jobId);
+ *   return inner.sendMessage(params, context);
  * }
  */
 export function queueDeliveryOf(context: ServerCallContext): QueueDelivery | undefined {

@@ -43,7 +43,8 @@ function mappedError(id: RpcId, error: unknown): string {
 /**
  * Serves one envelope as the JSON-RPC binding serves one HTTP request: size, JSON, authentication
  * and protocol version are checked here, the rest by the SDK's `JsonRpcTransportHandler`. Every
- * outcome is a reply; only a reply that cannot be written throws (and the job is retried).
+ * outcome of the request is a reply; what throws is a reply that cannot be written (the job is
+ * retried) or an `authenticate` that fails.
  */
 export async function serveRequest({
   envelope,
