@@ -32,7 +32,7 @@ let queueFactory: QueueTransportFactory;
 const clients: Record<string, Client> = {};
 
 beforeAll(async () => {
-  const refund = refundTool(refunds);
+  const refund = refundTool({ onRefund: () => refunds.count++ });
   const agent = defineAgent({ name: 'orders', instructions: 'Orders.', tools: [refund] });
   const model = new ScriptedModel({
     turns: [],

@@ -24,6 +24,7 @@ import {
   startA2aHttpServer,
 } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
+import { refundTool } from './support/refund-tool.ts';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const lookupTurns = [
@@ -292,16 +293,7 @@ describe('the well-known card, by A2A-Version', () => {
 describe('buildAgentCard', () => {
   const OrderId = z.object({ orderId: z.string() });
   const tools = () => [
-    defineTool({
-      name: 'refund_order',
-      summary: 'Refund an order in full.',
-      whenToUse: 'The customer asks for their money back.',
-      whenNotToUse: 'The customer only asks about the status.',
-      input: OrderId,
-      risk: 'dangerous',
-      describeForApproval: ({ orderId }) => ({ action: `Refund ${orderId}`, reversible: false }),
-      handler: () => ({ refunded: true }),
-    }),
+    refundTool(),
     defineTool({
       name: 'get_order',
       summary: 'Look up an order.',

@@ -15,7 +15,7 @@ const as = (userName: string): ServerCallContext =>
 
 function host() {
   const refunds = { count: 0 };
-  const refund = refundTool(refunds);
+  const refund = refundTool({ onRefund: () => refunds.count++ });
   const agent = defineAgent({ name: 'orders', instructions: 'Orders.', tools: [refund] });
   const model = new ScriptedModel({
     turns: [],

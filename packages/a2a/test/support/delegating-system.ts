@@ -38,6 +38,7 @@ import {
   MemoryApprovalBoard,
   startA2aHttpServer,
 } from '../../src/index.ts';
+import { refundTool } from './refund-tool.ts';
 
 export const SERVICE_TOKEN = 'svc-token-0123456789abcdef';
 export const CUSTOMER_TOKEN = 'cust-token-0123456789abcdef';
@@ -65,21 +66,7 @@ function ordersWorker(record: WorkerRecord) {
       risk: 'read',
       handler: ({ orderId }) => ({ orderId, status: 'shipped' }),
     }),
-    defineTool({
-      name: 'refund_order',
-      summary: 'Refund an order in full.',
-      whenToUse: 'Refund requests.',
-      input: OrderId,
-      risk: 'dangerous',
-      describeForApproval: ({ orderId }) => ({
-        action: `Refund order ${orderId} in full (59.90 EUR)`,
-        reversible: false,
-      }),
-      handler: ({ orderId }) => {
-        record.refunds++;
-        return { orderId, refunded: 59.9 };
-      },
-    }),
+    refundTool({ onRefund: () => record.refunds++ }),
     defineTool({
       name: 'wait_for_warehouse',
       summary: 'Wait for the warehouse.',

@@ -22,6 +22,7 @@ import {
   startA2aHttpServer,
 } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
+import { refundTool } from './refund-tool.ts';
 
 /** The two HTTP bindings, as the card names them. */
 export type HttpBinding = 'JSONRPC' | 'HTTP+JSON';
@@ -43,21 +44,7 @@ function shopTools(record: ShopRecord, onWaitStarted: () => void) {
     risk: 'read',
     handler: ({ orderId }) => ({ orderId, status: 'shipped', carrier: 'DHL' }),
   });
-  const refundOrder = defineTool({
-    name: 'refund_order',
-    summary: 'Refund an order in full.',
-    whenToUse: 'The user asks for their money back.',
-    input: z.object({ orderId: OrderId }),
-    risk: 'dangerous',
-    describeForApproval: ({ orderId }) => ({
-      action: `Refund order ${orderId} in full (59.90 EUR)`,
-      reversible: false,
-    }),
-    handler: ({ orderId }) => {
-      record.refunds++;
-      return { refunded: orderId };
-    },
-  });
+  const refundOrder = refundTool({ onRefund: () => record.refunds++ });
   const waitForWarehouse = defineTool({
     name: 'wait_for_warehouse',
     summary: 'Wait until the warehouse confirms the parcel.',
