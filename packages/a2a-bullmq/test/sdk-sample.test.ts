@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   AgentCard,
   Message,
+  SendMessageRequest,
   type StreamResponse,
-  type Task,
+  Task,
   TaskState,
   TaskStatusUpdateEvent,
 } from '@a2a-js/sdk';
@@ -32,41 +33,15 @@ afterAll(async () => {
 /** A plain SDK executor, as the SDK's samples write one: it answers each message with a message. */
 const echo: AgentExecutor = {
   async execute({ taskId, contextId, userMessage }, bus) {
-    const text = userMessage.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : ''));
-    const reply = {
-      role: 'ROLE_AGENT',
-      messageId: randomUUID(),
-      parts: [{ text: `You said: ${text.join('')}` }],
-    };
-    bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: undefined,
-        artifacts: [],
-        history: [userMessage],
-        metadata: {},
-      }),
-    );
-    bus.publish(
-      AgentEvent.statusUpdate(
-        TaskStatusUpdateEvent.fromJSON({
-          taskId,
-          contextId,
-          status: { state: 'TASK_STATE_COMPLETED', message: reply },
-        }),
-      ),
-    );
+    const said = userMessage.parts.find((part) => part.content?.$case === 'text')?.content?.value;
+    const reply = { role: 'ROLE_AGENT', messageId: randomUUID(), parts: [{ text: `You said: ${said}` }] };
+    const task = Task.fromJSON({ id: taskId, contextId, history: [Message.toJSON(userMessage)] });
+    const done = { taskId, contextId, status: { state: 'TASK_STATE_COMPLETED', message: reply } };
+    bus.publish(AgentEvent.task(task));
+    bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(done)));
   },
   cancelTask: async () => {},
 };
-
-const said = (text: string) => ({
-  tenant: '',
-  message: Message.fromJSON({ role: 'ROLE_USER', messageId: randomUUID(), parts: [{ text }] }),
-  configuration: undefined,
-  metadata: {},
-});
 
 const replyOf = (task: Task) => {
   const part = task.status?.message?.parts[0]?.content;
@@ -76,33 +51,36 @@ const replyOf = (task: Task) => {
 it('serves the SDK sample executor over a queue to the SDK client: send a message, stream, get the task', async () => {
   const card = AgentCard.fromJSON({
     name: 'echo',
-    version: '1.0.0',
     capabilities: { streaming: true },
     supportedInterfaces: [
       { url: queueUrl(address), protocolBinding: BULLMQ_BINDING, protocolVersion: '1.0' },
     ],
   });
-  const server = new A2aQueueServer({
-    requestHandler: new DefaultRequestHandler(card, new InMemoryTaskStore(), echo),
-    card,
-    address,
-    redis,
-  });
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), echo);
+  const server = new A2aQueueServer({ requestHandler, card, address, redis });
   await server.start();
   const queue = new QueueTransportFactory({ redis });
   try {
-    const client = await new ClientFactory({ transports: [queue] }).createFromAgentCard(card);
+    const factory = new ClientFactory({ transports: [queue] });
+    const client = await factory.createFromAgentCard(card);
     expect(client.transport.protocolName).toBe(BULLMQ_BINDING);
+    const ask = (text: string) =>
+      SendMessageRequest.fromJSON({
+        message: { role: 'ROLE_USER', messageId: randomUUID(), parts: [{ text }] },
+      });
 
-    const task = (await client.sendMessage(said('hello'))) as Task;
+    const task = (await client.sendMessage(ask('hello'))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(replyOf(task)).toBe('You said: hello');
 
     const events: StreamResponse[] = [];
-    for await (const event of client.sendMessageStream(said('again'))) events.push(event);
+    for await (const event of client.sendMessageStream(ask('again'))) events.push(event);
     expect(events.map((event) => event.payload?.$case)).toEqual(['task', 'statusUpdate']);
     const last = events.at(-1)?.payload;
-    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(last?.$case === 'statusUpdate' && last.value.status?.message?.parts[0]?.content).toEqual({
+      $case: 'text',
+      value: 'You said: again',
+    });
 
     const stored = await client.getTask({ tenant: '', id: task.id });
     expect(stored.id).toBe(task.id);
