@@ -5,6 +5,7 @@ import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } 
 import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -44,12 +45,15 @@ beforeAll(async () => {
       return { text: last?.role === 'tool' ? 'Refund done.' : 'OK.' };
     },
   });
-  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  // The card names the server's address, so it listens first (on a port the system picks: a chosen one
+  // may be taken on a busy machine) and takes the agent's routes once the card is built.
+  const routes = express();
+  http = await startA2aHttpServer({ app: routes });
   const card = buildAgentCard({
     agent,
     bearerAuth: true,
     interfaces: [
-      ...a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+      ...a2aHttpInterfaces({ baseUrl: http.url }),
       { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
     ],
   });
@@ -61,15 +65,14 @@ beforeAll(async () => {
     ownerResolver: () => 'shop',
     logger: silentLogger(),
   });
-  http = await startA2aHttpServer({
-    app: createA2aHttpApp({
+  routes.use(
+    createA2aHttpApp({
       requestHandler: hosted.requestHandler,
       card,
       auth: { bearerTokens: tokens },
       logger: silentLogger(),
     }),
-    port,
-  });
+  );
   queueServer = new A2aQueueServer({
     requestHandler: deduplicateMessages({ handler: hosted.requestHandler, redis, prefix: address.prefix }),
     card,

@@ -21,26 +21,18 @@ afterEach(async () => {
 const traceparents: string[] = [];
 
 /** Serves an echo agent; `lie` declares bearer auth in the card without enforcing it. */
-async function serve(options: { auth: boolean; lie?: boolean }) {
-  // The card names the port, so it is chosen before listening: below the ephemeral range (32768+ on
-  // Linux, where a busy machine's outgoing connections take ports), and again when one is taken.
-  for (let attempt = 1; ; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
-    try {
-      return await serveOn({ ...options, port });
-    } catch (error) {
-      if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    }
-  }
-}
-
-async function serveOn({ auth, lie = false, port }: { auth: boolean; lie?: boolean; port: number }) {
+async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
+  // The card names the server's address, so it listens first (on a port the system picks: a chosen one
+  // may be taken on a busy machine) and takes the agent's routes once the card is built.
+  const outer = express();
+  const server = await startA2aHttpServer({ app: outer });
+  servers.push(server);
   const agent = defineAgent({ name: 'echo', instructions: 'Echo.' });
   const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'pong' } });
   const card = buildAgentCard({
     agent,
     bearerAuth: auth || lie,
-    interfaces: a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
   });
   const hosted = createHostedAgent({ agent, model, card, logger: silentLogger() });
   const app = createA2aHttpApp({
@@ -49,15 +41,12 @@ async function serveOn({ auth, lie = false, port }: { auth: boolean; lie?: boole
     logger: silentLogger(),
     ...(auth ? { auth: { bearerTokens: { 'tok-verify-0123456789': 'ops' } } } : {}),
   });
-  const outer = express();
   outer.use((req, _res, next) => {
     const header = req.header('traceparent');
     if (header) traceparents.push(header);
     next();
   });
   outer.use(app);
-  const server = await startA2aHttpServer({ app: outer, port });
-  servers.push(server);
   return server.url;
 }
 
