@@ -68,11 +68,27 @@ export async function startService(
   return { child, readyLine, output: () => output, stop };
 }
 
-/** A loopback port that is free right now. */
+/**
+ * Ports the system never hands out by itself: below the ephemeral range that outgoing connections
+ * take their local ports from (32768-60999 on Linux, 49152+ on macOS). A port found free there stays
+ * free until a test listens on it, where a probed ephemeral port may meanwhile go to a connection
+ * (a busy machine makes thousands: Redis, HTTP), and the service then fails with EADDRINUSE.
+ */
+const LOW_PORTS = { from: 20_000, to: 32_000 };
+
+/** Whether a server can listen on `port` at 127.0.0.1 now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A loopback port that is free, and that no outgoing connection will take before a test listens on it. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
+  for (;;) {
+    const port = LOW_PORTS.from + Math.floor(Math.random() * (LOW_PORTS.to - LOW_PORTS.from));
+    if (await canListen(port)) return port;
+  }
 }

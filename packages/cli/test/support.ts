@@ -79,14 +79,26 @@ export async function stopGroup(
   }
 }
 
+/**
+ * Ports the system never hands out by itself: below the ephemeral range that outgoing connections
+ * take their local ports from (32768-60999 on Linux, 49152+ on macOS). A port found free there stays
+ * free until a test listens on it, where a probed ephemeral port may meanwhile go to a connection
+ * (a busy machine makes thousands: Redis, HTTP), and the service then fails with EADDRINUSE.
+ */
+const LOW_PORTS = { from: 20_000, to: 32_000 };
+
 /** True when the text looks like a Node stack trace. */
 export const hasStack = (text: string) => /\n\s+at .+\(.+:\d+:\d+\)/.test(text);
 
 /** A loopback port that nothing listens on (it was free a moment ago). */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
+  for (;;) {
+    const port = LOW_PORTS.from + Math.floor(Math.random() * (LOW_PORTS.to - LOW_PORTS.from));
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }

@@ -71,12 +71,17 @@ function start(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 const endOf = (exited: Promise<number | string>, withinMs: number) =>
   Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), withinMs))]);
 
+/** A free port below the ephemeral range, which no outgoing connection takes before the service listens. */
 async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
 
 describe('a service whose launcher is killed with SIGKILL', () => {
