@@ -22,9 +22,12 @@
  * taken round by round, against the untraced client process measured in the same round; the spans
  * the sink received are checked: the six of a call, each once, in one trace per call.
  *
- *   pnpm --filter @switchboard/bench a2a-hop
+ *   pnpm --filter @switchboard/bench a2a-hop [--rounds <even number, default 4>]
+ *
+ * More rounds when they are too noisy to decide: the figures are the medians of the rounds.
  */
 import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import { silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import {
@@ -45,8 +48,8 @@ const WARMUP_SEQUENTIAL = 200;
 const WARMUP_PARALLEL = 500;
 /** Untimed calls at IN_FLIGHT before each loaded round. */
 const REWARM_PARALLEL = 300;
-/** Even, so that every binding runs as often in the forward order as in the reverse. */
-const ROUNDS = 4;
+/** Default of `--rounds`. */
+const DEFAULT_ROUNDS = 4;
 /** Per round: sequential round trips, and calls at IN_FLIGHT at once. */
 const SEQUENTIAL_CALLS = 300;
 const PARALLEL_CALLS = 3_000;
@@ -67,6 +70,30 @@ const EXPECTED_SPANS = [
   'hop-server INTERNAL invoke_agent hop',
   'hop-server CLIENT chat scripted',
 ];
+
+const ROUNDS = roundsOption();
+
+/** `--rounds`: even, so that every binding runs as often in the forward order as in the reverse. */
+function roundsOption(): number {
+  const usage = 'usage: a2a-hop.ts [--rounds <even number from 2 to 100, default 4>]';
+  let rounds: string | undefined;
+  try {
+    rounds = parseArgs({ options: { rounds: { type: 'string' } } }).values.rounds;
+  } catch (error) {
+    console.error(`a2a-hop: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+  if (rounds === undefined) return DEFAULT_ROUNDS;
+  const value = /^\d+$/.test(rounds) ? Number(rounds) : Number.NaN;
+  if (!(value >= 2 && value <= 100 && value % 2 === 0)) {
+    console.error(
+      `a2a-hop: --rounds must be an even whole number from 2 to 100, so that every binding runs as often ` +
+        `in the forward order as in the reverse (got "${rounds}").\n${usage}`,
+    );
+    process.exit(2);
+  }
+  return value;
+}
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisHost = new URL(redisUrl).hostname;
@@ -187,7 +214,7 @@ let tracedCalls = 0;
 let received: SinkCount | undefined;
 let sinkStartCpuMs = 0;
 try {
-  console.error(`a2a-hop: key prefix ${namespace}, Redis ${redisUrl}`);
+  console.error(`a2a-hop: ${ROUNDS} rounds, key prefix ${namespace}, Redis ${redisUrl}`);
   const sink = await startChild('otlp-sink.ts', []);
   try {
     sinkStartCpuMs = (await ask(sink.process, { type: 'count' }, SinkCount)).cpuMs;
