@@ -177,9 +177,12 @@ export default {
     {
       name: 'a2a-http-only-from-index',
       comment:
-        'packages/a2a/src/http is the HTTP edge (express): only the package entry (src/index.ts) imports it, so the rest of hosting never depends on a web framework.',
+        'packages/a2a/src/http is the HTTP edge (express): only the package entry (src/index.ts) and the hosting composition (host/host-agent.ts, host/listen-first.ts) import it, so the rest of hosting never depends on a web framework.',
       severity: 'error',
-      from: { path: '^packages/a2a/src/', pathNot: '^packages/a2a/src/(?:index\\.ts$|http/)' },
+      from: {
+        path: '^packages/a2a/src/',
+        pathNot: '^packages/a2a/src/(?:index\\.ts$|http/|host/host-agent\\.ts$|host/listen-first\\.ts$)',
+      },
       to: { path: '^packages/a2a/src/http/' },
     },
 

@@ -16,9 +16,8 @@
  * started with one) with the CPU time it has used, and exits on SIGTERM (flushing its spans when
  * traced). Reads REDIS_URL (default redis://127.0.0.1:6379).
  */
-import type { RequestListener } from 'node:http';
 import { parseArgs } from 'node:util';
-import type { CardInterface } from '@switchboard/a2a';
+import type { HostAgentOptions } from '@switchboard/a2a';
 import type { Job } from 'bullmq';
 import type { CpuReport } from './hop-ipc.ts';
 
@@ -51,15 +50,8 @@ const telemetry = values.otlp
   : undefined;
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
-const {
-  a2aHttpInterfaces,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
-  startA2aHttpServer,
-} = await import('@switchboard/a2a');
-const { A2aQueueServer, BULLMQ_BINDING, queueUrl, ReplyWriter } = await import('@switchboard/a2a-bullmq');
+const { hostAgent } = await import('@switchboard/a2a');
+const { ReplyWriter } = await import('@switchboard/a2a-bullmq');
 const { defineAgent, silentLogger } = await import('@switchboard/agent');
 const { ScriptedModel } = await import('@switchboard/agent/testing');
 const { Worker } = await import('bullmq');
@@ -71,47 +63,31 @@ const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { max
 const address = { queue: HOP_QUEUE, prefix };
 
 /** An agent with no tools whose model answers at once: what is left is transport and A2A handling. */
-function hostedAgent(interfaces: readonly CardInterface[]) {
+async function hopAgent(serve: Pick<HostAgentOptions, 'http' | 'queue'>): Promise<Served> {
   const agent = defineAgent({ name: 'hop', instructions: 'Answer "ok".' });
   const model = new ScriptedModel({ turns: [], whenExhausted: { text: 'ok' } });
-  const card = buildAgentCard({ agent, interfaces });
-  return createHostedAgent({
+  const host = await hostAgent({
     agent,
     model,
-    card,
+    ...serve,
     logger,
     ...(telemetry ? { tracer: telemetry.tracer } : {}),
   });
+  await host.start();
+  return { stop: () => host.close(), ready: { url: host.url, card: AgentCard.toJSON(host.card) } };
 }
 
-let stop: () => Promise<unknown>;
-let ready: { url: string; card?: unknown };
+/** How the server stops, and what it announces once it serves. */
+interface Served {
+  stop: () => Promise<unknown>;
+  ready: { url: string; card?: unknown };
+}
 
+let served: Served;
 if (mode === 'queue') {
-  const { requestHandler, card } = hostedAgent([{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }]);
-  const server = new A2aQueueServer({
-    requestHandler: deduplicateMessages({ handler: requestHandler, redis, prefix, logger }),
-    card,
-    address,
-    redis,
-    logger,
-  });
-  await server.start();
-  stop = () => server.close({ graceMs: 5_000 });
-  ready = { url: queueUrl(address), card: AgentCard.toJSON(card) };
+  served = await hopAgent({ queue: { redis, address } });
 } else if (mode === 'http') {
-  // The card names the port, so the app is mounted once the server listens.
-  let app: RequestListener | undefined;
-  const server = await startA2aHttpServer({
-    app: (req, res) => {
-      if (app) app(req, res);
-      else res.writeHead(503).end();
-    },
-  });
-  const { requestHandler, card } = hostedAgent(a2aHttpInterfaces({ baseUrl: server.url }));
-  app = createA2aHttpApp({ requestHandler, card, logger });
-  stop = () => server.close();
-  ready = { url: server.url, card: AgentCard.toJSON(card) };
+  served = await hopAgent({ http: {} });
 } else {
   // The same worker settings as A2aQueueServer: its own blocking connection, concurrency 16.
   const workerRedis = redis.duplicate({ maxRetriesPerRequest: null });
@@ -133,12 +109,15 @@ if (mode === 'queue') {
   );
   worker.on('error', (error) => console.error('raw worker error:', error.message));
   await worker.waitUntilReady();
-  stop = async () => {
-    await worker.close();
-    workerRedis.disconnect();
+  served = {
+    stop: async () => {
+      await worker.close();
+      workerRedis.disconnect();
+    },
+    ready: { url: `bullmq://queue/${HOP_QUEUE}?prefix=${encodeURIComponent(prefix)}` },
   };
-  ready = { url: `bullmq://queue/${HOP_QUEUE}?prefix=${encodeURIComponent(prefix)}` };
 }
+const { stop, ready } = served;
 
 // The bench asks before and after each phase, to charge this process's CPU time to the phase.
 process.on('message', (message: unknown) => {

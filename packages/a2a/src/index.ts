@@ -54,6 +54,14 @@ export {
 } from './executor/messages.ts';
 export type { RunStateStore } from './executor/run-state-store.ts';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.ts';
+export type {
+  AgentHost,
+  HostAgentOptions,
+  HostStores,
+  HostTokens,
+  StartableTaskLedger,
+} from './host/host-agent.ts';
+export { hostAgent } from './host/host-agent.ts';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.ts';
 export { createHostedAgent } from './host/hosted-agent.ts';
 export type { AdminApprovalsOptions, AdminErrorCode } from './http/admin-approvals.ts';

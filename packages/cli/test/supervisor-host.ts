@@ -3,20 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import {
-  AuthenticatedUser,
-  a2aHttpInterfaces,
-  adminApprovalsRouter,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  MemoryApprovalBoard,
-  startA2aHttpServer,
-} from '@switchboard/a2a';
+import { AuthenticatedUser, hostAgent, MemoryApprovalBoard } from '@switchboard/a2a';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { shopTestTools } from '@switchboard/customer-service/testing';
-import express from 'express';
 
 export const USER_TOKEN = 'user-token-0123456789';
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
@@ -89,28 +79,26 @@ export async function startSupervisor(): Promise<Supervisor> {
     onWaitStarted = resolve;
   });
   const { agent, model } = shopAgent(refunds, () => onWaitStarted());
-  const shell = express();
-  const received: Received[] = [];
-  shell.use((req, _res, next) => {
-    received.push({ method: req.method, path: req.path, traceparent: req.header('traceparent') });
-    next();
-  });
-  const server = await startA2aHttpServer({ app: shell });
-  const card = buildAgentCard({
-    agent,
-    bearerAuth: true,
-    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
-  });
-  const board = new MemoryApprovalBoard();
-  const hosted = createHostedAgent({
+  const host = await hostAgent({
     agent,
     model,
-    card,
-    approvals: board,
+    http: {},
+    tokens: {
+      api: { [USER_TOKEN]: 'alice', [OPERATOR_TOKEN]: 'ops' },
+      operators: { [ADMIN_TOKEN]: 'ops' },
+    },
+    approvals: new MemoryApprovalBoard(),
     logger: silentLogger(),
     canApprove: (user) => user?.userName === 'ops',
     ownerResolver: () => 'shop',
   });
+  const { hosted } = host;
+  const received: Received[] = [];
+  host.app.use((req, _res, next) => {
+    received.push({ method: req.method, path: req.path, traceparent: req.header('traceparent') });
+    next();
+  });
+  await host.start();
   const asOperator = () =>
     new ServerCallContext({ requestedVersion: '1.0', user: new AuthenticatedUser('ops') });
   const tasks = async () =>
@@ -127,37 +115,20 @@ export async function startSupervisor(): Promise<Supervisor> {
       )
     ).tasks;
 
-  shell.use(
-    '/admin',
-    adminApprovalsRouter({
-      board,
-      requestHandler: hosted.requestHandler,
-      operatorTokens: { [ADMIN_TOKEN]: 'ops' },
-      logger: silentLogger(),
-    }),
-  );
-  shell.use(
-    createA2aHttpApp({
-      requestHandler: hosted.requestHandler,
-      card,
-      logger: silentLogger(),
-      auth: { bearerTokens: { [USER_TOKEN]: 'alice', [OPERATOR_TOKEN]: 'ops' } },
-    }),
-  );
   const cwd = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
   return {
-    url: server.url,
+    url: host.url,
     received,
     refunds,
     waitStarted,
     tasks,
     env: {
-      SWITCHBOARD_URL: server.url,
+      SWITCHBOARD_URL: host.url,
       SWITCHBOARD_TOKEN: USER_TOKEN,
       SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN,
       SWITCHBOARD_JAEGER_URL: '',
     },
     cwd,
-    close: () => server.close(),
+    close: () => host.close(),
   };
 }

@@ -1,5 +1,6 @@
 import { loadServiceConfig } from './config/service-config.ts';
-import { type RunAgentServiceOptions, runAgentService } from './run-agent-service.ts';
+import { runAgentService } from './run-agent-service.ts';
+import type { RunAgentServiceOptions } from './run-agent-service-options.ts';
 import { runServiceMain } from './run-service-main.ts';
 
 /** Options of {@link runWorkerService}. */

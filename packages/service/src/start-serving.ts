@@ -1,35 +1,21 @@
 import {
   AgentRegistry,
-  a2aHttpInterfaces,
   actingForOwner,
-  adminApprovalsRouter,
-  bearerAuthenticator,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
-  listenForCancels,
+  hostAgent,
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
   RedisTaskLedger,
   RedisTaskStore,
   SERVICE_USER,
-  startA2aHttpServer,
 } from '@switchboard/a2a';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  defaultQueueAddress,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
 import { exitWithParent } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
-import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service.ts';
+import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
 
 /** Connects to Redis or fails startup with a message that names the URL (no endless retry loop). */
 async function connectRedis(url: string): Promise<Redis> {
@@ -51,12 +37,6 @@ async function connectRedis(url: string): Promise<Redis> {
 
 /** What a drain may take beyond `drainMs`: canceling what is left, closing Redis, flushing spans. */
 const SHUTDOWN_MARGIN_MS = 15_000;
-
-/** Resolves when `done()` holds, or after `ms`. */
-async function until(done: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + Math.max(0, ms);
-  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-}
 
 /** The wiring behind `runAgentService`, loaded once tracing has started. */
 export async function startServing({
@@ -82,95 +62,44 @@ export async function startServing({
   const built = await setup({ config, redis, model, logger, tracer: telemetry.tracer, registry, queue });
   const { agent } = built;
   const address = defaultQueueAddress(agent.name, config.namespace);
-  const card = buildAgentCard({
-    agent,
-    version,
-    bearerAuth: true,
-    interfaces: [
-      ...a2aHttpInterfaces({ baseUrl: config.publicUrl }),
-      { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
-    ],
-    ...(built.skills ? { skills: built.skills } : {}),
-  });
   const operators = new Set(Object.values(config.operatorTokens));
-  const board = approvalsBoard ? new RedisApprovalBoard({ redis, prefix: address.prefix }) : undefined;
-  const taskStore = new RedisTaskStore({
-    redis,
-    prefix: address.prefix,
-    ownerResolver: actingForOwner(),
-    logger,
-  });
-  const ledger = new RedisTaskLedger({
-    redis,
-    prefix: address.prefix,
-    instanceId: config.instanceId,
-    logger,
-  });
-  const hosted = createHostedAgent({
+  const { prefix } = address;
+  const taskStore = new RedisTaskStore({ redis, prefix, ownerResolver: actingForOwner(), logger });
+  const host = await hostAgent({
     agent,
     model,
-    card,
-    taskStore,
-    ledger,
+    version,
+    ...(built.skills ? { skills: built.skills } : {}),
+    http: {
+      port: config.port,
+      host: config.host,
+      publicUrl: config.publicUrl,
+      readiness: () => redis.status === 'ready',
+    },
+    queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
+    tokens: {
+      api: config.apiTokens,
+      operators: config.operatorTokens,
+      service: { [config.serviceToken]: SERVICE_USER },
+    },
+    stores: {
+      taskStore,
+      ledger: new RedisTaskLedger({ redis, prefix, instanceId: config.instanceId, logger }),
+      runState: new RedisRunStateStore({ redis, prefix, logger }),
+      intents: new RedisIntentStore({ redis, prefix }),
+    },
+    cancels: { redis, prefix },
+    registry: { registry, instanceId: config.instanceId, metadata: { url: config.publicUrl } },
     ownerResolver: actingForOwner(),
-    runState: new RedisRunStateStore({ redis, prefix: address.prefix, logger }),
-    intents: new RedisIntentStore({ redis, prefix: address.prefix }),
     audit: new LogAuditSink(logger),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
     canApprove: (user) =>
       !!user?.userName && (operators.has(user.userName) || user.userName === SERVICE_USER),
-    ...(board ? { approvals: board } : {}),
+    ...(approvalsBoard ? { approvals: new RedisApprovalBoard({ redis, prefix }) } : {}),
     tracer: telemetry.tracer,
     logger,
   });
-  await ledger.start(taskStore);
-  const cancels = await listenForCancels({
-    redis,
-    prefix: address.prefix,
-    executor: hosted.executor,
-    logger,
-  });
-  const serviceTokens = { [config.serviceToken]: SERVICE_USER };
-  const queueServer = new A2aQueueServer({
-    requestHandler: deduplicateMessages({
-      handler: hosted.requestHandler,
-      redis,
-      prefix: address.prefix,
-      logger,
-    }),
-    card,
-    address,
-    redis,
-    authenticate: bearerAuthenticator(serviceTokens),
-    lockDurationMs: config.jobLockMs,
-    stalledIntervalMs: config.jobLockMs,
-    logger,
-  });
-  await queueServer.start();
-  const app = createA2aHttpApp({
-    requestHandler: hosted.requestHandler,
-    card,
-    auth: { bearerTokens: { ...config.apiTokens, ...config.operatorTokens, ...serviceTokens } },
-    readiness: () => redis.status === 'ready',
-    logger,
-  });
-  if (board) {
-    app.use(
-      '/admin',
-      adminApprovalsRouter({
-        board,
-        requestHandler: hosted.requestHandler,
-        operatorTokens: config.operatorTokens,
-        logger,
-      }),
-    );
-  }
-  const http = await startA2aHttpServer({ app, port: config.port, host: config.host });
-  const registration = await registry.register({
-    card,
-    instanceId: config.instanceId,
-    metadata: { url: config.publicUrl },
-  });
+  await host.start();
   logger.info(
     { service: config.service, url: config.publicUrl, queue: address.queue, model: label },
     `${config.service} ready`,
@@ -180,22 +109,7 @@ export async function startServing({
   const close = () => {
     closing ??= (async () => {
       logger.info({ service: config.service }, `${config.service} draining`);
-      await registration.stop().catch(() => {});
-      const started = Date.now();
-      await http.close();
-      await queueServer.close({ graceMs: config.drainMs });
-      // Runs that came over HTTP go on after their connection closed: give them the rest of the
-      // drain, then cancel what is left, so no task is left "working" behind this process.
-      await until(() => hosted.executor.runningTasks === 0, config.drainMs - (Date.now() - started));
-      if (hosted.executor.runningTasks > 0) {
-        logger.warn(
-          { running: hosted.executor.abortAll() },
-          'drain ran out of time; canceling the tasks left',
-        );
-        await until(() => hosted.executor.runningTasks === 0, 5_000);
-      }
-      await cancels.close();
-      await ledger.stop();
+      await host.close({ graceMs: config.drainMs });
       await built.close?.();
       await queue.close();
       await redis.quit().catch(() => redis.disconnect());
@@ -221,5 +135,5 @@ export async function startServing({
     // killed outright must not leave this service running, orphaned.
     exitWithParent({ close, deadlineMs: config.drainMs + SHUTDOWN_MARGIN_MS, onError: failed });
   }
-  return { url: http.url, close };
+  return { url: host.url, close };
 }

@@ -6,13 +6,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  defaultQueueAddress,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import {
   defineAgent,
   defineTool,
@@ -21,22 +15,14 @@ import {
   silentLogger,
 } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import express from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   AgentRegistry,
-  a2aHttpInterfaces,
   actingForOwner,
-  adminApprovalsRouter,
-  bearerAuthenticator,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
   delegationTools,
+  hostAgent,
   MemoryApprovalBoard,
-  startA2aHttpServer,
 } from '../../src/index.ts';
 import { refundTool } from './refund-tool.ts';
 
@@ -137,9 +123,9 @@ export async function startDelegatingSystem({
   const worker: WorkerRecord = { refunds: 0, audit: new MemoryAuditSink(), waitAborted: false };
   const address = defaultQueueAddress('orders', namespace);
   const orders = ordersWorker(worker);
-  const workerCard = buildAgentCard({
-    agent: orders.agent,
-    interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
+  const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });
+  const workerHost = await hostAgent({
+    ...orders,
     skills: [
       {
         id: 'order-status',
@@ -149,35 +135,19 @@ export async function startDelegatingSystem({
       },
       { id: 'refunds', name: 'Refunds', description: 'Refunds of orders.', tools: ['refund_order'] },
     ],
-  });
-  const workerHost = createHostedAgent({
-    ...orders,
-    card: workerCard,
+    queue: { redis, address },
+    tokens: { service: { [SERVICE_TOKEN]: 'switchboard-service' } },
     audit: worker.audit,
-    intents: new MemoryIntentStore(),
+    stores: { intents: new MemoryIntentStore() },
     canApprove: (user) => user?.userName === 'switchboard-service',
+    ...(replicaWaitMs ? { registry: { registry, instanceId: `orders-${randomUUID().slice(0, 8)}` } } : {}),
     logger: silentLogger(),
   });
-  const queueServer = new A2aQueueServer({
-    requestHandler: deduplicateMessages({
-      handler: workerHost.requestHandler,
-      redis,
-      prefix: address.prefix,
-    }),
-    card: workerCard,
-    address,
-    redis,
-    authenticate: bearerAuthenticator({ [SERVICE_TOKEN]: 'switchboard-service' }),
-    logger: silentLogger(),
-  });
-  const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });
-  let running: { stop(): Promise<void> } | undefined;
+  const workerCard = workerHost.card;
+  let workerStarted = false;
   const startWorker = async () => {
-    if (running) return;
-    await queueServer.start();
-    running = replicaWaitMs
-      ? await registry.register({ card: workerCard, instanceId: `orders-${randomUUID().slice(0, 8)}` })
-      : { stop: async () => {} };
+    workerStarted = true;
+    await workerHost.start();
   };
   if (workerUp) await startWorker();
 
@@ -207,39 +177,17 @@ export async function startDelegatingSystem({
       return { text: `Supervisor: ${last?.role === 'tool' ? last.content : ''}` };
     },
   });
-  const shell = express();
-  const server = await startA2aHttpServer({ app: shell });
-  const card = buildAgentCard({
-    agent: supervisorAgent,
-    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
-    bearerAuth: true,
-  });
-  const board = new MemoryApprovalBoard();
-  const hosted = createHostedAgent({
+  const supervisor = await hostAgent({
     agent: supervisorAgent,
     model: supervisorModel,
-    card,
-    approvals: board,
+    http: {},
+    tokens: { api: { [CUSTOMER_TOKEN]: 'customer' }, operators: { [OPERATOR_TOKEN]: 'ops-ada' } },
+    approvals: new MemoryApprovalBoard(),
     ownerResolver: actingForOwner(),
     canApprove: (user) => user?.userName === 'ops-ada',
     logger: silentLogger(),
   });
-  const app = createA2aHttpApp({
-    requestHandler: hosted.requestHandler,
-    card,
-    auth: { bearerTokens: { [CUSTOMER_TOKEN]: 'customer', [OPERATOR_TOKEN]: 'ops-ada' } },
-    logger: silentLogger(),
-  });
-  app.use(
-    '/admin',
-    adminApprovalsRouter({
-      board,
-      requestHandler: hosted.requestHandler,
-      operatorTokens: { [OPERATOR_TOKEN]: 'ops-ada' },
-      logger: silentLogger(),
-    }),
-  );
-  shell.use(app);
+  await supervisor.start();
 
   const fetchAs =
     (token: string): typeof fetch =>
@@ -249,15 +197,15 @@ export async function startDelegatingSystem({
       return fetch(input, { ...init, headers });
     };
   return {
-    url: server.url,
+    url: supervisor.url,
     worker,
     customer: () =>
       new ClientFactory({
         transports: [new JsonRpcTransportFactory({ fetchImpl: fetchAs(CUSTOMER_TOKEN) })],
         cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchAs(CUSTOMER_TOKEN) }),
-      }).createFromUrl(server.url),
+      }).createFromUrl(supervisor.url),
     admin: (path, init = {}) =>
-      fetch(`${server.url}/admin${path}`, {
+      fetch(`${supervisor.url}/admin${path}`, {
         ...init,
         headers: {
           Authorization: `Bearer ${OPERATOR_TOKEN}`,
@@ -275,12 +223,9 @@ export async function startDelegatingSystem({
     },
     startWorker,
     async close() {
-      await server.close();
+      await supervisor.close();
       await queue.close();
-      if (running) {
-        await running.stop();
-        await queueServer.close({ graceMs: 1_000 });
-      }
+      if (workerStarted) await workerHost.close({ graceMs: 1_000 });
     },
   };
 }

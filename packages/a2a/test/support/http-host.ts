@@ -9,17 +9,12 @@ import {
 import type { OwnerResolver, User } from '@a2a-js/sdk/server';
 import { type Agent, defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel, type ScriptedModelOptions } from '@switchboard/agent/testing';
-import express from 'express';
 import { z } from 'zod';
 import {
-  a2aHttpInterfaces,
   type BearerAuthOptions,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
+  hostAgent,
   type ReadinessCheck,
   sendMessageRequest,
-  startA2aHttpServer,
 } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
 import { refundTool } from './refund-tool.ts';
@@ -85,7 +80,7 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** Starts the shop agent over HTTP (the card's URLs need the port, so the app mounts after listen). */
+/** Starts the shop agent over HTTP. */
 export async function startHost({
   turns,
   whenExhausted,
@@ -109,38 +104,24 @@ export async function startHost({
   });
   const model = new ScriptedModel({ turns, ...(whenExhausted ? { whenExhausted } : {}) });
   const logger = new MemoryLogger();
-  const shell = express();
-  const server = await startA2aHttpServer({ app: shell });
-  const card = buildAgentCard({
-    agent,
-    interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
-    bearerAuth: Boolean(auth),
-  });
-  const hosted = createHostedAgent({
+  const host = await hostAgent({
     agent,
     model,
-    card,
     logger,
+    http: readiness ? { readiness } : {},
+    ...(auth ? { tokens: { api: auth.bearerTokens } } : {}),
     ...(canApprove ? { canApprove } : {}),
     ...(ownerResolver ? { ownerResolver } : {}),
   });
-  shell.use(
-    createA2aHttpApp({
-      requestHandler: hosted.requestHandler,
-      card,
-      logger,
-      ...(auth ? { auth } : {}),
-      ...(readiness ? { readiness } : {}),
-    }),
-  );
+  await host.start();
   return {
-    url: server.url,
-    card,
+    url: host.url,
+    card: host.card,
     agent,
     model,
     shop,
     logger,
-    close: () => server.close(),
+    close: () => host.close(),
     async client(binding, token) {
       const fetchImpl: typeof fetch = (input, init) => {
         const headers = new Headers(init?.headers);
@@ -155,7 +136,7 @@ export async function startHost({
         transports,
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       });
-      return factory.createFromUrl(server.url);
+      return factory.createFromUrl(host.url);
     },
   };
 }

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import {
-  a2aHttpInterfaces,
   actingForOwner,
-  adminApprovalsRouter,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
   delegationTools,
+  hostAgent,
   MemoryApprovalBoard,
   SERVICE_USER,
   type SkillSpec,
-  startA2aHttpServer,
 } from '@switchboard/a2a';
 import {
   type Agent,
@@ -23,7 +18,6 @@ import {
   MemoryIntentStore,
 } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
-import express from 'express';
 import { createCommsAgent } from '../agents/comms/comms-agent.ts';
 import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';
 import { createInventoryAgent } from '../agents/inventory/inventory-agent.ts';
@@ -115,55 +109,26 @@ export async function startInProcessSystem({
     listenPort: number,
     admin: boolean,
   ) => {
-    const shell = express();
-    const server = await startA2aHttpServer({ app: shell, port: listenPort, host: '127.0.0.1' });
-    closers.push(() => server.close());
-    const card = buildAgentCard({
-      agent,
-      interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
-      bearerAuth: true,
-      ...(skills ? { skills } : {}),
-    });
-    const board = admin ? new MemoryApprovalBoard() : undefined;
-    const hosted = createHostedAgent({
+    const service = { [access.serviceToken]: SERVICE_USER };
+    const host = await hostAgent({
       agent,
       model: model(agent.name),
-      card,
+      ...(skills ? { skills } : {}),
+      http: { port: listenPort, host: '127.0.0.1' },
+      tokens: admin
+        ? { api: { [access.token]: 'customer' }, operators: { [access.adminToken]: 'operator' }, service }
+        : { service },
       ownerResolver: actingForOwner(),
       canApprove: (user) => user?.userName === 'operator' || user?.userName === SERVICE_USER,
-      ...(board ? { approvals: board } : {}),
+      ...(admin ? { approvals: new MemoryApprovalBoard() } : {}),
       ...(audit ? { audit } : {}),
-      intents,
+      stores: { intents },
       logger,
     });
-    const app = createA2aHttpApp({
-      requestHandler: hosted.requestHandler,
-      card,
-      auth: {
-        bearerTokens: admin
-          ? {
-              [access.token]: 'customer',
-              [access.adminToken]: 'operator',
-              [access.serviceToken]: SERVICE_USER,
-            }
-          : { [access.serviceToken]: SERVICE_USER },
-      },
-      logger,
-    });
-    if (board) {
-      app.use(
-        '/admin',
-        adminApprovalsRouter({
-          board,
-          requestHandler: hosted.requestHandler,
-          operatorTokens: { [access.adminToken]: 'operator' },
-          logger,
-        }),
-      );
-    }
-    shell.use(app);
-    if (admin) access.supervisorUrl = server.url;
-    return card;
+    closers.push(() => host.close());
+    await host.start();
+    if (admin) access.supervisorUrl = host.url;
+    return host.card;
   };
   try {
     const workers = await Promise.all([

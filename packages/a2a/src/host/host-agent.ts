@@ -1,0 +1,261 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import { A2aQueueServer, BULLMQ_BINDING, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
+import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import { bearerAuthenticator } from '../auth/bearer-tokens.ts';
+import { buildAgentCard, type CardInterface } from '../card/build-card.ts';
+import type { SkillSpec } from '../card/skill-spec.ts';
+import { deduplicateMessages } from '../delivery/deduplicate-messages.ts';
+import { A2aError } from '../errors.ts';
+import type { SwitchboardAgentExecutor } from '../executor/agent-executor.ts';
+import { listenForCancels } from '../executor/cancel-listener.ts';
+import type { RunStateStore } from '../executor/run-state-store.ts';
+import { adminApprovalsRouter } from '../http/admin-approvals.ts';
+import { createA2aHttpApp } from '../http/create-app.ts';
+import type { ReadinessCheck } from '../http/health-routes.ts';
+import { a2aHttpInterfaces } from '../http/paths.ts';
+import type { AgentRegistry, Registration } from '../registry/agent-registry.ts';
+import type { TaskLedger } from '../store/task-ledger.ts';
+import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
+import { listenFirst } from './listen-first.ts';
+
+/** Bearer tokens by who holds them; each maps a token to the user name it authenticates. */
+export interface HostTokens {
+  /** Callers of the A2A routes (customers, API clients). */
+  api?: Readonly<Record<string, string>>;
+  /** Operators: the A2A routes, and the `/admin` approvals API when there is a board. */
+  operators?: Readonly<Record<string, string>>;
+  /** Other Switchboard services: the A2A routes, and the only callers the queue accepts. */
+  service?: Readonly<Record<string, string>>;
+}
+
+/** A task ledger that marks this process alive while started (`RedisTaskLedger` is one). */
+export interface StartableTaskLedger extends TaskLedger {
+  start(taskStore: TaskStore): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Where tasks and conversations live (each default: in memory, this process only). */
+export interface HostStores {
+  taskStore?: TaskStore;
+  runState?: RunStateStore;
+  intents?: IntentStore;
+  /** Records runs no queue would recover; started over `taskStore` (which it needs) on `start()`. */
+  ledger?: StartableTaskLedger;
+}
+
+/** Options of {@link hostAgent}. */
+export interface HostAgentOptions
+  extends Omit<HostedAgentOptions, 'card' | 'taskStore' | 'runState' | 'intents' | 'ledger' | 'logger'> {
+  /** The version the card publishes (default `0.1.0`, as `buildAgentCard`'s). */
+  version?: string;
+  /** The card's skills (default: one skill of the whole agent, as `buildAgentCard` makes). */
+  skills?: readonly SkillSpec[];
+  /**
+   * Serve over HTTP (JSON-RPC, REST, card, health, and `/admin` with a board). `port` 0 (default) is
+   * any free port; `publicUrl` is the base URL the card names (default: the URL it listens on).
+   * Leave it out to serve over the queue only.
+   */
+  http?: {
+    port?: number;
+    host?: string;
+    publicUrl?: string;
+    readiness?: ReadinessCheck;
+  };
+  /**
+   * Serve over a BullMQ queue too, each message run once whatever the queue delivers
+   * (`deduplicateMessages`), callers authenticated by `tokens.service`.
+   */
+  queue?: { redis: Redis; address: QueueAddress; lockDurationMs?: number; stalledIntervalMs?: number };
+  /** Bearer tokens (default none: no auth, and the card declares none). */
+  tokens?: HostTokens;
+  stores?: HostStores;
+  /** Abort runs canceled on another replica: the channel `RedisTaskStore` publishes under `prefix`. */
+  cancels?: { redis: Redis; prefix: string };
+  /** Keep an entry in the registry while started, with heartbeats. */
+  registry?: { registry: AgentRegistry; instanceId: string; metadata?: Readonly<Record<string, string>> };
+  /** Default: warnings and errors to stderr. */
+  logger?: Logger;
+}
+
+/** A hosted agent with its servers; see {@link hostAgent}. */
+export interface AgentHost {
+  readonly hosted: HostedAgent;
+  readonly card: AgentCard;
+  /**
+   * The HTTP server's app (an empty one without `http`): what you `use` before `start()` runs
+   * before the A2A routes.
+   */
+  readonly app: Express;
+  /** Where it is reached: the HTTP base URL it listens on, else its queue URL. */
+  readonly url: string;
+  /** Starts the ledger, the cancel listener and the queue consumer, opens the routes, and registers. Idempotent. */
+  start(): Promise<void>;
+  /**
+   * Drains: leaves the registry, closes HTTP and the queue, lets running tasks finish for the rest
+   * of `graceMs` (default 5000), cancels what is left, and stops the rest. Idempotent.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * Hosts an agent: builds its card (naming the HTTP port it really listens on, and its queue),
+ * composes it with `createHostedAgent`, and serves it over HTTP and/or a queue with the tokens,
+ * stores, approvals board and registry entry it is given. The one composition of "host this
+ * agent": the service, the in-process system, the bench and the tests all use it.
+ *
+ * The HTTP server listens at once (answering 503 until `start()`), so the card can name its port.
+ *
+ * @example
+ * const host = await hostAgent({ agent, model, http: { port: 8080 }, tokens: { api: { [token]: 'ada' } } });
+ * await host.start();
+ * // ... host.url ...
+ * await host.close();
+ */
+export async function hostAgent({
+  version,
+  skills,
+  http,
+  queue,
+  tokens = {},
+  stores = {},
+  cancels,
+  registry,
+  logger = stderrLogger(),
+  ...agentOptions
+}: HostAgentOptions): Promise<AgentHost> {
+  const problems: string[] = [];
+  if (!http && !queue) problems.push('give http, queue or both: where the agent is served');
+  if (stores.ledger && !stores.taskStore)
+    problems.push('stores.ledger needs the stores.taskStore it watches');
+  if (problems.length > 0) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `hostAgent options are not valid: ${problems.join('; ')}.`,
+    });
+  }
+  const bearerTokens = { ...tokens.api, ...tokens.operators, ...tokens.service };
+  const bearerAuth = Object.keys(bearerTokens).length > 0;
+  const server = http ? await listenFirst({ port: http.port, host: http.host }) : undefined;
+  const interfaces: CardInterface[] = [
+    ...(server ? a2aHttpInterfaces({ baseUrl: http?.publicUrl ?? server.url }) : []),
+    ...(queue ? [{ url: queueUrl(queue.address), protocolBinding: BULLMQ_BINDING }] : []),
+  ];
+  let card: AgentCard;
+  let hosted: HostedAgent;
+  try {
+    card = buildAgentCard({
+      agent: agentOptions.agent,
+      interfaces,
+      bearerAuth,
+      ...(version ? { version } : {}),
+      ...(skills ? { skills } : {}),
+    });
+    hosted = createHostedAgent({ ...agentOptions, card, ...stores, logger });
+  } catch (error) {
+    await server?.close();
+    throw error;
+  }
+  const queueServer = queue
+    ? new A2aQueueServer({
+        requestHandler: deduplicateMessages({
+          handler: hosted.requestHandler,
+          redis: queue.redis,
+          prefix: queue.address.prefix,
+          logger,
+        }),
+        card,
+        address: queue.address,
+        redis: queue.redis,
+        ...(tokens.service ? { authenticate: bearerAuthenticator(tokens.service) } : {}),
+        ...(queue.lockDurationMs ? { lockDurationMs: queue.lockDurationMs } : {}),
+        ...(queue.stalledIntervalMs ? { stalledIntervalMs: queue.stalledIntervalMs } : {}),
+        logger,
+      })
+    : undefined;
+
+  const mountRoutes = () => {
+    if (!server || !http) return;
+    const app = createA2aHttpApp({
+      requestHandler: hosted.requestHandler,
+      card,
+      ...(bearerAuth ? { auth: { bearerTokens } } : {}),
+      ...(http.readiness ? { readiness: http.readiness } : {}),
+      logger,
+    });
+    if (agentOptions.approvals) {
+      app.use(
+        '/admin',
+        adminApprovalsRouter({
+          board: agentOptions.approvals,
+          requestHandler: hosted.requestHandler,
+          operatorTokens: tokens.operators ?? {},
+          logger,
+        }),
+      );
+    }
+    server.app.use(app);
+    server.open();
+  };
+
+  let started: Promise<void> | undefined;
+  let cancelListener: { close(): Promise<void> } | undefined;
+  let registration: Registration | undefined;
+  const start = () => {
+    started ??= (async () => {
+      if (stores.ledger && stores.taskStore) await stores.ledger.start(stores.taskStore);
+      if (cancels) cancelListener = await listenForCancels({ ...cancels, executor: hosted.executor, logger });
+      await queueServer?.start();
+      mountRoutes();
+      if (registry) {
+        registration = await registry.registry.register({
+          card,
+          instanceId: registry.instanceId,
+          ...(registry.metadata ? { metadata: { ...registry.metadata } } : {}),
+        });
+      }
+    })();
+    return started;
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = ({ graceMs = 5_000 }: { graceMs?: number } = {}) => {
+    closing ??= (async () => {
+      await registration?.stop().catch(() => {});
+      const begun = Date.now();
+      await server?.close();
+      if (started) await queueServer?.close({ graceMs });
+      // Runs that came over HTTP go on after their connection closed: give them the rest of the
+      // grace, then cancel what is left, so no task is left "working" behind this host.
+      await untilIdle(hosted.executor, graceMs - (Date.now() - begun));
+      if (hosted.executor.runningTasks > 0) {
+        logger.warn(
+          { running: hosted.executor.abortAll() },
+          'drain ran out of time; canceling the tasks left',
+        );
+        await untilIdle(hosted.executor, 5_000);
+      }
+      await cancelListener?.close();
+      if (started) await stores.ledger?.stop();
+    })();
+    return closing;
+  };
+
+  return {
+    hosted,
+    card,
+    app: server?.app ?? express(),
+    url: server?.url ?? (queue ? queueUrl(queue.address) : ''),
+    start,
+    close,
+  };
+}
+
+/** Resolves when the executor runs no task, or after `ms`. */
+async function untilIdle(executor: SwitchboardAgentExecutor, ms: number): Promise<void> {
+  const deadline = Date.now() + Math.max(0, ms);
+  while (executor.runningTasks > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
