@@ -174,17 +174,18 @@ export default {
       ['check', 'convert'],
       ['json', 'errors.ts'],
     ]),
-    {
-      name: 'a2a-http-only-from-index',
-      comment:
-        'packages/a2a/src/http is the HTTP edge (express): only the package entry (src/index.ts) and the hosting composition (host/host-agent.ts, host/listen-first.ts) import it, so the rest of hosting never depends on a web framework.',
-      severity: 'error',
-      from: {
-        path: '^packages/a2a/src/',
-        pathNot: '^packages/a2a/src/(?:index\\.ts$|http/|host/host-agent\\.ts$|host/listen-first\\.ts$)',
-      },
-      to: { path: '^packages/a2a/src/http/' },
-    },
+    // Hosting: the composition on top, the HTTP edge (express) under it and under nothing else, the
+    // protocol's vocabulary (message builders, metadata keys, task states) at the bottom.
+    ...layers('packages/a2a', [
+      ['index.ts'],
+      ['host'],
+      ['http'],
+      ['delegate', 'delivery', 'registry', 'observe'],
+      ['redis'],
+      ['executor'],
+      ['approvals', 'auth', 'card'],
+      ['protocol', 'errors.ts'],
+    ]),
 
     // ---- What src may import from npm ----------------------------------------------------------
     {

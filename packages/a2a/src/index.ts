@@ -8,8 +8,6 @@ export type {
 } from './approvals/approval-board.ts';
 export { MemoryApprovalBoard } from './approvals/approval-board.ts';
 export { BoardApproval, BoardStatus } from './approvals/board-approval.ts';
-export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.ts';
-export { RedisApprovalBoard } from './approvals/redis-approval-board.ts';
 export {
   AuthenticatedUser,
   BearerAuthOptions,
@@ -31,35 +29,21 @@ export {
 export type { SkillSpec } from './card/skill-spec.ts';
 export type { DelegateOutcome } from './delegate/delegation-result.ts';
 export type { DelegationToolsOptions } from './delegate/delegation-tools.ts';
-export { DELEGATED_SKILL_KEY, delegationToolName, delegationTools } from './delegate/delegation-tools.ts';
+export { delegationToolName, delegationTools } from './delegate/delegation-tools.ts';
 export type { DeduplicateMessagesOptions } from './delivery/deduplicate-messages.ts';
 export { deduplicateMessages } from './delivery/deduplicate-messages.ts';
 export type { A2aErrorCode } from './errors.ts';
 export { A2A_ERRORS, A2aError } from './errors.ts';
 export type { AgentExecutorOptions } from './executor/agent-executor.ts';
-export {
-  APPROVAL_DECISION_KEY,
-  CALLER_CONVERSATION_KEY,
-  SwitchboardAgentExecutor,
-} from './executor/agent-executor.ts';
-export type { TaskAborter } from './executor/cancel-listener.ts';
-export { listenForCancels } from './executor/cancel-listener.ts';
-export {
-  agentMessage,
-  dataPart,
-  readMessage,
-  sendMessageRequest,
-  textPart,
-  userMessage,
-} from './executor/messages.ts';
+export { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 export type { RunStateStore } from './executor/run-state-store.ts';
 export { MemoryRunStateStore, RunState } from './executor/run-state-store.ts';
+export type { LedgerEntry, StartableTaskLedger, TaskLedger } from './executor/task-ledger.ts';
 export type {
   AgentHost,
   HostAgentOptions,
   HostStores,
   HostTokens,
-  StartableTaskLedger,
 } from './host/host-agent.ts';
 export { hostAgent } from './host/host-agent.ts';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.ts';
@@ -81,16 +65,34 @@ export { tracedRequestHandler } from './observe/traced-request-handler.ts';
 export type { TracedTransportFactoryOptions } from './observe/traced-transport.ts';
 export { tracedTransportFactory } from './observe/traced-transport.ts';
 export { A2A_TRACER_NAME } from './observe/tracer-name.ts';
+export {
+  agentMessage,
+  dataPart,
+  readMessage,
+  sendMessageRequest,
+  textPart,
+  userMessage,
+} from './protocol/messages.ts';
+export {
+  APPROVAL_DECISION_KEY,
+  CALLER_CONVERSATION_KEY,
+  DELEGATED_SKILL_KEY,
+} from './protocol/metadata-keys.ts';
+export { TERMINAL_TASK_STATES } from './protocol/task-states.ts';
+export type { TaskAborter } from './redis/cancel-listener.ts';
+export { listenForCancels } from './redis/cancel-listener.ts';
+export type { RedisApprovalBoardOptions } from './redis/redis-approval-board.ts';
+export { RedisApprovalBoard } from './redis/redis-approval-board.ts';
+export { RedisIntentStore } from './redis/redis-intent-store.ts';
+export type { RedisRunStateStoreOptions } from './redis/redis-run-state-store.ts';
+export { RedisRunStateStore } from './redis/redis-run-state-store.ts';
+export type { RedisTaskLedgerOptions } from './redis/redis-task-ledger.ts';
+export { RedisTaskLedger } from './redis/redis-task-ledger.ts';
+export type { RedisTaskStoreOptions, TaskRetention } from './redis/redis-task-store.ts';
+export { RedisTaskStore } from './redis/redis-task-store.ts';
+export { taskCanceledChannel } from './redis/task-store-keys.ts';
 export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.ts';
 export { AgentRegistry } from './registry/agent-registry.ts';
 export type { RegistryClientOptions } from './registry/registry-client.ts';
 export { clientForAgent, clientFromRegistryEntry } from './registry/registry-client.ts';
 export type { RegistryEntry, RegistryInstance } from './registry/registry-entry.ts';
-export { RedisIntentStore } from './store/redis-intent-store.ts';
-export type { RedisRunStateStoreOptions } from './store/redis-run-state-store.ts';
-export { RedisRunStateStore } from './store/redis-run-state-store.ts';
-export type { RedisTaskStoreOptions, TaskRetention } from './store/redis-task-store.ts';
-export { RedisTaskStore } from './store/redis-task-store.ts';
-export type { LedgerEntry, RedisTaskLedgerOptions, TaskLedger } from './store/task-ledger.ts';
-export { RedisTaskLedger } from './store/task-ledger.ts';
-export { TERMINAL_TASK_STATES, taskCanceledChannel } from './store/task-store-keys.ts';

@@ -55,7 +55,8 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/agent/src/model/__planted__.ts', "import type { Agent } from '../loop/agent.ts';\n");
     copy.write('packages/cards/src/json/__planted__.ts', "import '../check/check-card.ts';\n");
     httpFile = readdirSync(join(copy.root, 'packages/a2a/src/http')).find((f) => f.endsWith('.ts')) ?? '';
-    copy.write('packages/a2a/src/__planted__.ts', `import './http/${httpFile}';\n`);
+    copy.write('packages/a2a/src/protocol/__planted__.ts', `import '../http/${httpFile}';\n`);
+    copy.write('packages/a2a/src/executor/__planted__.ts', "import '../redis/redis-task-store.ts';\n");
     // Across package boundaries.
     copy.addWorkspaceDependency('packages/cli', 'apps/supervisor');
     copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/supervisor';\n");
@@ -129,9 +130,16 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     );
     expect(run.output).toContain(
       violation(
-        'a2a-http-only-from-index',
-        'packages/a2a/src/__planted__.ts',
+        'a2a-folders-point-down:protocol,errors.ts',
+        'packages/a2a/src/protocol/__planted__.ts',
         `packages/a2a/src/http/${httpFile}`,
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'a2a-folders-point-down:executor',
+        'packages/a2a/src/executor/__planted__.ts',
+        'packages/a2a/src/redis/redis-task-store.ts',
       ),
     );
   });

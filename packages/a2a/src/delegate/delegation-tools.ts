@@ -6,8 +6,12 @@ import { z } from 'zod';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.ts';
 import { highestRisk } from '../card/skill-spec.ts';
 import { A2aError } from '../errors.ts';
-import { APPROVAL_DECISION_KEY, CALLER_CONVERSATION_KEY } from '../executor/agent-executor.ts';
-import { sendMessageRequest, userMessage } from '../executor/messages.ts';
+import { sendMessageRequest, userMessage } from '../protocol/messages.ts';
+import {
+  APPROVAL_DECISION_KEY,
+  CALLER_CONVERSATION_KEY,
+  DELEGATED_SKILL_KEY,
+} from '../protocol/metadata-keys.ts';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
 import { type LiveReplicas, watchReplicas } from './replica-watch.ts';
 
@@ -34,9 +38,6 @@ export interface DelegationToolsOptions {
   token?: string;
   logger?: Logger;
 }
-
-/** The metadata key naming the skill a delegation was made for. */
-export const DELEGATED_SKILL_KEY = 'switchboard.skill';
 
 const Request = z.object({
   request: z

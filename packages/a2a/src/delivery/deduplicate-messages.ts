@@ -22,7 +22,7 @@ import { queueDeliveryOf, TASK_STARTED_HOOK, type TaskStartedHook } from '@switc
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
-import { TERMINAL_TASK_STATES } from '../store/task-store-keys.ts';
+import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { MessageDedup } from './message-dedup.ts';
 
 /** Options of {@link deduplicateMessages}. */

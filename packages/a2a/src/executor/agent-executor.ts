@@ -27,13 +27,15 @@ import {
   stderrLogger,
 } from '@switchboard/agent';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
-import type { TaskLedger } from '../store/task-ledger.ts';
-import { agentMessage, dataPart, readMessage, textPart } from './messages.ts';
+import { agentMessage, dataPart, readMessage, textPart } from '../protocol/messages.ts';
+import {
+  APPROVAL_DECISION_KEY,
+  CALLER_CONVERSATION_KEY,
+  CONVERSATION_KEY,
+} from '../protocol/metadata-keys.ts';
 import { progressOf } from './progress.ts';
 import { MemoryRunStateStore, type RunStateStore } from './run-state-store.ts';
-
-/** The data part key that carries an operator's decision on a pending approval. */
-export const APPROVAL_DECISION_KEY = 'approvalDecision';
+import type { TaskLedger } from './task-ledger.ts';
 
 /** Options of {@link SwitchboardAgentExecutor}. */
 export interface AgentExecutorOptions {
@@ -74,15 +76,6 @@ export interface AgentExecutorOptions {
   context?: ContextWindowOptions;
   maxSteps?: number;
 }
-
-/**
- * The message metadata key a delegating agent sets to its own conversation id: a trusted caller's
- * (one that `canApprove`) delegations share intent records across calls of that conversation.
- */
-export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
-
-/** The task metadata key that names the conversation a task belongs to. */
-export const CONVERSATION_KEY = 'switchboard.conversation';
 
 const defaultScope = (context: ServerCallContext) =>
   `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;

@@ -10,14 +10,14 @@ import type { SkillSpec } from '../card/skill-spec.ts';
 import { deduplicateMessages } from '../delivery/deduplicate-messages.ts';
 import { A2aError } from '../errors.ts';
 import type { SwitchboardAgentExecutor } from '../executor/agent-executor.ts';
-import { listenForCancels } from '../executor/cancel-listener.ts';
 import type { RunStateStore } from '../executor/run-state-store.ts';
+import type { StartableTaskLedger } from '../executor/task-ledger.ts';
 import { adminApprovalsRouter } from '../http/admin-approvals.ts';
 import { createA2aHttpApp } from '../http/create-app.ts';
 import type { ReadinessCheck } from '../http/health-routes.ts';
 import { a2aHttpInterfaces } from '../http/paths.ts';
+import { listenForCancels } from '../redis/cancel-listener.ts';
 import type { AgentRegistry, Registration } from '../registry/agent-registry.ts';
-import type { TaskLedger } from '../store/task-ledger.ts';
 import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
 import { listenFirst } from './listen-first.ts';
 
@@ -29,12 +29,6 @@ export interface HostTokens {
   operators?: Readonly<Record<string, string>>;
   /** Other Switchboard services: the A2A routes, and the only callers the queue accepts. */
   service?: Readonly<Record<string, string>>;
-}
-
-/** A task ledger that marks this process alive while started (`RedisTaskLedger` is one). */
-export interface StartableTaskLedger extends TaskLedger {
-  start(taskStore: TaskStore): Promise<void>;
-  stop(): Promise<void>;
 }
 
 /** Where tasks and conversations live (each default: in memory, this process only). */

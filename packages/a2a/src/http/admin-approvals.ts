@@ -8,8 +8,8 @@ import type { ApprovalBoard } from '../approvals/approval-board.ts';
 import type { BoardApproval } from '../approvals/board-approval.ts';
 import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
 import { A2aError } from '../errors.ts';
-import { APPROVAL_DECISION_KEY } from '../executor/agent-executor.ts';
-import { sendMessageRequest, userMessage } from '../executor/messages.ts';
+import { sendMessageRequest, userMessage } from '../protocol/messages.ts';
+import { APPROVAL_DECISION_KEY } from '../protocol/metadata-keys.ts';
 
 /** The codes of the admin API's error bodies `{ error: { code, message } }`. */
 export const ADMIN_ERRORS = {

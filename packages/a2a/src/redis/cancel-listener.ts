@@ -1,6 +1,6 @@
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
-import { taskCanceledChannel } from '../store/task-store-keys.ts';
+import { taskCanceledChannel } from './task-store-keys.ts';
 
 /** Something that can abort a task it runs; {@link SwitchboardAgentExecutor} is one. */
 export interface TaskAborter {

@@ -4,24 +4,8 @@ import type { Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { ACTING_FOR } from '../approvals/acting-for.ts';
 import { A2aError } from '../errors.ts';
-import { agentMessage, textPart } from '../executor/messages.ts';
-
-/** A task running in some process, as the ledger records it. */
-export interface LedgerEntry {
-  taskId: string;
-  contextId: string;
-  owner: string;
-  tenant: string;
-}
-
-/**
- * Which tasks each process is running, for the ones nothing else would recover: a task started
- * over HTTP dies with its process (a task from the queue is resumed by BullMQ instead).
- */
-export interface TaskLedger {
-  begin(entry: LedgerEntry): Promise<void>;
-  end(taskId: string): Promise<void>;
-}
+import type { LedgerEntry, TaskLedger } from '../executor/task-ledger.ts';
+import { agentMessage, textPart } from '../protocol/messages.ts';
 
 /** Options of {@link RedisTaskLedger}. */
 export interface RedisTaskLedgerOptions {

@@ -8,6 +8,7 @@ import {
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
+import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
 import { loadStoredTasks } from './stored-task.ts';
 import { readTaskWindow } from './task-list-window.ts';
@@ -17,7 +18,6 @@ import {
   INDEXED_TASK_STATES,
   parseScore,
   TaskStoreKeys,
-  TERMINAL_TASK_STATES,
   taskCanceledChannel,
   timestampScore,
 } from './task-store-keys.ts';

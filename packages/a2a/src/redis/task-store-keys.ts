@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import type { TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 
 /**
@@ -12,14 +12,6 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 export function taskCanceledChannel(prefix: string): string {
   return `${prefix}:task-canceled`;
 }
-
-/** Task states after which nothing more happens to a task (A2A v1.0, `a2a.proto`). */
-export const TERMINAL_TASK_STATES: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
 
 /** Every state a task can be indexed under (UNRECOGNIZED excluded). */
 export const INDEXED_TASK_STATES: readonly TaskState[] = [0, 1, 2, 3, 4, 5, 6, 7, 8];

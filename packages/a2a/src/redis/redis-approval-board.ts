@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
-import { A2aError } from '../errors.ts';
 import {
   type ApprovalBoard,
   type BoardDecision,
   type DecideResult,
   matchesStatus,
   type TaskApprovals,
-} from './approval-board.ts';
-import { BoardApproval, boardEntry } from './board-approval.ts';
+} from '../approvals/approval-board.ts';
+import { BoardApproval, boardEntry } from '../approvals/board-approval.ts';
+import { A2aError } from '../errors.ts';
 
 /** Options of {@link RedisApprovalBoard}. */
 export interface RedisApprovalBoardOptions {

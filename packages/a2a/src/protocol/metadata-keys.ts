@@ -1,0 +1,14 @@
+/** The data part key that carries an operator's decision on a pending approval. */
+export const APPROVAL_DECISION_KEY = 'approvalDecision';
+
+/**
+ * The message metadata key a delegating agent sets to its own conversation id: a trusted caller's
+ * (one that `canApprove`) delegations share intent records across calls of that conversation.
+ */
+export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
+
+/** The task metadata key that names the conversation a task belongs to. */
+export const CONVERSATION_KEY = 'switchboard.conversation';
+
+/** The metadata key naming the skill a delegation was made for. */
+export const DELEGATED_SKILL_KEY = 'switchboard.skill';
