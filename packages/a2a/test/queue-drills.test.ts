@@ -121,8 +121,10 @@ describe('queue drills with real worker processes', () => {
     workers.push(await startWorker({ name: 'beta', prefix, queue, lookupMs: 20_000, concurrency: 1 }));
     // A blocking send keeps its job active, so the busy worker (concurrency 1) cannot take the cancel.
     const blocking = client.sendMessage(sendRequest(userMessage('Where is A50000?'))) as Promise<Task>;
-    for (let i = 0; i < 100 && (await receipts(['A50000']))[0] !== 1; i++)
+    // Waits for the lookup to be running (a loaded machine may take a while to hand the job over).
+    for (let i = 0; i < 600 && (await receipts(['A50000']))[0] !== 1; i++)
       await new Promise((r) => setTimeout(r, 50));
+    expect((await receipts(['A50000']))[0], 'the lookup started on a worker').toBe(1);
     const listed = await client.listTasks({
       tenant: '',
       contextId: '',
@@ -136,7 +138,7 @@ describe('queue drills with real worker processes', () => {
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // The replica running the task saw the cancel and stopped its 20-second lookup.
     let abortedOn: string | null = null;
-    for (let i = 0; i < 50 && !abortedOn; i++) {
+    for (let i = 0; i < 150 && !abortedOn; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       abortedOn = await redis.get(`${prefix}:aborted:A50000`);
     }
