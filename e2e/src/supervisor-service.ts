@@ -13,7 +13,8 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so HTTP instrumentation is in place first.
-const a2a = await import('@switchboard/a2a');
+const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
+const { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } = await import('@switchboard/a2a/http');
 const { BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
@@ -22,7 +23,7 @@ const { createOrdersAgent, createSupervisorAgent } = await import('./agents.ts')
 
 const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
 const queue = new QueueTransportFactory({ redis, timeoutMs: 20_000 });
-const ordersCard = a2a.buildAgentCard({
+const ordersCard = buildAgentCard({
   agent: createOrdersAgent().agent,
   interfaces: [{ url: queueUrl(ordersQueue(env.prefix)), protocolBinding: BULLMQ_BINDING }],
 });
@@ -32,19 +33,19 @@ const { agent, model } = createSupervisorAgent(() => ordersClient);
 const port = Number(process.env.E2E_PORT);
 if (!Number.isInteger(port) || port <= 0)
   throw new Error('E2E_PORT is required: the port the supervisor listens on');
-const card = a2a.buildAgentCard({
+const card = buildAgentCard({
   agent,
-  interfaces: a2a.a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
+  interfaces: a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
 });
-const hosted = a2a.createHostedAgent({
+const hosted = createHostedAgent({
   agent,
   model,
   card,
   tracer: telemetry.tracer,
   logger: silentLogger(),
 });
-const app = a2a.createA2aHttpApp({ requestHandler: hosted.requestHandler, card, logger: silentLogger() });
-const http = await a2a.startA2aHttpServer({ app, port });
+const app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card, logger: silentLogger() });
+const http = await startA2aHttpServer({ app, port });
 process.stdout.write(`ready ${http.url}\n`);
 
 stopWhenTold({

@@ -13,7 +13,8 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so instrumentation is in place first.
-const { buildAgentCard, createHostedAgent, deduplicateMessages } = await import('@switchboard/a2a');
+const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
+const { deduplicateMessages } = await import('@switchboard/a2a/delivery');
 const { A2aQueueServer, BULLMQ_BINDING, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
 const { Redis } = await import('ioredis');

@@ -1,11 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
-import {
-  a2aHttpInterfaces,
-  acceptPeerCards,
-  buildAgentCard,
-  delegationTools,
-  type SkillSpec,
-} from '@switchboard/a2a';
+import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
+import { acceptPeerCards, delegationTools } from '@switchboard/a2a/delegate';
+import { a2aHttpInterfaces } from '@switchboard/a2a/http';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';

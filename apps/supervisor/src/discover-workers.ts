@@ -1,5 +1,5 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import type { AgentRegistry } from '@switchboard/a2a';
+import type { AgentRegistry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
 import { findWorkers, workerCards } from './worker-cards.ts';
 

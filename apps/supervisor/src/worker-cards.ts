@@ -1,5 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { type AgentRegistry, acceptPeerCards, type RegistryEntry } from '@switchboard/a2a';
+import { acceptPeerCards } from '@switchboard/a2a/delegate';
+import type { AgentRegistry, RegistryEntry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
 
 /** The registry's entries of the named workers, and the names it has no entry for. */

@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { type AgentRegistry, clientFromRegistryEntry, delegationTools } from '@switchboard/a2a';
+import { delegationTools } from '@switchboard/a2a/delegate';
+import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
 import { createSupervisorAgent } from '@switchboard/customer-service';

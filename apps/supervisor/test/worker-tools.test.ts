@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AgentRegistry, buildAgentCard } from '@switchboard/a2a';
+import { buildAgentCard } from '@switchboard/a2a';
+import { AgentRegistry } from '@switchboard/a2a/registry';
 import {
   BULLMQ_BINDING,
   defaultQueueAddress,

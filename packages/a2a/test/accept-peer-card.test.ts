@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { acceptPeerCards } from '../src/index.ts';
+import { acceptPeerCards } from '../src/delegate/index.ts';
 
 // The real-world cards are the cards toolkit's fixtures.
 const realWorld = new URL('../../cards/test/fixtures/cards/real-world/', import.meta.url);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalRequest } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ApprovalBoard, MemoryApprovalBoard, RedisApprovalBoard } from '../src/index.ts';
+import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals/index.ts';
+import { RedisApprovalBoard } from '../src/redis/index.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const prefixes: string[] = [];

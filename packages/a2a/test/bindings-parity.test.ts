@@ -8,16 +8,15 @@ import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerAuthenticator } from '../src/auth/bearer-tokens.ts';
+import { deduplicateMessages } from '../src/delivery/index.ts';
 import {
   type A2aHttpServer,
   a2aHttpInterfaces,
-  bearerAuthenticator,
-  buildAgentCard,
   createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
   startA2aHttpServer,
-} from '../src/index.ts';
+} from '../src/http/index.ts';
+import { buildAgentCard, createHostedAgent } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { refundTool } from './support/refund-tool.ts';
 

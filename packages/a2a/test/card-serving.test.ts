@@ -14,15 +14,9 @@ import { renderAgentCard } from '@switchboard/cards';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  a2aHttpInterfaces,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  PERMISSIONS_EXTENSION_URI,
-  PermissionManifest,
-  startA2aHttpServer,
-} from '../src/index.ts';
+import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../src/card/permissions-extension.ts';
+import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http/index.ts';
+import { buildAgentCard, createHostedAgent } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
 import { refundTool } from './support/refund-tool.ts';
 

@@ -1,7 +1,8 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createA2aHttpApp, createHostedAgent } from '../src/index.ts';
+import { createA2aHttpApp } from '../src/http/index.ts';
+import { createHostedAgent } from '../src/index.ts';
 import { type Host, send, sendTask, startHost, userMessage } from './support/http-host.ts';
 
 let host: Host | undefined;

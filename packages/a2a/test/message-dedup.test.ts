@@ -6,7 +6,8 @@ import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from 
 import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildAgentCard, deduplicateMessages, SwitchboardAgentExecutor } from '../src/index.ts';
+import { deduplicateMessages } from '../src/delivery/index.ts';
+import { buildAgentCard, SwitchboardAgentExecutor } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { createShopAgent } from './support/shop-agent.ts';
 

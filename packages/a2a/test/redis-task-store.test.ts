@@ -11,7 +11,8 @@ import { createTaskState } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisRunStateStore, RedisTaskStore, taskCanceledChannel } from '../src/index.ts';
+import { RedisRunStateStore, RedisTaskStore } from '../src/redis/index.ts';
+import { taskCanceledChannel } from '../src/redis/task-store-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl);

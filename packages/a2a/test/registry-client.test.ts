@@ -6,16 +6,10 @@ import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  AgentRegistry,
-  a2aHttpInterfaces,
-  buildAgentCard,
-  clientForAgent,
-  createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
-  startA2aHttpServer,
-} from '../src/index.ts';
+import { deduplicateMessages } from '../src/delivery/index.ts';
+import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http/index.ts';
+import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { AgentRegistry, clientForAgent } from '../src/registry/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });

@@ -4,7 +4,7 @@ import { BULLMQ_BINDING } from '@switchboard/a2a-bullmq';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentRegistry, type Registration } from '../src/index.ts';
+import { AgentRegistry, type Registration } from '../src/registry/index.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl);

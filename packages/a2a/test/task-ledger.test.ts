@@ -4,7 +4,9 @@ import { ServerCallContext } from '@a2a-js/sdk/server';
 import { silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACTING_FOR, actingForOwner, RedisTaskLedger, RedisTaskStore } from '../src/index.ts';
+import { ACTING_FOR } from '../src/approvals/acting-for.ts';
+import { actingForOwner } from '../src/approvals/index.ts';
+import { RedisTaskLedger, RedisTaskStore } from '../src/redis/index.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const prefix = `{test-ledger-${randomUUID().slice(0, 8)}}`;

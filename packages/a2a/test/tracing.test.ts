@@ -38,15 +38,10 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  a2aHttpInterfaces,
-  buildAgentCard,
-  createA2aHttpApp,
-  createHostedAgent,
-  deduplicateMessages,
-  startA2aHttpServer,
-  tracedTransportFactory,
-} from '../src/index.ts';
+import { deduplicateMessages } from '../src/delivery/index.ts';
+import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http/index.ts';
+import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { tracedTransportFactory } from '../src/observe/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });

@@ -1,11 +1,10 @@
+import { buildAgentCard, createHostedAgent } from '@switchboard/a2a';
 import {
   type A2aHttpServer,
   a2aHttpInterfaces,
-  buildAgentCard,
   createA2aHttpApp,
-  createHostedAgent,
   startA2aHttpServer,
-} from '@switchboard/a2a';
+} from '@switchboard/a2a/http';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';

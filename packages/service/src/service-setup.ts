@@ -1,4 +1,5 @@
-import type { AgentRegistry, SkillSpec } from '@switchboard/a2a';
+import type { SkillSpec } from '@switchboard/a2a';
+import type { AgentRegistry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';

@@ -1,14 +1,13 @@
+import { hostAgent, SERVICE_USER } from '@switchboard/a2a';
+import { actingForOwner } from '@switchboard/a2a/approvals';
 import {
-  AgentRegistry,
-  actingForOwner,
-  hostAgent,
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
   RedisTaskLedger,
   RedisTaskStore,
-  SERVICE_USER,
-} from '@switchboard/a2a';
+} from '@switchboard/a2a/redis';
+import { AgentRegistry } from '@switchboard/a2a/registry';
 import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';

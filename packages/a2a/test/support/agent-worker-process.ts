@@ -8,15 +8,10 @@ import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { A2aQueueServer, BULLMQ_BINDING, queueUrl } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
-import {
-  buildAgentCard,
-  deduplicateMessages,
-  listenForCancels,
-  RedisIntentStore,
-  RedisRunStateStore,
-  RedisTaskStore,
-  SwitchboardAgentExecutor,
-} from '../../src/index.ts';
+import { deduplicateMessages } from '../../src/delivery/index.ts';
+import { buildAgentCard, SwitchboardAgentExecutor } from '../../src/index.ts';
+import { listenForCancels } from '../../src/redis/cancel-listener.ts';
+import { RedisIntentStore, RedisRunStateStore, RedisTaskStore } from '../../src/redis/index.ts';
 import { createShopAgent } from './shop-agent.ts';
 
 const env = (name: string, fallback?: string) => {

@@ -17,13 +17,10 @@ import {
 import { ScriptedModel } from '@switchboard/agent/testing';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import {
-  AgentRegistry,
-  actingForOwner,
-  delegationTools,
-  hostAgent,
-  MemoryApprovalBoard,
-} from '../../src/index.ts';
+import { actingForOwner, MemoryApprovalBoard } from '../../src/approvals/index.ts';
+import { delegationTools } from '../../src/delegate/index.ts';
+import { hostAgent } from '../../src/index.ts';
+import { AgentRegistry } from '../../src/registry/index.ts';
 import { refundTool } from './refund-tool.ts';
 
 export const SERVICE_TOKEN = 'svc-token-0123456789abcdef';

@@ -10,12 +10,9 @@ import type { OwnerResolver, User } from '@a2a-js/sdk/server';
 import { type Agent, defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel, type ScriptedModelOptions } from '@switchboard/agent/testing';
 import { z } from 'zod';
-import {
-  type BearerAuthOptions,
-  hostAgent,
-  type ReadinessCheck,
-  sendMessageRequest,
-} from '../../src/index.ts';
+import type { BearerAuthOptions } from '../../src/auth/bearer-tokens.ts';
+import type { ReadinessCheck } from '../../src/http/index.ts';
+import { hostAgent, sendMessageRequest } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
 import { refundTool } from './refund-tool.ts';
 

@@ -3,7 +3,7 @@ import {
   type BoardApproval as Approval,
   ApprovalList,
   DecisionReply,
-} from '@switchboard/a2a';
+} from '@switchboard/a2a/approvals';
 import type { z } from 'zod';
 import type { ResolvedSetting } from '../config.ts';
 import { CliError } from '../errors.ts';

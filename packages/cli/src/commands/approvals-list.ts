@@ -1,4 +1,4 @@
-import type { BoardApproval as Approval } from '@switchboard/a2a';
+import type { BoardApproval as Approval } from '@switchboard/a2a/approvals';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { reportFailure } from '../errors.ts';

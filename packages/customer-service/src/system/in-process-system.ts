@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import {
-  actingForOwner,
-  delegationTools,
-  hostAgent,
-  MemoryApprovalBoard,
-  SERVICE_USER,
-  type SkillSpec,
-} from '@switchboard/a2a';
+import { hostAgent, SERVICE_USER, type SkillSpec } from '@switchboard/a2a';
+import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
+import { delegationTools } from '@switchboard/a2a/delegate';
 import {
   type Agent,
   type AnyTool,

@@ -7,7 +7,8 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { ApprovalList, type BoardApproval, sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { ApprovalList, type BoardApproval } from '@switchboard/a2a/approvals';
 
 /** Where the supervisor's task stands after a turn. */
 export interface TurnOutcome {

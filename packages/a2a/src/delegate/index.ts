@@ -1,0 +1,7 @@
+// The caller's side: accept peers' cards, and turn their skills into tools that delegate over A2A.
+export type { PeerCard } from '../card/accept-peer-card.ts';
+export { acceptPeerCard, acceptPeerCards } from '../card/accept-peer-card.ts';
+export type { DelegateOutcome } from './delegation-result.ts';
+export type { DelegationToolsOptions } from './delegation-tools.ts';
+export { delegationTools } from './delegation-tools.ts';
+export type { LiveReplicas } from './replica-watch.ts';

@@ -1,0 +1,11 @@
+// Every Redis implementation of hosting's stores: tasks, run state, intents, the task ledger and the
+// approval board, shared by all replicas of an agent.
+export type { RedisApprovalBoardOptions } from './redis-approval-board.ts';
+export { RedisApprovalBoard } from './redis-approval-board.ts';
+export { RedisIntentStore } from './redis-intent-store.ts';
+export type { RedisRunStateStoreOptions } from './redis-run-state-store.ts';
+export { RedisRunStateStore } from './redis-run-state-store.ts';
+export type { RedisTaskLedgerOptions } from './redis-task-ledger.ts';
+export { RedisTaskLedger } from './redis-task-ledger.ts';
+export type { RedisTaskStoreOptions, TaskRetention } from './redis-task-store.ts';
+export { RedisTaskStore } from './redis-task-store.ts';
