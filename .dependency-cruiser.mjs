@@ -117,7 +117,7 @@ export default {
     {
       name: 'packages-not-to-apps',
       comment:
-        'Packages hold contracts and mechanisms; apps/*, bench, e2e, infra and tools compose them. A package never imports one of those.',
+        "Packages hold contracts and mechanisms; apps/*, bench, e2e, infra and tools compose them. A package never imports one of those. The exception is tools/test-processes, test support (starting and stopping test processes) that a package's tests may import; its src cannot, as it is only ever a devDependency.",
       severity: 'error',
       from: { path: '^packages/' },
       to: {
@@ -125,6 +125,7 @@ export default {
           '^(?:apps|tools)/|^(?:bench|e2e|infra)/',
           `^${either(APPS_AND_TOOLS.map(({ manifest }) => escapeRegExp(manifest.name)))}(?:/|$)`,
         ],
+        pathNot: ['^tools/test-processes/', '^@switchboard/test-processes$'],
       },
     },
     {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
+import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseDockerfile, type Stage } from './support/dockerfile.ts';
 import { readRepoFile } from './support/paths.ts';
 import { buildRuntimeLayout, type RuntimeLayout } from './support/runtime-layout.ts';
@@ -23,56 +22,28 @@ const [uid, gid] = (runtime.instructions.findLast((i) => i.keyword === 'USER')?.
 const asUser = process.getuid?.() === 0 ? { uid, gid } : {};
 const SERVICE_TOKEN = 'svc-7f3a9c2e41b8d05f6a';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-interface Started {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+/** How long orders may take to be ready, or to exit when it cannot start, on a busy machine. */
+const START_MS = 25_000;
+const started: GroupProcess[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((service) => service.kill()));
+});
 
 /**
  * Starts a service the way the container does: `/bin/sh /app/infra/entrypoint.sh` as the image's
- * user, with only the given environment. Resolves once it exits; `onReady` runs when it logs that
- * it is ready, and may stop it.
+ * user, with only the given environment, in its own process group (killed after the test).
  */
-function startAsImageUser(
-  layout: RuntimeLayout,
-  env: Record<string, string>,
-  onReady: (stop: () => void) => Promise<void> = async (stop) => stop(),
-): Promise<Started> {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', [join(layout.app, 'infra/entrypoint.sh')], {
-      cwd: layout.app,
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...env },
-      ...asUser,
-    });
-    let stdout = '';
-    let stderr = '';
-    let ready = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-      if (!ready && stdout.includes(`"${env.SWITCHBOARD_SERVICE} ready"`)) {
-        ready = true;
-        void onReady(() => child.kill('SIGTERM'));
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+function startAsImageUser(layout: RuntimeLayout, env: Record<string, string>): GroupProcess {
+  const service = spawnGroup({
+    command: '/bin/sh',
+    args: [join(layout.app, 'infra/entrypoint.sh')],
+    cwd: layout.app,
+    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...env },
+    ...asUser,
+    name: `${env.SWITCHBOARD_SERVICE} (entrypoint.sh)`,
   });
+  started.push(service);
+  return service;
 }
 
 describe('the image, run as its non-root user without an OTLP endpoint', () => {
@@ -115,15 +86,15 @@ describe('the image, run as its non-root user without an OTLP endpoint', () => {
   });
 
   it('starts orders through the entry script and writes its spans as that user', async () => {
-    const result = await startAsImageUser(layout, serviceEnv, async (stop) => {
-      const card = await fetch(`http://127.0.0.1:${serviceEnv.PORT}/.well-known/agent-card.json`);
-      expect(card.status).toBe(200);
-      stop();
-    });
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('"orders ready"');
-    expect(result.stdout).toContain('"orders stopped"');
-    expect(result.code).toBe(0);
+    const orders = startAsImageUser(layout, serviceEnv);
+    await orders.waitForLine(/"orders ready"/, { timeoutMs: START_MS, describe: 'its ready line' });
+    const card = await fetch(`http://127.0.0.1:${serviceEnv.PORT}/.well-known/agent-card.json`);
+    expect(card.status).toBe(200);
+    const code = await orders.stop({ graceMs: START_MS });
+    expect(orders.stderr()).toBe('');
+    expect(orders.stdout()).toContain('"orders ready"');
+    expect(orders.stdout()).toContain('"orders stopped"');
+    expect(code).toBe(0);
     const lines = readFileSync(spanFile, 'utf8').trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { service: string }).service)).toContain('orders');
     if (asUser.uid !== undefined) expect(statSync(spanFile).uid).toBe(asUser.uid);
@@ -131,9 +102,9 @@ describe('the image, run as its non-root user without an OTLP endpoint', () => {
 
   it('cannot start with the default span file, under its own read-only folder', async () => {
     const { SWITCHBOARD_SPAN_FILE: _image, ...withoutSpanFile } = serviceEnv;
-    const result = await startAsImageUser(layout, withoutSpanFile);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('orders failed to start');
-    expect(result.stderr).toContain(`${join(layout.app, 'apps/orders/.switchboard')}`);
+    const orders = startAsImageUser(layout, withoutSpanFile);
+    expect(await orders.waitForExit({ timeoutMs: START_MS })).toBe(2);
+    expect(orders.stderr()).toContain('orders failed to start');
+    expect(orders.stderr()).toContain(`${join(layout.app, 'apps/orders/.switchboard')}`);
   });
 });

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { freePort } from '@switchboard/test-processes';
 import { type Job, Queue, QueueKeys, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,15 +113,6 @@ describe('KEDA scaling of the workers', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
 describe('the KEDA triggers on a real Redis with a password, with BullMQ', () => {
   const testNamespace = `infra-${randomUUID().slice(0, 8)}`;
   const closers: (() => Promise<unknown>)[] = [];
@@ -162,6 +153,7 @@ describe('the KEDA triggers on a real Redis with a password, with BullMQ', () =>
         '--appendonly',
         'no',
       ],
+      // Not detached: a redis-server cannot notice its parent go, but a Ctrl-C in the terminal reaches it.
       { stdio: 'ignore' },
     );
     const url = new URL(FILLED_SECRETS.REDIS_URL);
@@ -171,15 +163,39 @@ describe('the KEDA triggers on a real Redis with a password, with BullMQ', () =>
     redis = new Redis(String(env.REDIS_URL), { maxRetriesPerRequest: null });
     // Refused connections until redis-server listens; ioredis retries them.
     redis.on('error', () => {});
-    expect(await redis.ping()).toBe('PONG');
+    const exited = new Promise<never>((_, reject) =>
+      server?.once('exit', (code) =>
+        reject(new Error(`redis-server on port ${port} exited (${code}) before it answered`)),
+      ),
+    );
+    exited.catch(() => {}); // read by the race below, and only there
+    expect(await Promise.race([redis.ping(), exited])).toBe('PONG');
     [keda] = connectionsOf(scaledFor('orders'), env) as [RedisTriggerConnection];
   });
 
   afterAll(async () => {
-    for (const close of closers.reverse()) await close().catch(() => {});
+    // After a failed test a closer may hang (a job still running); the server goes all the same, within
+    // the hook's 10 s.
+    const closeAll = async () => {
+      for (const close of closers.reverse()) await close().catch(() => {});
+    };
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closeAll(), new Promise((resolve) => (timer = setTimeout(resolve, 4_000)))]);
+    clearTimeout(timer);
     redis?.disconnect();
-    server?.kill('SIGTERM');
+    await stopServer();
   });
+
+  /** SIGTERM, and SIGKILL when it has not exited within 3 s; resolves once it exited. */
+  async function stopServer() {
+    const running = server;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  }
 
   /** What KEDA's redis scaler reads for one key: LLEN of a list, ZCARD of a sorted set. */
   async function kedaCount(client: Redis, key: string): Promise<{ type: string; count: number }> {

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentRegistry } from '@switchboard/a2a/registry';
+import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
@@ -13,18 +12,12 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const workdir = mkdtempSync(join(tmpdir(), 'switchboard-worker-service-'));
 const script = fileURLToPath(new URL('./support/worker-service-process.ts', import.meta.url));
-const started: ChildProcess[] = [];
+const started: GroupProcess[] = [];
 const namespaces: string[] = [];
 
-afterEach(() => {
+afterEach(async () => {
   // Each child leads its own process group: this takes whatever a failed test left.
-  for (const child of started.splice(0)) {
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // the group is already gone
-    }
-  }
+  await Promise.all(started.splice(0).map((child) => child.kill()));
 });
 afterAll(async () => {
   for (const namespace of namespaces) {
@@ -35,31 +28,15 @@ afterAll(async () => {
   rmSync(workdir, { recursive: true, force: true });
 });
 
-/** Starts the worker service with only `env` (and PATH): its exit, and everything it wrote. */
-function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, [script], {
+/** Starts the worker service with only `env` (and PATH), in its own process group. */
+function startWorker(env: Record<string, string>): GroupProcess {
+  const worker = spawnGroup({
+    args: [script],
     env: { PATH: process.env.PATH ?? '', SWITCHBOARD_SPAN_FILE: join(workdir, 'spans.jsonl'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    name: 'the worker service',
   });
-  started.push(child);
-  let output = '';
-  for (const stream of [child.stdout, child.stderr])
-    stream?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
-  return { child, exited, output: () => output };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
+  started.push(worker);
+  return worker;
 }
 
 describe('a worker service’s main (runWorkerService)', () => {
@@ -100,8 +77,7 @@ describe('a worker service’s main (runWorkerService)', () => {
     }
     expect(listed).toEqual(['echo']);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-    worker.child.kill('SIGTERM');
-    expect(await worker.exited, worker.output()).toBe(0);
+    expect(await worker.stop(), worker.output()).toBe(0);
     expect(await registry.list()).toEqual([]);
   }, 30_000);
 });
