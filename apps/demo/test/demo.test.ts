@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandOf, freePort } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { portsInUse } from '../src/free-ports.ts';
-import { runDemo, startDemo } from './support/demo-process.ts';
-import { commandOf, groupMembers, untilGroupGone } from './support/process-group.ts';
+import { PORTS_PER_SYSTEM } from '../src/free-ports.ts';
+import { runDemo, startDemo, stopDemo } from './support/demo-process.ts';
 
 /**
  * The demo's own deadline: it then stops and says which story and command it had reached, with the
@@ -31,15 +31,9 @@ const cleanEnv = Object.fromEntries(
 
 /**
  * A port with the next three free too (the demo's supervisor and its three workers), below the
- * ephemeral range (32768+ on Linux): a free port there is not taken by an outgoing connection before
- * the demo's services listen on it, as one in that range can be on a busy machine.
+ * ephemeral range, so that no outgoing connection takes one before the demo's services listen.
  */
-async function freePortBlock(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if ((await portsInUse(port)).length === 0) return port;
-  }
-}
+const freePortBlock = () => freePort({ count: PORTS_PER_SYSTEM });
 
 /** Runs the demo as `pnpm demo` does, in a child process, on the clean environment plus `env`. */
 const demo = (env: NodeJS.ProcessEnv, withinMs = QUICK_EXIT_MS) =>
@@ -145,18 +139,21 @@ describe('pnpm demo', () => {
       });
       try {
         // The system is up once the first command of the conversation runs.
-        await running.until(/^\$ switchboard ask/m);
-        const services = groupMembers(running.pid).filter((pid) => pid !== running.pid);
+        await running.waitForLine(/^\$ switchboard ask/, {
+          timeoutMs: 90_000,
+          describe: 'its first command',
+        });
+        const services = running.pidsLeft().filter((pid) => pid !== running.pid);
         expect(services.length).toBeGreaterThanOrEqual(4);
-        running.child.kill('SIGKILL');
+        running.signal('SIGKILL');
         expect(await running.exited).toBe('SIGKILL');
         // Each service notices its parent is gone, drains and exits; give them their drain and more.
         expect(
-          (await untilGroupGone(running.pid, 60_000)).map(commandOf),
+          (await running.untilNoneLeft({ withinMs: 60_000 })).map(commandOf),
           'processes still running 60 s after the demo died',
         ).toEqual([]);
       } finally {
-        await running.stop();
+        await stopDemo(running);
         const keys = await keysOf(namespace);
         if (keys.length > 0) {
           const redis = new Redis(redisUrl);

@@ -1,23 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closedPort, hasStack, stopGroup, switchboard } from './support.ts';
+import { closedPort, hasStack, switchboard } from './support.ts';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const namespaces: string[] = [];
 /** Every `switchboard dev` started: each leads its own process group, which goes whole after its test. */
-const started: ChildProcess[] = [];
+const started: GroupProcess[] = [];
+/** How a user stops `switchboard dev`: Ctrl-C, and it has 20 s to stop the system. */
+const CTRL_C = { signal: 'SIGINT', graceMs: 20_000 } as const;
 afterEach(async () => {
-  await Promise.all(
-    started.splice(0).map((child) => stopGroup(child, { signal: 'SIGINT', graceMs: 20_000 })),
-  );
+  await Promise.all(started.splice(0).map((dev) => dev.stop(CTRL_C)));
 });
 afterAll(async () => {
   for (const namespace of namespaces) {
@@ -37,48 +37,10 @@ const DEV_READY_MS = 60_000;
  */
 async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
-  const child: ChildProcess = spawn(process.execPath, [bin, 'dev', ...args], {
-    cwd,
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
-    detached: true,
-  });
-  started.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`dev did not start within ${DEV_READY_MS / 1000} s:\n${output}`)),
-      DEV_READY_MS,
-    );
-    const look = () => {
-      if (!output.includes('Press Ctrl-C to stop.')) return;
-      clearTimeout(timer);
-      resolve();
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`dev exited:\n${output}`));
-    });
-  });
-  return {
-    cwd,
-    child,
-    exited,
-    output: () => output,
-    stop: async () => {
-      child.kill('SIGINT');
-      return exited;
-    },
-  };
+  const dev = spawnGroup({ args: [bin, 'dev', ...args], cwd, env: process.env, ipc, name: 'dev' });
+  started.push(dev);
+  await dev.waitForLine(/Press Ctrl-C to stop\./, { timeoutMs: DEV_READY_MS, describe: 'that it runs' });
+  return { cwd, dev };
 }
 
 /** The pid of one service that `switchboard dev` (pid `dev`) started, read from /proc (Linux). */
@@ -111,41 +73,44 @@ describe('switchboard dev', () => {
   it('without Redis, runs every agent in one process and says so; ask and approvals work the same', async () => {
     const port = await closedPort();
     // 192.0.2.1 is TEST-NET-1: nothing answers there, and no redis-server can be started for it.
-    const dev = await startDev(['--redis-url', 'redis://192.0.2.1:6379', '--port', String(port)]);
+    const { cwd, dev } = await startDev(['--redis-url', 'redis://192.0.2.1:6379', '--port', String(port)]);
     expect(dev.output()).toContain(
       'Switchboard is running in one process, because Redis is not available (nothing answers at 192.0.2.1:6379, and it is not this machine)',
     );
-    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(true);
+    expect(existsSync(join(cwd, '.switchboard/dev.json'))).toBe(true);
 
-    const asked = await switchboard(
-      ['ask', 'Please refund order A10086, it arrived broken.'],
-      {},
-      { cwd: dev.cwd },
-    );
+    const asked = await switchboard(['ask', 'Please refund order A10086, it arrived broken.'], {}, { cwd });
     expect(asked.code).toBe(3);
     const id = /approvals approve (apr_[a-f0-9]+)/.exec(asked.stdout)?.[1] ?? '';
-    const approved = await switchboard(['approvals', 'approve', id], {}, { cwd: dev.cwd });
+    const approved = await switchboard(['approvals', 'approve', id], {}, { cwd });
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('refunded: yes');
 
-    expect(await dev.stop()).toBe(0);
+    expect(await dev.stop(CTRL_C)).toBe(0);
     expect(dev.output()).toContain('Stopped.');
-    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.switchboard/dev.json'))).toBe(false);
   });
 
   it('with Redis, starts each service as a process with its logs prefixed, and stops them all', async () => {
     const namespace = `devtest-${Date.now().toString(36)}`;
     namespaces.push(namespace);
     const port = await closedPort();
-    const dev = await startDev(['--port', String(port), '--namespace', namespace, '--redis-url', redisUrl]);
+    const { cwd, dev } = await startDev([
+      '--port',
+      String(port),
+      '--namespace',
+      namespace,
+      '--redis-url',
+      redisUrl,
+    ]);
     expect(dev.output()).toContain(`Switchboard is running one process per service, on Redis at ${redisUrl}`);
     for (const service of ['orders', 'inventory', 'comms', 'supervisor']) {
       expect(dev.output()).toMatch(new RegExp(`\\[${service} *\\] info +${service} ready`));
     }
-    const asked = await switchboard(['ask', 'Is the blue kettle in stock?'], {}, { cwd: dev.cwd });
+    const asked = await switchboard(['ask', 'Is the blue kettle in stock?'], {}, { cwd });
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain('Blue Enamel Kettle');
-    expect(await dev.stop()).toBe(0);
+    expect(await dev.stop(CTRL_C)).toBe(0);
     for (const service of ['orders', 'inventory', 'comms', 'supervisor']) {
       expect(dev.output()).toMatch(new RegExp(`\\[${service} *\\] info +${service} stopped`));
     }
@@ -155,19 +120,26 @@ describe('switchboard dev', () => {
 describe('switchboard dev, when things go wrong', () => {
   it('stops the system when the process that started it goes away (its IPC channel closes)', async () => {
     const port = await closedPort();
-    const dev = await startDev(['--in-process', '--port', String(port)], { ipc: true });
-    dev.child.disconnect();
+    const { cwd, dev } = await startDev(['--in-process', '--port', String(port)], { ipc: true });
+    dev.disconnect();
     expect(await dev.exited).toBe(0);
     expect(dev.output()).toContain('Stopped.');
-    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.switchboard/dev.json'))).toBe(false);
   });
 
   it('a crashed service is reported and restarted; a restart that cannot get ready stops the system, and dev exits 1 saying why', async () => {
     const namespace = `devcrash-${Date.now().toString(36)}`;
     namespaces.push(namespace);
     const port = await closedPort();
-    const dev = await startDev(['--port', String(port), '--namespace', namespace, '--redis-url', redisUrl]);
-    process.kill(servicePid(dev.child.pid ?? 0, 'orders'), 'SIGKILL');
+    const { cwd, dev } = await startDev([
+      '--port',
+      String(port),
+      '--namespace',
+      namespace,
+      '--redis-url',
+      redisUrl,
+    ]);
+    process.kill(servicePid(dev.pid, 'orders'), 'SIGKILL');
     // Orders' port is taken before its restart (0.5 s later), so the restart cannot listen.
     const blocker = await holdPort(port + 1);
     try {
@@ -190,7 +162,7 @@ describe('switchboard dev, when things go wrong', () => {
     for (const service of ['inventory', 'comms', 'supervisor']) {
       expect(output).toMatch(new RegExp(`\\[${service} *\\] info +${service} stopped`));
     }
-    expect(existsSync(join(dev.cwd, '.switchboard/dev.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.switchboard/dev.json'))).toBe(false);
   }, 90_000);
 });
 
