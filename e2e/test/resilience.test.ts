@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { REPO_ROOT } from '@switchboard/cli';
+import { spawnGroup } from '@switchboard/test-processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
-import { stopGroup } from './support/process-group.ts';
 import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.ts';
 import { startTestSystem, type TestSystem } from './support/system.ts';
 
@@ -132,27 +131,19 @@ describe('the system on a scripted OpenAI-compatible server (the real openai cli
 
 describe('a service with a wrong setting', () => {
   it('stops at startup, naming the variable and how to fix it', async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/orders/src/main.ts')], {
+    const orders = spawnGroup({
+      args: [join(REPO_ROOT, 'apps/orders/src/main.ts')],
       env: {
         ...process.env,
         PORT: 'eighty',
         SWITCHBOARD_SERVICE_TOKEN: 'short',
         SWITCHBOARD_MODEL: 'gpt-4.1',
       },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
+      ipc: true,
+      name: 'orders',
     });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      new Promise((resolve) => child.on('close', resolve)),
-      new Promise((resolve) => (timer = setTimeout(() => resolve('still running after 30 s'), 30_000))),
-    ]);
-    clearTimeout(timer);
-    await stopGroup(child);
+    const code = await orders.waitForExit({ timeoutMs: 30_000 });
+    const stderr = orders.stderr();
     expect(code, stderr).toBe(2);
     expect(stderr).toContain('The orders service cannot start; fix its environment:');
     expect(stderr).toContain('PORT: must be a number');

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,11 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import type { SpanRecord } from '@switchboard/telemetry';
+import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../src/agents.ts';
 import { startOtlpReceiver } from './support/otlp-receiver.ts';
-import { freePort, startService } from './support/services.ts';
+import { SERVICE_STOP, startService } from './support/services.ts';
 
 const cliBin = fileURLToPath(new URL('../../packages/cli/bin/switchboard.mjs', import.meta.url));
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
@@ -38,19 +38,21 @@ async function askSupervisor(url: string, text: string): Promise<Task> {
   })) as Task;
 }
 
-/** Runs `switchboard <args>` as a user would, in its own process, with `env` added to ours. */
-function switchboard(
+/**
+ * Runs `switchboard <args>` as a user would, in its own process group, with `env` added to ours;
+ * rejects, with what it printed, when it runs longer than 60 s.
+ */
+async function switchboard(
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cliBin, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const run = spawnGroup({
+    args: [cliBin, ...args],
+    env: { ...process.env, ...env },
+    name: `switchboard ${args.join(' ')}`,
   });
+  const code = await run.waitForExit({ timeoutMs: 60_000 });
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /**
@@ -60,19 +62,22 @@ function switchboard(
 async function oneRequest<T>(env: Record<string, string>, ask: (url: string) => Promise<T>) {
   const prefix = `{e2e:${randomUUID()}}`;
   const port = await freePort();
-  const worker = await startService('worker-service.ts', { ...env, E2E_PREFIX: prefix });
-  const supervisor = await startService('supervisor-service.ts', {
-    ...env,
-    E2E_PREFIX: prefix,
-    E2E_PORT: String(port),
-  });
+  let worker: GroupProcess | undefined;
+  let supervisor: GroupProcess | undefined;
   try {
+    worker = await startService('worker-service.ts', { ...env, E2E_PREFIX: prefix });
+    supervisor = await startService('supervisor-service.ts', {
+      ...env,
+      E2E_PREFIX: prefix,
+      E2E_PORT: String(port),
+    });
     return await ask(`http://127.0.0.1:${port}`);
   } finally {
-    expect(await supervisor.stop()).toBe(0);
-    expect(await worker.stop()).toBe(0);
+    // Both stop, and the keys go, even when the other did not start or one of them fails to stop.
+    const ends = [await supervisor?.stop(SERVICE_STOP), await worker?.stop(SERVICE_STOP)];
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
+    if (supervisor && worker) expect(ends, 'how the supervisor and the worker ended').toEqual([0, 0]);
   }
 }
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './services.ts';
+import { freePort } from '@switchboard/test-processes';
 
 /** A redis-server of the test's own, with append-only persistence, that the test can stop and start again. */
 export interface PrivateRedis {

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LaunchedSystem, launchSystem, REPO_ROOT } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { freePort, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
-import { stopGroup } from './process-group.ts';
-import { freePort } from './services.ts';
 
 /**
  * Longest one CLI run may take. A run that hangs fails its test with the command and what it printed
@@ -92,51 +90,23 @@ export async function startTestSystem({
     redis,
     store,
     spanFile,
-    cli: (...args) =>
-      new Promise((resolve, reject) => {
-        // Its own process group, so the deadline ends whatever it started too.
-        const child = spawn(
-          process.execPath,
-          [join(REPO_ROOT, 'packages/cli/bin/switchboard.mjs'), ...args],
-          {
-            cwd: workdir,
-            env: {
-              ...process.env,
-              SWITCHBOARD_URL: access.supervisorUrl,
-              SWITCHBOARD_TOKEN: access.token,
-              SWITCHBOARD_ADMIN_TOKEN: access.adminToken,
-              SWITCHBOARD_SPAN_FILE: spanFile,
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true,
-          },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-        });
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        let timedOut = false;
-        const deadline = setTimeout(() => {
-          timedOut = true;
-          void stopGroup(child, { signal: 'SIGINT', graceMs: 5_000 });
-        }, CLI_DEADLINE_MS);
-        child.on('close', (code) => {
-          clearTimeout(deadline);
-          // Whatever it may have left running goes with it.
-          void stopGroup(child);
-          if (!timedOut) return resolve({ code, stdout, stderr });
-          const command = ['switchboard', ...args].join(' ');
-          reject(
-            new Error(
-              `${command} did not finish within ${CLI_DEADLINE_MS / 1000} s; it printed:\n${stdout}${stderr}`,
-            ),
-          );
-        });
-      }),
+    cli: async (...args) => {
+      // Its own process group, so the deadline ends whatever it started too.
+      const run = spawnGroup({
+        args: [join(REPO_ROOT, 'packages/cli/bin/switchboard.mjs'), ...args],
+        cwd: workdir,
+        env: {
+          ...process.env,
+          SWITCHBOARD_URL: access.supervisorUrl,
+          SWITCHBOARD_TOKEN: access.token,
+          SWITCHBOARD_ADMIN_TOKEN: access.adminToken,
+          SWITCHBOARD_SPAN_FILE: spanFile,
+        },
+        name: ['switchboard', ...args].join(' '),
+      });
+      const ended = await run.waitForExit({ timeoutMs: CLI_DEADLINE_MS });
+      return { code: typeof ended === 'number' ? ended : null, stdout: run.stdout(), stderr: run.stderr() };
+    },
     stop: async () => {
       let timer: NodeJS.Timeout | undefined;
       const stopped = await Promise.race([
