@@ -9,7 +9,12 @@ export interface QueueLogger {
   debug?(fields: Record<string, unknown>, message: string): void;
 }
 
-/** The default logger: warnings and errors to stderr, one JSON line each. */
+/**
+ * The default logger: warnings and errors to stderr, one JSON line each. The same lines as
+ * `@switchboard/agent`'s default logger, written again on purpose: the binding imports nothing of
+ * ours but the attribute names, so it can be used by any A2A server.
+ */
+// jscpd:ignore-start
 export function stderrLogger(): QueueLogger {
   const write = (level: string, fields: Record<string, unknown>, message: string) => {
     const err = fields.err;
@@ -27,3 +32,4 @@ export function stderrLogger(): QueueLogger {
     error: (fields, message) => write('error', fields, message),
   };
 }
+// jscpd:ignore-end

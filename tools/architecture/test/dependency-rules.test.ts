@@ -27,7 +27,7 @@ const violation = (rule: string, from: string, to: string) => `error ${rule}: ${
 describe('the lint step', () => {
   it('runs the dependency check after biome', () => {
     const scripts = rootScripts();
-    expect(scripts.lint).toMatch(/^biome ci .* && pnpm run lint:deps$/);
+    expect(scripts.lint).toMatch(/^biome ci .* && pnpm run lint:deps && pnpm run lint:clones$/);
     expect(scripts['lint:deps']).toMatch(/^depcruise --config \.dependency-cruiser\.mjs /);
   });
 });

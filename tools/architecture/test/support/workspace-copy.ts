@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The folders of the workspace that the dependency check reads, and the root files it needs. */
+/** The folders of the workspace that the lint step's checks read, and the root files they need. */
 const TREES = ['packages', 'apps', 'bench', 'e2e', 'infra', 'tools'];
 const ROOT_FILES = [
   'package.json',
   'pnpm-workspace.yaml',
   '.dependency-cruiser.mjs',
   '.dependency-cruiser-known-violations.json',
+  '.jscpd.json',
 ];
 /** Built, cached or generated: never read by the check. */
 const SKIPPED = new Set(['dist', '.turbo', 'coverage', '.switchboard']);
@@ -37,8 +38,13 @@ export function rootScripts(): Record<string, string> {
 
 /** Runs the lint step's dependency check (`lint:deps`, through a shell, as pnpm would) in `cwd`. */
 export function runDependencyCheck(cwd: string, extraArguments = ''): CheckRun {
-  const command = rootScripts()['lint:deps'];
-  if (!command) throw new Error('package.json has no lint:deps script');
+  return runRootScript('lint:deps', cwd, extraArguments);
+}
+
+/** Runs one of the root package.json's scripts through a shell, as pnpm would, in `cwd`. */
+export function runRootScript(script: string, cwd: string, extraArguments = ''): CheckRun {
+  const command = rootScripts()[script];
+  if (!command) throw new Error(`package.json has no ${script} script`);
   const result = spawnSync('sh', ['-c', `${command} ${extraArguments}`], {
     cwd,
     encoding: 'utf8',
@@ -99,6 +105,11 @@ export class WorkspaceCopy {
   /** Runs the lint step's dependency check on the copy. */
   check(): CheckRun {
     return runDependencyCheck(this.root);
+  }
+
+  /** Runs the lint step's clone check (`lint:clones`) on the copy. */
+  checkClones(): CheckRun {
+    return runRootScript('lint:clones', this.root);
   }
 
   remove(): void {
