@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { Role, type Task } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { z } from 'zod';
@@ -66,28 +66,7 @@ export function createSupervisorAgent(orders: () => Promise<Client>) {
     handler: async ({ question }, { signal }) => {
       const client = await orders();
       const task = (await client.sendMessage(
-        {
-          tenant: '',
-          message: {
-            messageId: randomUUID(),
-            role: Role.ROLE_USER,
-            parts: [
-              {
-                content: { $case: 'text', value: question },
-                mediaType: 'text/plain',
-                filename: '',
-                metadata: {},
-              },
-            ],
-            contextId: '',
-            taskId: '',
-            metadata: {},
-            extensions: [],
-            referenceTaskIds: [],
-          },
-          configuration: undefined,
-          metadata: {},
-        },
+        sendMessageRequest({ message: userMessage({ text: question }) }),
         { signal },
       )) as Task;
       const part = task.artifacts[0]?.parts[0]?.content;

@@ -82,7 +82,14 @@ export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } 
 export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
-export type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from './state/intents.ts';
+export type {
+  IntentBegin,
+  IntentFinish,
+  IntentRecord,
+  IntentStart,
+  IntentStatus,
+  IntentStore,
+} from './state/intents.ts';
 export { MemoryIntentStore } from './state/intents.ts';
 export type { TaskStatus } from './state/task-state.ts';
 export { createTaskState, TaskState, ToolLogEntry } from './state/task-state.ts';

@@ -1,4 +1,4 @@
-import type { IntentBegin, IntentRecord, IntentStatus, IntentStore } from '@switchboard/agent';
+import type { IntentBegin, IntentFinish, IntentRecord, IntentStart, IntentStore } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 
 const BEGIN = `
@@ -45,7 +45,7 @@ export class RedisIntentStore implements IntentStore {
     return `${this.#prefix}:intent:${key}`;
   }
 
-  async begin({ key, tool, now }: { key: string; tool: string; now: Date }): Promise<IntentBegin> {
+  async begin({ key, tool, now }: IntentStart): Promise<IntentBegin> {
     const record: IntentRecord = { key, tool, status: 'in_progress', startedAt: now.toISOString() };
     const existing = (await this.#redis.eval(
       BEGIN,
@@ -57,17 +57,7 @@ export class RedisIntentStore implements IntentStore {
     return existing ? { started: false, existing: JSON.parse(existing) as IntentRecord } : { started: true };
   }
 
-  async finish({
-    key,
-    status,
-    result,
-    now,
-  }: {
-    key: string;
-    status: Exclude<IntentStatus, 'in_progress'>;
-    result?: unknown;
-    now: Date;
-  }): Promise<void> {
+  async finish({ key, status, result, now }: IntentFinish): Promise<void> {
     const encoded = result === undefined ? '' : JSON.stringify(result);
     await this.#redis.eval(FINISH, 1, this.#key(key), status, now.toISOString(), encoded);
   }

@@ -15,20 +15,30 @@ export interface IntentRecord {
 /** The answer of {@link IntentStore.begin}: go ahead, or what is already recorded. */
 export type IntentBegin = { started: true } | { started: false; existing: IntentRecord };
 
+/** What {@link IntentStore.begin} records: the action's idempotency key and tool, and when. */
+export interface IntentStart {
+  key: string;
+  tool: string;
+  now: Date;
+}
+
+/** What {@link IntentStore.finish} records: how the action ended, and its result when it has one. */
+export interface IntentFinish {
+  key: string;
+  status: Exclude<IntentStatus, 'in_progress'>;
+  result?: unknown;
+  now: Date;
+}
+
 /**
  * Intent records for non-idempotent tools. `begin` must be atomic (set-if-absent), so two replicas
  * racing on the same action cannot both start it; a Redis adapter uses `SET NX`.
  */
 export interface IntentStore {
   /** Records the intent as `in_progress` unless a record exists that is not `failed`. */
-  begin(input: { key: string; tool: string; now: Date }): Promise<IntentBegin>;
+  begin(input: IntentStart): Promise<IntentBegin>;
   /** Records how the action ended. */
-  finish(input: {
-    key: string;
-    status: Exclude<IntentStatus, 'in_progress'>;
-    result?: unknown;
-    now: Date;
-  }): Promise<void>;
+  finish(input: IntentFinish): Promise<void>;
   get(key: string): Promise<IntentRecord | undefined>;
 }
 
@@ -36,7 +46,7 @@ export interface IntentStore {
 export class MemoryIntentStore implements IntentStore {
   readonly #records = new Map<string, IntentRecord>();
 
-  async begin({ key, tool, now }: { key: string; tool: string; now: Date }): Promise<IntentBegin> {
+  async begin({ key, tool, now }: IntentStart): Promise<IntentBegin> {
     const existing = this.#records.get(key);
     if (existing && existing.status !== 'failed')
       return { started: false, existing: structuredClone(existing) };
@@ -44,17 +54,7 @@ export class MemoryIntentStore implements IntentStore {
     return { started: true };
   }
 
-  async finish({
-    key,
-    status,
-    result,
-    now,
-  }: {
-    key: string;
-    status: Exclude<IntentStatus, 'in_progress'>;
-    result?: unknown;
-    now: Date;
-  }): Promise<void> {
+  async finish({ key, status, result, now }: IntentFinish): Promise<void> {
     const record = this.#records.get(key);
     if (!record) return;
     this.#records.set(key, {

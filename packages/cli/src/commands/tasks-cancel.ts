@@ -3,7 +3,8 @@ import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';
 import { FINISHED_STATES, outcomeOfTask, type TaskOutcome } from '../a2a/task-outcome.ts';
 import { CliError, reportFailure } from '../errors.ts';
-import { EXIT, type Output } from '../io/output.ts';
+import { EXIT } from '../io/output.ts';
+import type { TaskCommandOptions } from './task-command-options.ts';
 
 const alreadyFinished = (task: TaskOutcome) =>
   new CliError('TASK_NOT_CANCELABLE', {
@@ -19,19 +20,7 @@ async function current(client: Client, taskId: string): Promise<TaskOutcome> {
  * it is canceled; 1 when it had already finished (canceled included), does not exist, or the
  * supervisor is unreachable.
  */
-export async function tasksCancel({
-  taskId,
-  json,
-  url,
-  token,
-  output,
-}: {
-  taskId: string;
-  json: boolean;
-  url?: string | undefined;
-  token?: string | undefined;
-  output: Output;
-}): Promise<number> {
+export async function tasksCancel({ taskId, json, url, token, output }: TaskCommandOptions): Promise<number> {
   try {
     const { client } = await openSupervisorSession({ url, token });
     const before = await current(client, taskId);

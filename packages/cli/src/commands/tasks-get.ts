@@ -3,27 +3,16 @@ import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';
 import { outcomeOfTask } from '../a2a/task-outcome.ts';
 import { reportFailure } from '../errors.ts';
-import { EXIT, type Output } from '../io/output.ts';
+import { EXIT } from '../io/output.ts';
 import { printOutcome } from '../io/print-outcome.ts';
+import type { TaskCommandOptions } from './task-command-options.ts';
 
 /**
  * `switchboard tasks get <taskId>`: where a task stands (GetTask): its state, last status text,
  * answer and history length. Exit 0 when the task was read, whatever its state; 1 when there is no
  * such task or the supervisor is unreachable; 2 for settings.
  */
-export async function tasksGet({
-  taskId,
-  json,
-  url,
-  token,
-  output,
-}: {
-  taskId: string;
-  json: boolean;
-  url?: string | undefined;
-  token?: string | undefined;
-  output: Output;
-}): Promise<number> {
+export async function tasksGet({ taskId, json, url, token, output }: TaskCommandOptions): Promise<number> {
   try {
     const { client } = await openSupervisorSession({ url, token });
     const task = await client.getTask({ tenant: '', id: taskId });
