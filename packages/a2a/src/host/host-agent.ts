@@ -85,7 +85,7 @@ export interface AgentHost {
   readonly app: Express;
   /** Where it is reached: the HTTP base URL it listens on, else its queue URL. */
   readonly url: string;
-  /** Starts the ledger, the cancel listener and the queue consumer, opens the routes, and registers. Idempotent. */
+  /** Starts the ledger, the cancel listener and the queue consumer, registers, then opens the routes. Idempotent. */
   start(): Promise<void>;
   /**
    * Drains: leaves the registry, closes HTTP and the queue, lets running tasks finish for the rest
@@ -201,7 +201,6 @@ export async function hostAgent({
       if (stores.ledger && stores.taskStore) await stores.ledger.start(stores.taskStore);
       if (cancels) cancelListener = await listenForCancels({ ...cancels, executor: hosted.executor, logger });
       await queueServer?.start();
-      mountRoutes();
       if (registry) {
         registration = await registry.registry.register({
           card,
@@ -209,6 +208,9 @@ export async function hostAgent({
           ...(registry.metadata ? { metadata: { ...registry.metadata } } : {}),
         });
       }
+      // Last: a 200 from /readyz then means every part has started, so a launcher that waits for
+      // it never sends work to a host whose start can still fail.
+      mountRoutes();
     })();
     return started;
   };
