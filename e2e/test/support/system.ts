@@ -41,7 +41,15 @@ export interface TestSystem {
   cli(...args: string[]): Promise<CliRun>;
   /** Stops the services (they drain), SIGKILL for any still running after 30 s; clears the namespace. */
   stop(): Promise<void>;
+  /**
+   * The services that are no longer running, each with how it ended and its last log lines: what a
+   * drill asserts is empty, so a failure says which service stopped and why.
+   */
+  exitedServices(): string[];
 }
+
+/** How many of each service's last log lines a test system keeps, for its failure messages. */
+const KEPT_LINES = 30;
 
 const defaultRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -73,6 +81,7 @@ export async function startTestSystem({
   for (const [service, count] of Object.entries(replicas)) {
     for (let replica = 2; replica <= count; replica++) ports[`${service}-${replica}`] = await freePort();
   }
+  const recentLines = new Map<string, string[]>();
   const launched = await launchSystem({
     redisUrl,
     namespace,
@@ -82,6 +91,12 @@ export async function startTestSystem({
     env: { SWITCHBOARD_SPAN_FILE: spanFile, LOG_LEVEL: 'warn', SWITCHBOARD_DRAIN_MS: '3000', ...env },
     serviceEnv,
     readyTimeoutMs: READY_TIMEOUT_MS,
+    onLog: ({ service, line }) => {
+      const lines = recentLines.get(service) ?? [];
+      lines.push(line);
+      if (lines.length > KEPT_LINES) lines.shift();
+      recentLines.set(service, lines);
+    },
   });
   const { access } = launched;
   return {
@@ -107,6 +122,13 @@ export async function startTestSystem({
       const ended = await run.waitForExit({ timeoutMs: CLI_DEADLINE_MS });
       return { code: typeof ended === 'number' ? ended : null, stdout: run.stdout(), stderr: run.stderr() };
     },
+    exitedServices: () =>
+      [...launched.services.values()]
+        .filter((service) => service.child.exitCode !== null || service.child.signalCode !== null)
+        .map(
+          (service) =>
+            `${service.name} exited (${service.child.exitCode ?? service.child.signalCode}); its last lines:\n${(recentLines.get(service.name) ?? []).join('\n')}`,
+        ),
     stop: async () => {
       let timer: NodeJS.Timeout | undefined;
       const stopped = await Promise.race([
