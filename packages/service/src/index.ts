@@ -5,8 +5,8 @@ export { DEFAULT_OPENAI_MODEL, readModelConfig } from './config/model-config.ts'
 export type { LoadServiceConfigOptions, ServiceConfig } from './config/service-config.ts';
 export { loadServiceConfig } from './config/service-config.ts';
 export { createModel } from './create-model.ts';
-export type { ExitWithParentOptions } from './exit-with-parent.ts';
-export { DrainTimeoutError, exitWithParent } from './exit-with-parent.ts';
+export type { ExitWithParentOptions, ParentWatch } from './exit-with-parent.ts';
+export { DrainTimeoutError, exitWithParent, watchParent } from './exit-with-parent.ts';
 export { LogAuditSink } from './log-audit-sink.ts';
 export { runAgentService } from './run-agent-service.ts';
 export type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';

@@ -1,4 +1,5 @@
 import { startTelemetry } from '@switchboard/telemetry';
+import { watchParent } from './exit-with-parent.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
 
 /**
@@ -12,7 +13,9 @@ import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-se
  * await runAgentService({ config, setup: ({ redis }) => ({ agent: createOrdersAgent({ store: new RedisShopStore({ redis }) }) }) });
  */
 export async function runAgentService(options: RunAgentServiceOptions): Promise<RunningAgentService> {
-  const { config, version = '0.1.0' } = options;
+  const { config, version = '0.1.0', handleSignals = true } = options;
+  // First, so that a launcher that dies while this service is still starting is not missed.
+  const parent = handleSignals ? watchParent() : undefined;
   const telemetry = await startTelemetry({
     serviceName: config.service,
     serviceVersion: version,
@@ -23,5 +26,5 @@ export async function runAgentService(options: RunAgentServiceOptions): Promise<
   });
   // Loaded after tracing started, so the HTTP and Redis modules are instrumented.
   const { startServing } = await import('./start-serving.ts');
-  return startServing({ ...options, version, telemetry });
+  return startServing({ ...options, version, telemetry, parent });
 }

@@ -12,7 +12,7 @@ import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bul
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
-import { exitWithParent } from './exit-with-parent.ts';
+import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
 
@@ -45,7 +45,13 @@ export async function startServing({
   approvalsBoard = false,
   handleSignals = true,
   telemetry,
-}: RunAgentServiceOptions & { version: string; telemetry: Telemetry }): Promise<RunningAgentService> {
+  parent,
+}: RunAgentServiceOptions & {
+  version: string;
+  telemetry: Telemetry;
+  /** The launcher this process follows (started with an IPC channel), watched since the process began. */
+  parent: ParentWatch | undefined;
+}): Promise<RunningAgentService> {
   const logger = createLogger({ serviceName: config.service, level: config.logLevel });
   const redis = await connectRedis(config.redisUrl);
   let lastRedisWarning = 0;
@@ -132,7 +138,7 @@ export async function startServing({
     }
     // Started by a launcher (`switchboard dev`, the demo, a test) over an IPC channel: a launcher
     // killed outright must not leave this service running, orphaned.
-    exitWithParent({ close, deadlineMs: config.drainMs + SHUTDOWN_MARGIN_MS, onError: failed });
+    parent?.drainWith({ close, deadlineMs: config.drainMs + SHUTDOWN_MARGIN_MS, onError: failed });
   }
   return { url: host.url, close };
 }

@@ -84,6 +84,30 @@ describe('a service whose launcher is killed with SIGKILL', () => {
   );
 });
 
+describe('a service whose launcher is killed while the service is still starting', () => {
+  it('notices at once and exits, instead of running on without a launcher once it has started', async () => {
+    const namespace = `exit-${randomUUID().slice(0, 8)}`;
+    const logFile = join(workdir, `${namespace}.log`);
+    const launcher = start('launcher-process.ts', [], {
+      ANNOUNCE: 'spawned',
+      LOG_FILE: logFile,
+      // Nothing answers there: the service spends its start waiting for Redis.
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      PORT: String(await freePort()),
+      SWITCHBOARD_NAMESPACE: namespace,
+      SWITCHBOARD_SERVICE_TOKEN: 'svc-exit-with-parent-test',
+      SWITCHBOARD_SPAN_FILE: join(workdir, `${namespace}.spans.jsonl`),
+    });
+    await launcher.waitForLine(/^service (\d+)$/, { describe: 'the pid of its service' });
+    launcher.signal('SIGKILL');
+    expect(await launcher.exited).toBe('SIGKILL');
+    expect(await launcher.untilNoneLeft({ withinMs: 30_000 })).toEqual([]);
+    const log = readFileSync(logFile, 'utf8');
+    expect(log).toContain('went away while it was starting');
+    expect(log).not.toContain('failed to start');
+  }, 60_000);
+});
+
 describe('exitWithParent', () => {
   it('does not keep a process alive: one whose work is done exits while its parent still runs', async () => {
     const child = start('parent-channel-child.ts', ['done']);
