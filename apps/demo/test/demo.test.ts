@@ -135,6 +135,8 @@ describe('pnpm demo', () => {
           SWITCHBOARD_DEMO_NAMESPACE: namespace,
           SWITCHBOARD_SPAN_FILE: join(spanDir, 'killed-spans.jsonl'),
           REDIS_URL: redisUrl,
+          // The services inherit it: each drain is short, so what is measured is whether they notice.
+          SWITCHBOARD_DRAIN_MS: '3000',
         },
       });
       try {

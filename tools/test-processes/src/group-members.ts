@@ -47,11 +47,21 @@ export function groupMembers(pgid: number): number[] {
     .map(Number);
 }
 
-/** `<pid> <command line>`, to name a process left running in a failure message. */
+/**
+ * `<pid> <command line> (state <S>, waiting in <kernel function>)`, to name a process left running in a
+ * failure message: the state and the wait say whether it is stuck (e.g. blocked writing to a full pipe)
+ * or still working.
+ */
 export function commandOf(pid: number): string {
-  try {
-    return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`;
-  } catch {
-    return String(pid);
-  }
+  const read = (file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const command = read('cmdline')?.split('\0').join(' ').trim();
+  if (command === undefined) return String(pid);
+  const state = read('stat')?.split(') ')[1]?.split(' ')[0] ?? '?';
+  return `${pid} ${command} (state ${state}, waiting in ${read('wchan')?.trim() || 'nothing'})`;
 }
