@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ function startAsImageUser(layout: RuntimeLayout, env: Record<string, string>): G
     command: '/bin/sh',
     args: [join(layout.app, 'infra/entrypoint.sh')],
     cwd: layout.app,
-    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...env },
+    env: { PATH: `${layout.bin}:/usr/bin:/bin`, ...env },
     ...asUser,
     name: `${env.SWITCHBOARD_SERVICE} (entrypoint.sh)`,
   });
