@@ -86,7 +86,7 @@ describe('infra/docker-compose.yml', () => {
   it('gives the customer and operator tokens to the supervisor only', () => {
     for (const name of WORKERS) {
       const env = environmentOf(service(name));
-      expect(env.SWITCHBOARD_API_TOKENS).toBeUndefined();
+      expect(env.SWITCHBOARD_CUSTOMER_TOKENS).toBeUndefined();
       expect(env.SWITCHBOARD_OPERATOR_TOKENS).toBeUndefined();
     }
   });
@@ -94,7 +94,7 @@ describe('infra/docker-compose.yml', () => {
   it('commits no secret: every token comes from infra/.env and stops Compose when missing', () => {
     for (const variable of [
       'SWITCHBOARD_SERVICE_TOKEN',
-      'SWITCHBOARD_API_TOKENS',
+      'SWITCHBOARD_CUSTOMER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
     ]) {
       expect(text).toMatch(new RegExp(`\\$\\{${variable}:\\?[^}]*infra/\\.env[^}]*\\}`));

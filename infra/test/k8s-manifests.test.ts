@@ -150,7 +150,7 @@ describe('infra/k8s manifests', () => {
       expect(attempt).toThrow(/REDIS_URL/);
       expect(attempt).toThrow(/SWITCHBOARD_SERVICE_TOKEN/);
     }
-    expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_API_TOKENS/);
+    expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_CUSTOMER_TOKENS/);
   });
 
   it('give the seed Job the Redis URL of the services, and no token', () => {
@@ -163,10 +163,10 @@ describe('infra/k8s manifests', () => {
 
   it('give the customer and operator tokens to the supervisor only', () => {
     for (const name of WORKERS) {
-      expect(env(name).SWITCHBOARD_API_TOKENS, name).toBeUndefined();
+      expect(env(name).SWITCHBOARD_CUSTOMER_TOKENS, name).toBeUndefined();
       expect(env(name).SWITCHBOARD_OPERATOR_TOKENS, name).toBeUndefined();
     }
-    expect(env('supervisor').SWITCHBOARD_API_TOKENS).toBeDefined();
+    expect(env('supervisor').SWITCHBOARD_CUSTOMER_TOKENS).toBeDefined();
   });
 
   it('probe readiness on /readyz and liveness on /healthz at the port the service listens on', () => {

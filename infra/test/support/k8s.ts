@@ -286,7 +286,7 @@ export const FILLED_SECRETS = {
   REDIS_URL: 'redis://:p%40ss%2Fw0rd@redis.switchboard.svc.cluster.local:6379',
   REDIS_PASSWORD: 'p@ss/w0rd',
   SWITCHBOARD_SERVICE_TOKEN: 'svc-7f3a9c2e41b8d05f6a',
-  SWITCHBOARD_API_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
+  SWITCHBOARD_CUSTOMER_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
   SWITCHBOARD_OPERATOR_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
 } as const;
 const filled: Readonly<Record<string, string | undefined>> = FILLED_SECRETS;

@@ -2,8 +2,15 @@
 // executor under it with its ports, the card it publishes, who calls, the errors, and the protocol's
 // vocabulary a caller needs. The parts a user picks separately have their own entry points: /http,
 // /redis, /registry, /delegate, /delivery, /approvals and /observe.
-export { AuthenticatedUser } from './auth/bearer-tokens.ts';
-export { SERVICE_USER } from './auth/service-user.ts';
+export type { Authenticator, PresentedCredentials } from './auth/authenticator.ts';
+export { bearerToken, firstOf } from './auth/authenticator.ts';
+export { PrincipalUser, principalOf } from './auth/principal-user.ts';
+export {
+  RESERVED_IDS,
+  StaticTokens,
+  staticTokenAuthenticator,
+  staticTokenProblems,
+} from './auth/static-tokens.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
 export type { SkillSpec } from './card/skill-spec.ts';
@@ -16,8 +23,8 @@ export type { LedgerEntry, StartableTaskLedger, TaskLedger } from './executor/ta
 export type {
   AgentHost,
   HostAgentOptions,
+  HostAuth,
   HostStores,
-  HostTokens,
 } from './host/host-agent.ts';
 export { hostAgent } from './host/host-agent.ts';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.ts';

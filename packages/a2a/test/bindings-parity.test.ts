@@ -8,7 +8,8 @@ import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerAuthenticator } from '../src/auth/bearer-tokens.ts';
+import { PrincipalUser } from '../src/auth/principal-user.ts';
+import { staticTokenAuthenticator } from '../src/auth/static-tokens.ts';
 import { deduplicateMessages } from '../src/delivery/index.ts';
 import {
   type A2aHttpServer,
@@ -21,7 +22,10 @@ import { sendRequest, userMessage } from './support/messages.ts';
 import { refundTool } from './support/refund-tool.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-const tokens = { 'tok-alice-0123456789': 'alice', 'tok-operator-0123456789': 'operator' };
+const authenticate = staticTokenAuthenticator({
+  customers: { 'tok-alice-0123456789': 'alice' },
+  operators: { 'tok-operator-0123456789': 'operator' },
+});
 const asAlice: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-alice-0123456789' } };
 const asOperator: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-operator-0123456789' } };
 const refunds = { count: 0 };
@@ -60,7 +64,7 @@ beforeAll(async () => {
     agent,
     model,
     card,
-    canApprove: (user) => user?.userName === 'operator',
+    canApprove: (user) => user?.userName === 'operator:operator',
     ownerResolver: () => 'shop',
     logger: silentLogger(),
   });
@@ -68,7 +72,7 @@ beforeAll(async () => {
     createA2aHttpApp({
       requestHandler: hosted.requestHandler,
       card,
-      auth: { bearerTokens: tokens },
+      auth: { authenticate },
       logger: silentLogger(),
     }),
   );
@@ -77,7 +81,10 @@ beforeAll(async () => {
     card,
     address,
     redis,
-    authenticate: bearerAuthenticator(tokens),
+    authenticate: async ({ serviceParameters }) => {
+      const principal = await authenticate({ authorization: serviceParameters.authorization });
+      return principal && new PrincipalUser(principal);
+    },
     logger: silentLogger(),
   });
   await queueServer.start();

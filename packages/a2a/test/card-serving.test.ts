@@ -128,12 +128,12 @@ describe('one agent, a v0.3 client and a v1.0 client over HTTP', () => {
 });
 
 describe('the well-known card, by A2A-Version', () => {
-  const tokens = { 'customer-token': 'customer' };
+  const tokens = { customers: { 'customer-token': 'C001' } };
   const getCard = (headers: Record<string, string> = {}, query = '') =>
     fetch(`${host?.url}${CARD_PATH}${query}`, { headers });
 
   it('serves the v0.3 card without a version, empty or 0.3, and the v1.0 ProtoJSON card for 1.0', async () => {
-    host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
+    host = await startHost({ turns: [], auth: tokens });
     const none = await getCard();
     expect(none.status).toBe(200);
     expect(none.headers.get('content-type')).toMatch(/^application\/json/);

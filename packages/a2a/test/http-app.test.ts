@@ -2,7 +2,7 @@ import { AgentCard } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2aHttpApp } from '../src/http/index.ts';
-import { createHostedAgent } from '../src/index.ts';
+import { createHostedAgent, staticTokenAuthenticator } from '../src/index.ts';
 import { type Host, send, sendTask, startHost, userMessage } from './support/http-host.ts';
 
 let host: Host | undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('the HTTP app around the agent', () => {
-  const tokens = { 'customer-token': 'customer', 'operator-token': 'operator' };
+  const tokens = { customers: { 'customer-token': 'C001' }, operators: { 'operator-token': 'ada' } };
   const post = (path: string, body: string, token?: string) =>
     fetch(`${host?.url}${path}`, {
       method: 'POST',
@@ -25,7 +25,7 @@ describe('the HTTP app around the agent', () => {
     });
 
   it('serves the v1.0 card as ProtoJSON with caching headers, 304 on a matching ETag, without a token', async () => {
-    host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
+    host = await startHost({ turns: [], auth: tokens });
     const v1 = { 'A2A-Version': '1.0' };
     const response = await fetch(`${host.url}/.well-known/agent-card.json`, { headers: v1 });
     expect(response.status).toBe(200);
@@ -50,7 +50,7 @@ describe('the HTTP app around the agent', () => {
     let ready: boolean | Error = true;
     host = await startHost({
       turns: [],
-      auth: { bearerTokens: tokens },
+      auth: tokens,
       readiness: async () => {
         if (ready instanceof Error) throw ready;
         return ready;
@@ -78,7 +78,7 @@ describe('the HTTP app around the agent', () => {
   it.each(['/a2a/jsonrpc', '/a2a/rest/message:send'])(
     'refuses %s without a valid bearer token: 401 with WWW-Authenticate',
     async (path) => {
-      host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
+      host = await startHost({ turns: [], auth: tokens });
       const missing = await post(path, '{}');
       expect(missing.status).toBe(401);
       expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
@@ -96,14 +96,14 @@ describe('the HTTP app around the agent', () => {
   );
 
   it('keeps one user’s tasks from another by default', async () => {
-    host = await startHost({ turns: [{ text: 'Hello customer.' }], auth: { bearerTokens: tokens } });
+    host = await startHost({ turns: [{ text: 'Hello customer.' }], auth: tokens });
     const task = await sendTask(await host.client('JSONRPC', 'customer-token'), 'Hello');
     const operator = await host.client('JSONRPC', 'operator-token');
     await expect(operator.getTask({ tenant: '', id: task.id })).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 
   it('answers an oversized body with 413 and invalid JSON with -32700 (JSON-RPC) or 400 (REST)', async () => {
-    host = await startHost({ turns: [], auth: { bearerTokens: tokens } });
+    host = await startHost({ turns: [], auth: tokens });
     const huge = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -135,9 +135,9 @@ describe('the HTTP app around the agent', () => {
       model: host.model,
       card: host.card,
     });
-    expect(() => createA2aHttpApp({ requestHandler, card, auth: { bearerTokens: tokens } })).toThrow(
-      /declares no required HTTP bearer security scheme.*bearerAuth: true/,
-    );
+    expect(() =>
+      createA2aHttpApp({ requestHandler, card, auth: { authenticate: staticTokenAuthenticator(tokens) } }),
+    ).toThrow(/declares no required HTTP bearer security scheme.*bearerAuth: true/);
     expect(() => createA2aHttpApp({ requestHandler, card, bodyLimit: 'lots' })).toThrow(/bodyLimit/);
   });
 });

@@ -105,10 +105,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
         { text: 'Order A10086 was refunded.' },
         { text: 'It is refunded; nothing else to do.' },
       ],
-      auth: { bearerTokens: { 'customer-token': 'customer', 'operator-token': 'operator' } },
+      auth: { customers: { 'customer-token': 'C001' }, operators: { 'operator-token': 'ada' } },
       canApprove: (user) => {
         if (user) approvers.push(user);
-        return user?.isAuthenticated === true && user.userName === 'operator';
+        return user?.isAuthenticated === true && user.userName === 'operator:ada';
       },
       ownerResolver: () => 'shop',
     });
@@ -138,7 +138,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     expect(host.shop.refunds).toBe(1);
     // Each message's sender was checked, the customer's and the operator's.
     expect(new Set(approvers.map((user) => `${user.userName}:${user.isAuthenticated}`))).toEqual(
-      new Set(['customer:true', 'operator:true']),
+      new Set(['customer:C001:true', 'operator:ada:true']),
     );
 
     const followUp = await sendTask(customer, 'Anything else?', { contextId: waiting.contextId });

@@ -109,7 +109,7 @@ describe('a supervisor delegating over the queue', () => {
     );
     expect(sys.worker.refunds).toBe(1);
     expect(sys.worker.audit.records.filter((record) => record.kind === 'approval_decision')).toEqual([
-      expect.objectContaining({ decision: 'approved', decidedBy: 'ops-ada (via switchboard-service)' }),
+      expect.objectContaining({ decision: 'approved', decidedBy: 'ops-ada (via supervisor)' }),
     ]);
   });
 

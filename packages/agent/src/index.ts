@@ -81,6 +81,7 @@ export type { ApprovalText, Approver } from './policy/approvals.ts';
 export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.ts';
 export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
+export { describePrincipal, Principal, PrincipalKind, principalKey } from './policy/principal.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
 export type {
   IntentBegin,

@@ -96,6 +96,7 @@ const context = (callId: string): ToolContext => ({
   attempt: 1,
   idempotencyKey: callId,
   credentials: { get: (name) => name },
+  principal: undefined,
   logger: silentLogger(),
   waitForApproval: (request) => new ApprovalWait(request),
   report: () => {},

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { AuthenticatedUser, hostAgent } from '@switchboard/a2a';
+import { hostAgent, PrincipalUser } from '@switchboard/a2a';
 import { MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
@@ -84,13 +84,14 @@ export async function startSupervisor(): Promise<Supervisor> {
     agent,
     model,
     http: {},
-    tokens: {
-      api: { [USER_TOKEN]: 'alice', [OPERATOR_TOKEN]: 'ops' },
-      operators: { [ADMIN_TOKEN]: 'ops' },
+    auth: {
+      tokens: {
+        customers: { [USER_TOKEN]: 'alice' },
+        operators: { [OPERATOR_TOKEN]: 'ops', [ADMIN_TOKEN]: 'ops' },
+      },
     },
     approvals: new MemoryApprovalBoard(),
     logger: silentLogger(),
-    canApprove: (user) => user?.userName === 'ops',
     ownerResolver: () => 'shop',
   });
   const { hosted } = host;
@@ -101,7 +102,10 @@ export async function startSupervisor(): Promise<Supervisor> {
   });
   await host.start();
   const asOperator = () =>
-    new ServerCallContext({ requestedVersion: '1.0', user: new AuthenticatedUser('ops') });
+    new ServerCallContext({
+      requestedVersion: '1.0',
+      user: new PrincipalUser({ id: 'ops', kind: 'operator', roles: [], via: [] }),
+    });
   const tasks = async () =>
     (
       await hosted.requestHandler.listTasks(

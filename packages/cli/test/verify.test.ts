@@ -1,4 +1,4 @@
-import { buildAgentCard, createHostedAgent } from '@switchboard/a2a';
+import { buildAgentCard, createHostedAgent, staticTokenAuthenticator } from '@switchboard/a2a';
 import {
   type A2aHttpServer,
   a2aHttpInterfaces,
@@ -38,7 +38,11 @@ async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
     requestHandler: hosted.requestHandler,
     card,
     logger: silentLogger(),
-    ...(auth ? { auth: { bearerTokens: { 'tok-verify-0123456789': 'ops' } } } : {}),
+    ...(auth
+      ? {
+          auth: { authenticate: staticTokenAuthenticator({ operators: { 'tok-verify-0123456789': 'ops' } }) },
+        }
+      : {}),
   });
   outer.use((req, _res, next) => {
     const header = req.header('traceparent');

@@ -62,4 +62,9 @@ export { CUSTOMER_SERVICE_ERRORS, CustomerServiceError, isCustomerServiceError }
 // fixtures
 export type { SeedShopOptions, SeedShopResult } from './fixtures/seed-shop.ts';
 export { seedShop } from './fixtures/seed-shop.ts';
-export { bundledShopFixture, FixtureProduct, ShopFixture } from './fixtures/shop-fixture.ts';
+export {
+  bundledShopFixture,
+  DEFAULT_CUSTOMER,
+  FixtureProduct,
+  ShopFixture,
+} from './fixtures/shop-fixture.ts';

@@ -1,4 +1,4 @@
-import { hostAgent, SERVICE_USER } from '@switchboard/a2a';
+import { hostAgent } from '@switchboard/a2a';
 import { actingForOwner } from '@switchboard/a2a/approvals';
 import {
   RedisApprovalBoard,
@@ -67,7 +67,6 @@ export async function startServing({
   const built = await setup({ config, redis, model, logger, tracer: telemetry.tracer, registry, queue });
   const { agent } = built;
   const address = defaultQueueAddress(agent.name, config.namespace);
-  const operators = new Set(Object.values(config.operatorTokens));
   const { prefix } = address;
   const taskStore = new RedisTaskStore({ redis, prefix, ownerResolver: actingForOwner(), logger });
   const host = await hostAgent({
@@ -82,10 +81,12 @@ export async function startServing({
       readiness: () => redis.status === 'ready',
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
-    tokens: {
-      api: config.apiTokens,
-      operators: config.operatorTokens,
-      service: { [config.serviceToken]: SERVICE_USER },
+    auth: {
+      tokens: {
+        customers: config.customerTokens,
+        operators: config.operatorTokens,
+        services: { [config.serviceToken]: 'peer' },
+      },
     },
     stores: {
       taskStore,
@@ -98,8 +99,6 @@ export async function startServing({
     ownerResolver: actingForOwner(),
     audit: new LogAuditSink(logger),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
-    canApprove: (user) =>
-      !!user?.userName && (operators.has(user.userName) || user.userName === SERVICE_USER),
     ...(approvalsBoard ? { approvals: new RedisApprovalBoard({ redis, prefix }) } : {}),
     tracer: telemetry.tracer,
     logger,

@@ -64,28 +64,28 @@ describe('loadServiceConfig', () => {
   it('a public service needs API and operator tokens, written as token=name pairs', () => {
     const missing = problemsOf(base, true);
     expect(missing.problems.map((problem) => problem.variable)).toEqual([
-      'SWITCHBOARD_API_TOKENS',
+      'SWITCHBOARD_CUSTOMER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
     ]);
     const malformed = problemsOf(
-      { ...base, SWITCHBOARD_API_TOKENS: 'short=alice', SWITCHBOARD_OPERATOR_TOKENS: 'nopair' },
+      { ...base, SWITCHBOARD_CUSTOMER_TOKENS: 'short=alice', SWITCHBOARD_OPERATOR_TOKENS: 'nopair' },
       true,
     );
     expect(malformed.message).toContain(
-      'SWITCHBOARD_API_TOKENS: the token for "alice" must be at least 16 characters',
+      'SWITCHBOARD_CUSTOMER_TOKENS: the token for "alice" must be at least 16 characters',
     );
     expect(malformed.message).toContain('SWITCHBOARD_OPERATOR_TOKENS: "nopair…" is not token=name');
     const config = loadServiceConfig({
       env: {
         ...base,
-        SWITCHBOARD_API_TOKENS: 'tok-0123456789abcdef=alice',
+        SWITCHBOARD_CUSTOMER_TOKENS: 'tok-0123456789abcdef=alice',
         SWITCHBOARD_OPERATOR_TOKENS: 'ops-0123456789abcdef=ada',
       },
       service: 'supervisor',
       defaultPort: 4100,
       public: true,
     });
-    expect(config.apiTokens).toEqual({ 'tok-0123456789abcdef': 'alice' });
+    expect(config.customerTokens).toEqual({ 'tok-0123456789abcdef': 'alice' });
     expect(config.operatorTokens).toEqual({ 'ops-0123456789abcdef': 'ada' });
   });
 

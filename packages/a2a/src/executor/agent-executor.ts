@@ -22,16 +22,19 @@ import {
   isAgentError,
   type Logger,
   maskContacts,
+  Principal,
   runAgent,
   type StopReason,
   stderrLogger,
 } from '@switchboard/agent';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import { principalOf } from '../auth/principal-user.ts';
 import { agentMessage, dataPart, readMessage, textPart } from '../protocol/messages.ts';
 import {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   CONVERSATION_KEY,
+  PRINCIPAL_KEY,
 } from '../protocol/metadata-keys.ts';
 import { progressOf } from './progress.ts';
 import { MemoryRunStateStore, type RunStateStore } from './run-state-store.ts';
@@ -49,8 +52,9 @@ export interface AgentExecutorOptions {
   /** Conversation state by A2A contextId (default: in memory, this process only). */
   runState?: RunStateStore;
   /**
-   * Who may approve a pending dangerous action by sending a decision in a message (default: nobody).
-   * A decision may name the operator it is sent for (`decidedBy`); the audit then records both.
+   * Who may approve a pending dangerous action by sending a decision in a message (default:
+   * operators and services, by the kind of principal they authenticated as). A decision may name
+   * the operator it is sent for (`decidedBy`); the audit then records both.
    */
   canApprove?: (user: User | undefined) => boolean;
   /** Where operators see what this agent's tasks wait for (default: nowhere). */
@@ -76,6 +80,11 @@ export interface AgentExecutorOptions {
   context?: ContextWindowOptions;
   maxSteps?: number;
 }
+
+const operatorsAndServices = (user: User | undefined) => {
+  const kind = principalOf(user)?.kind;
+  return kind === 'operator' || kind === 'service';
+};
 
 const defaultScope = (context: ServerCallContext) =>
   `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;
@@ -119,8 +128,16 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     const conversation =
       (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
       `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${contextId}`;
+    // A task runs its tools as the principal it started with: an operator who answers a customer's
+    // task (through the board) decides for it, but does not become who the tools act for.
+    const principal =
+      Principal.safeParse(requestContext.task?.metadata?.[PRINCIPAL_KEY]).data ??
+      principalOf(requestContext.context.user);
     const publisher = new TaskPublisher(bus, taskId, contextId);
-    publisher.task(requestContext.task, userMessage, { [CONVERSATION_KEY]: conversation });
+    publisher.task(requestContext.task, userMessage, {
+      [CONVERSATION_KEY]: conversation,
+      ...(principal ? { [PRINCIPAL_KEY]: principal } : {}),
+    });
     const controller = new AbortController();
     this.#running.set(taskId, controller);
     const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
@@ -142,7 +159,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       }
       const { text, data } = readMessage(userMessage);
       // Who may approve may also see approval requests whole and speak for a caller's conversation.
-      const trusted = this.#o.canApprove?.(requestContext.context.user) ?? false;
+      const trusted = (this.#o.canApprove ?? operatorsAndServices)(requestContext.context.user);
       const decisions = this.#decisions(data, requestContext, trusted);
       if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
         publisher.finish(
@@ -162,6 +179,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         ...(text && decisions.accepted.length === 0 ? { input: text } : {}),
         ...(stored ? { history: stored.messages, state: stored.state } : {}),
         conversationId: contextId,
+        ...(principal ? { principal } : {}),
         ...(intentScope ? { intentScope } : {}),
         decisions: decisions.accepted,
         signal: controller.signal,
@@ -276,7 +294,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         refused++;
         continue;
       }
-      const caller = user?.userName ?? 'unknown';
+      const caller = principalOf(user)?.id ?? user?.userName ?? 'unknown';
       const { decidedBy: operator, ...decision } = parsed.data;
       accepted.push({
         ...decision,

@@ -4,7 +4,9 @@ import { A2aQueueServer, BULLMQ_BINDING, type QueueAddress, queueUrl } from '@sw
 import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
-import { bearerAuthenticator } from '../auth/bearer-tokens.ts';
+import { type Authenticator, firstOf } from '../auth/authenticator.ts';
+import { PrincipalUser } from '../auth/principal-user.ts';
+import { hasStaticTokens, type StaticTokens, staticTokenAuthenticator } from '../auth/static-tokens.ts';
 import { buildAgentCard, type CardInterface } from '../card/build-card.ts';
 import type { SkillSpec } from '../card/skill-spec.ts';
 import { deduplicateMessages } from '../delivery/deduplicate-messages.ts';
@@ -21,14 +23,16 @@ import type { AgentRegistry, Registration } from '../registry/agent-registry.ts'
 import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
 import { listenFirst } from './listen-first.ts';
 
-/** Bearer tokens by who holds them; each maps a token to the user name it authenticates. */
-export interface HostTokens {
-  /** Callers of the A2A routes (customers, API clients). */
-  api?: Readonly<Record<string, string>>;
-  /** Operators: the A2A routes, and the `/admin` approvals API when there is a board. */
-  operators?: Readonly<Record<string, string>>;
-  /** Other Switchboard services: the A2A routes, and the only callers the queue accepts. */
-  service?: Readonly<Record<string, string>>;
+/**
+ * Who may call a host and how they prove it. Without any, nothing is checked and the card declares
+ * no security scheme. Every caller becomes a principal (see `PrincipalUser`); the queue serves only
+ * services and requests a service makes on someone's behalf.
+ */
+export interface HostAuth {
+  /** Static bearer tokens by kind: customers, operators (also the `/admin` API), services. */
+  tokens?: StaticTokens;
+  /** More ways to authenticate, tried after the tokens: an identity provider's JWTs, service assertions. */
+  authenticators?: readonly Authenticator[];
 }
 
 /** Where tasks and conversations live (each default: in memory, this process only). */
@@ -60,11 +64,11 @@ export interface HostAgentOptions
   };
   /**
    * Serve over a BullMQ queue too, each message run once whatever the queue delivers
-   * (`deduplicateMessages`), callers authenticated by `tokens.service`.
+   * (`deduplicateMessages`); only services (and requests they make on someone's behalf) are served.
    */
   queue?: { redis: Redis; address: QueueAddress; lockDurationMs?: number; stalledIntervalMs?: number };
-  /** Bearer tokens (default none: no auth, and the card declares none). */
-  tokens?: HostTokens;
+  /** Who may call (default: anyone; the card then declares no security scheme). */
+  auth?: HostAuth;
   stores?: HostStores;
   /** Abort runs canceled on another replica: the channel `RedisTaskStore` publishes under `prefix`. */
   cancels?: { redis: Redis; prefix: string };
@@ -103,7 +107,7 @@ export interface AgentHost {
  * The HTTP server listens at once (answering 503 until `start()`), so the card can name its port.
  *
  * @example
- * const host = await hostAgent({ agent, model, http: { port: 8080 }, tokens: { api: { [token]: 'ada' } } });
+ * const host = await hostAgent({ agent, model, http: { port: 8080 }, auth: { tokens: { customers: { [token]: 'C001' } } } });
  * await host.start();
  * // ... host.url ...
  * await host.close();
@@ -113,7 +117,7 @@ export async function hostAgent({
   skills,
   http,
   queue,
-  tokens = {},
+  auth = {},
   stores = {},
   cancels,
   registry,
@@ -129,8 +133,12 @@ export async function hostAgent({
       message: `hostAgent options are not valid: ${problems.join('; ')}.`,
     });
   }
-  const bearerTokens = { ...tokens.api, ...tokens.operators, ...tokens.service };
-  const bearerAuth = Object.keys(bearerTokens).length > 0;
+  const authenticators = [
+    ...(auth.tokens && hasStaticTokens(auth.tokens) ? [staticTokenAuthenticator(auth.tokens)] : []),
+    ...(auth.authenticators ?? []),
+  ];
+  const bearerAuth = authenticators.length > 0;
+  const authenticate = firstOf(authenticators);
   const server = http ? await listenFirst({ port: http.port, host: http.host }) : undefined;
   const interfaces: CardInterface[] = [
     ...(server ? a2aHttpInterfaces({ baseUrl: http?.publicUrl ?? server.url }) : []),
@@ -162,7 +170,19 @@ export async function hostAgent({
         card,
         address: queue.address,
         redis: queue.redis,
-        ...(tokens.service ? { authenticate: bearerAuthenticator(tokens.service) } : {}),
+        ...(bearerAuth
+          ? {
+              authenticate: async ({
+                serviceParameters,
+              }: {
+                serviceParameters: Readonly<Record<string, string>>;
+              }) => {
+                const principal = await authenticate({ authorization: serviceParameters.authorization });
+                const fromService = principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
+                return principal && fromService ? new PrincipalUser(principal) : undefined;
+              },
+            }
+          : {}),
         ...(queue.lockDurationMs ? { lockDurationMs: queue.lockDurationMs } : {}),
         ...(queue.stalledIntervalMs ? { stalledIntervalMs: queue.stalledIntervalMs } : {}),
         logger,
@@ -174,7 +194,7 @@ export async function hostAgent({
     const app = createA2aHttpApp({
       requestHandler: hosted.requestHandler,
       card,
-      ...(bearerAuth ? { auth: { bearerTokens } } : {}),
+      ...(bearerAuth ? { auth: { authenticate } } : {}),
       ...(http.readiness ? { readiness: http.readiness } : {}),
       logger,
     });
@@ -184,7 +204,7 @@ export async function hostAgent({
         adminApprovalsRouter({
           board: agentOptions.approvals,
           requestHandler: hosted.requestHandler,
-          operatorTokens: tokens.operators ?? {},
+          authenticate,
           logger,
         }),
       );

@@ -1,12 +1,13 @@
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { type Logger, stderrLogger } from '@switchboard/agent';
+import { type Logger, type Principal, stderrLogger } from '@switchboard/agent';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { ACTING_FOR } from '../approvals/acting-for.ts';
 import type { AdminErrorBody, ApprovalList, DecisionReply } from '../approvals/admin-api.ts';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
 import type { BoardApproval } from '../approvals/board-approval.ts';
-import { AuthenticatedUser, BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { PrincipalUser } from '../auth/principal-user.ts';
 import { A2aError } from '../errors.ts';
 import { sendMessageRequest, userMessage } from '../protocol/messages.ts';
 import { APPROVAL_DECISION_KEY } from '../protocol/metadata-keys.ts';
@@ -26,8 +27,11 @@ export interface AdminApprovalsOptions {
   board: ApprovalBoard;
   /** The hosted agent whose tasks the board lists; decisions are delivered to them through it. */
   requestHandler: A2ARequestHandler;
-  /** Operator tokens: each maps to the operator name recorded with the decision. */
-  operatorTokens: BearerAuthOptions['bearerTokens'];
+  /**
+   * Who is calling; only principals of kind `operator` may use the API, and the operator's id is
+   * what the decision records.
+   */
+  authenticate: Authenticator;
   logger?: Logger;
 }
 
@@ -45,39 +49,42 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
  * - `POST /approvals/:id/approve` and `/deny` (body `{ reason? }`) decide it once (409 when it is
  *   decided already) and deliver the decision to the waiting task, which resumes; answers 202 with
  *   the approval and the task id to follow.
- * Every route needs an operator's bearer token; the operator's name is what the audit records.
+ * Every route needs an operator's bearer credential; the operator's id is what the audit records.
  *
  * @example
- * app.use('/admin', adminApprovalsRouter({ board, requestHandler, operatorTokens: { [token]: 'ops-ada' } }));
+ * const authenticate = staticTokenAuthenticator({ operators: { [token]: 'ada' } });
+ * app.use('/admin', adminApprovalsRouter({ board, requestHandler, authenticate }));
  */
 export function adminApprovalsRouter({
   board,
   requestHandler,
-  operatorTokens,
+  authenticate,
   logger = stderrLogger(),
 }: AdminApprovalsOptions): Router {
-  const tokens = BearerAuthOptions.safeParse({ bearerTokens: operatorTokens });
-  if (!tokens.success || !board || typeof requestHandler?.sendMessage !== 'function') {
+  if (!board || typeof requestHandler?.sendMessage !== 'function' || typeof authenticate !== 'function') {
     throw new A2aError('INVALID_OPTIONS', {
-      message:
-        'adminApprovalsRouter needs a board, a request handler and at least one operator token (token → operator name).',
+      message: 'adminApprovalsRouter needs a board, a request handler and an authenticator of operators.',
     });
   }
-  const verify = tokenVerifier(tokens.data.bearerTokens);
   const router = express.Router();
   router.use((req, res, next) => {
-    const operator = bearerUser(req.header('authorization'), verify);
-    if (!operator) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="admin"');
-      fail(
-        res,
-        'UNAUTHORIZED',
-        'The admin API needs an operator token: send "Authorization: Bearer <token>".',
-      );
-      return;
-    }
-    res.locals.operator = operator.userName;
-    next();
+    Promise.resolve(authenticate({ authorization: req.header('authorization') })).then((principal) => {
+      if (principal?.kind !== 'operator') {
+        if (principal)
+          logger.warn({ caller: principal.id, kind: principal.kind }, 'admin API refused a non-operator');
+        res.setHeader('WWW-Authenticate', 'Bearer realm="admin"');
+        fail(
+          res,
+          'UNAUTHORIZED',
+          principal
+            ? 'The admin API is for operators; this credential is not an operator’s.'
+            : 'The admin API needs an operator token: send "Authorization: Bearer <token>".',
+        );
+        return;
+      }
+      res.locals.operator = principal;
+      next();
+    }, next);
   });
   router.use(express.json({ limit: '16kb' }));
 
@@ -114,12 +121,12 @@ export function adminApprovalsRouter({
         fail(res, 'INVALID_REQUEST', `Invalid body: ${body.error.issues.map((i) => i.message).join('; ')}.`);
         return;
       }
-      const operator = String(res.locals.operator);
+      const operator = res.locals.operator as Principal;
       try {
         const result = await board.decide({
           id: req.params.id,
           decision,
-          decidedBy: operator,
+          decidedBy: operator.id,
           ...(body.data.reason ? { reason: body.data.reason } : {}),
         });
         if (!result.ok && result.reason === 'not_found') {
@@ -156,7 +163,7 @@ export function adminApprovalsRouter({
           return;
         }
         logger.info(
-          { approvalId: result.approval.id, decision, operator, taskId: result.approval.taskId },
+          { approvalId: result.approval.id, decision, operator: operator.id, taskId: result.approval.taskId },
           'approval decided',
         );
         res
@@ -182,9 +189,13 @@ export function adminApprovalsRouter({
 }
 
 /** Sends the decision into the waiting task, in its owner's scope, as the operator. */
-async function deliver(handler: A2ARequestHandler, approval: BoardApproval, operator: string): Promise<void> {
+async function deliver(
+  handler: A2ARequestHandler,
+  approval: BoardApproval,
+  operator: Principal,
+): Promise<void> {
   const context = new ServerCallContext({
-    user: new AuthenticatedUser(operator),
+    user: new PrincipalUser(operator),
     ...(approval.tenant ? { tenant: approval.tenant } : {}),
     requestedVersion: '1.0',
   });
@@ -199,7 +210,7 @@ async function deliver(handler: A2ARequestHandler, approval: BoardApproval, oper
             [APPROVAL_DECISION_KEY]: {
               approvalId: approval.id,
               decision: approval.status,
-              decidedBy: operator,
+              decidedBy: operator.id,
               ...(approval.reason ? { reason: approval.reason } : {}),
             },
           },

@@ -1,33 +1,39 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { User } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
-import type { Request, RequestHandler } from 'express';
-import { type BearerAuthOptions, bearerUser, tokenVerifier } from '../auth/bearer-tokens.ts';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { PrincipalUser } from '../auth/principal-user.ts';
 import { A2aError } from '../errors.ts';
 import { type HttpBinding, sendProblem } from './problems.ts';
 
 /**
- * Middleware that admits only requests with a known bearer token and records who sent them in
- * `users`, for the SDK's `userBuilder`. Others get 401 with `WWW-Authenticate: Bearer`.
+ * Middleware that admits only requests whose bearer credential `authenticate` accepts, and records
+ * who sent them in `users`, for the SDK's `userBuilder`. Others get 401 with `WWW-Authenticate: Bearer`.
  */
 export function bearerAuth({
-  bearerTokens,
+  authenticate,
   binding,
   users,
   logger,
-}: BearerAuthOptions & {
+}: {
+  authenticate: Authenticator;
   binding: HttpBinding;
   users: WeakMap<Request, User>;
   logger: Logger;
 }): RequestHandler {
-  const verify = tokenVerifier(bearerTokens);
   return (req, res, next) => {
-    const user = bearerUser(req.header('authorization'), verify);
-    if (user) {
-      users.set(req, user);
-      next();
-      return;
-    }
+    Promise.resolve(authenticate({ authorization: req.header('authorization') })).then((principal) => {
+      if (principal) {
+        users.set(req, new PrincipalUser(principal));
+        next();
+        return;
+      }
+      refuse(req, res);
+    }, next);
+  };
+
+  function refuse(req: Request, res: Response): void {
     const match = /^Bearer\b/i.exec(req.header('authorization') ?? '');
     logger.info({ binding, path: req.originalUrl, tokenSent: Boolean(match) }, 'unauthenticated A2A request');
     res.setHeader(
@@ -42,7 +48,7 @@ export function bearerAuth({
         ? 'The bearer token is not valid. Send a token this agent was configured with.'
         : 'This agent requires a bearer token. Send "Authorization: Bearer <token>".',
     });
-  };
+  }
 }
 
 /** The names of the card's HTTP bearer security schemes that its security requirements use. */
@@ -60,6 +66,6 @@ export function requiredBearerSchemes(card: AgentCard): string[] {
 export function assertCardDeclaresBearer(card: AgentCard): void {
   if (requiredBearerSchemes(card).length > 0) return;
   throw new A2aError('INVALID_OPTIONS', {
-    message: `auth.bearerTokens is set, but the agent card "${card.name}" declares no required HTTP bearer security scheme, so clients would not know to send a token. Build the card with buildAgentCard({ ..., bearerAuth: true }).`,
+    message: `auth is on, but the agent card "${card.name}" declares no required HTTP bearer security scheme, so clients would not know to send a token. Build the card with buildAgentCard({ ..., bearerAuth: true }).`,
   });
 }

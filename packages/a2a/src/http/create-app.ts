@@ -4,7 +4,7 @@ import { jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/serve
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { BearerAuthOptions } from '../auth/bearer-tokens.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 import { A2aError } from '../errors.ts';
 import { agentCardRoute } from './agent-card-route.ts';
 import { assertCardDeclaresBearer, bearerAuth, requiredBearerSchemes } from './bearer-auth.ts';
@@ -20,10 +20,11 @@ export interface A2aHttpAppOptions {
   /** The v1.0 card served at `/.well-known/agent-card.json`; read once, when the app is created. */
   card: AgentCard;
   /**
-   * Bearer-token auth of the JSON-RPC and REST routes (default: none). The card must declare a
+   * Bearer auth of the JSON-RPC and REST routes (default: none): who each caller is, from what they
+   * sent (`staticTokenAuthenticator`, an identity provider's JWTs, ...). The card must declare a
    * required bearer scheme: build it with `buildAgentCard({ ..., bearerAuth: true })`.
    */
-  auth?: BearerAuthOptions;
+  auth?: { authenticate: Authenticator };
   /** Largest request body, as bytes or a size like `512kb` (default `1mb`). */
   bodyLimit?: string | number;
   /** Decides `GET /readyz` (default: always ready). */
@@ -44,7 +45,11 @@ const CheckedOptions = z.object({
     z.number().int().positive(),
     z.string().regex(BODY_LIMIT, 'write a size such as "1mb", "512kb" or "2000b"'),
   ]),
-  auth: BearerAuthOptions.optional(),
+  auth: z
+    .object({
+      authenticate: z.custom((value) => typeof value === 'function', 'must be an Authenticator function'),
+    })
+    .optional(),
 });
 
 /**

@@ -12,3 +12,9 @@ export const CONVERSATION_KEY = 'switchboard.conversation';
 
 /** The metadata key naming the skill a delegation was made for. */
 export const DELEGATED_SKILL_KEY = 'switchboard.skill';
+
+/**
+ * Task metadata: the principal a task was started by, whom its tools act for for its whole life
+ * (written by the executor; callers cannot set task metadata).
+ */
+export const PRINCIPAL_KEY = 'switchboard.principal';

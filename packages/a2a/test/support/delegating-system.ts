@@ -133,10 +133,9 @@ export async function startDelegatingSystem({
       { id: 'refunds', name: 'Refunds', description: 'Refunds of orders.', tools: ['refund_order'] },
     ],
     queue: { redis, address },
-    tokens: { service: { [SERVICE_TOKEN]: 'switchboard-service' } },
+    auth: { tokens: { services: { [SERVICE_TOKEN]: 'supervisor' } } },
     audit: worker.audit,
     stores: { intents: new MemoryIntentStore() },
-    canApprove: (user) => user?.userName === 'switchboard-service',
     ...(replicaWaitMs ? { registry: { registry, instanceId: `orders-${randomUUID().slice(0, 8)}` } } : {}),
     logger: silentLogger(),
   });
@@ -178,10 +177,9 @@ export async function startDelegatingSystem({
     agent: supervisorAgent,
     model: supervisorModel,
     http: {},
-    tokens: { api: { [CUSTOMER_TOKEN]: 'customer' }, operators: { [OPERATOR_TOKEN]: 'ops-ada' } },
+    auth: { tokens: { customers: { [CUSTOMER_TOKEN]: 'C001' }, operators: { [OPERATOR_TOKEN]: 'ops-ada' } } },
     approvals: new MemoryApprovalBoard(),
     ownerResolver: actingForOwner(),
-    canApprove: (user) => user?.userName === 'ops-ada',
     logger: silentLogger(),
   });
   await supervisor.start();

@@ -10,7 +10,7 @@ import type { OwnerResolver, User } from '@a2a-js/sdk/server';
 import { type Agent, defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel, type ScriptedModelOptions } from '@switchboard/agent/testing';
 import { z } from 'zod';
-import type { BearerAuthOptions } from '../../src/auth/bearer-tokens.ts';
+import type { StaticTokens } from '../../src/auth/static-tokens.ts';
 import type { ReadinessCheck } from '../../src/http/index.ts';
 import { hostAgent, sendMessageRequest } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
@@ -65,7 +65,7 @@ function shopTools(record: ShopRecord, onWaitStarted: () => void) {
 
 /** Options of {@link startHost}. */
 export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenExhausted'> {
-  auth?: BearerAuthOptions;
+  auth?: StaticTokens;
   canApprove?: (user: User | undefined) => boolean;
   ownerResolver?: OwnerResolver;
   readiness?: ReadinessCheck;
@@ -113,7 +113,7 @@ export async function startHost({
     model,
     logger,
     http: readiness ? { readiness } : {},
-    ...(auth ? { tokens: { api: auth.bearerTokens } } : {}),
+    ...(auth ? { auth: { tokens: auth } } : {}),
     ...(canApprove ? { canApprove } : {}),
     ...(ownerResolver ? { ownerResolver } : {}),
   });

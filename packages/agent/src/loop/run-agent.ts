@@ -11,6 +11,7 @@ import { type Logger, stderrLogger } from '../observe/logger.ts';
 import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
 import { CredentialVault } from '../policy/credentials.ts';
+import type { Principal } from '../policy/principal.ts';
 import { type IntentStore, MemoryIntentStore } from '../state/intents.ts';
 import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.ts';
 import { ToolRunner } from '../tools/runner/tool-runner.ts';
@@ -46,6 +47,11 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   /** Progress events, as they happen. Exceptions thrown here are logged and ignored. */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Who is asking: every tool receives it as `context.principal` and decides access on it. Without
+   * one, tools that guard data treat the caller as having no access.
+   */
+  principal?: Principal;
   /** Secrets handed to the tools that declare them; a vault or a plain record. */
   credentials?: CredentialVault | Readonly<Record<string, string>>;
   /** Intent records of non-idempotent tools (default: in memory, this run only). */
@@ -187,6 +193,7 @@ class AgentRun {
       permitted: options.agent.permitted,
       state: this.#state,
       vault,
+      principal: options.principal,
       intents: options.intents ?? new MemoryIntentStore(),
       audit: options.audit ?? { write: () => {} },
       tracer: options.tracer ?? noopTracer(),

@@ -3,6 +3,7 @@ import { AgentError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
 import type { ApprovalDecision, ApprovalRequest, ApprovalText } from '../policy/approvals.ts';
 import type { Credentials } from '../policy/credentials.ts';
+import type { Principal } from '../policy/principal.ts';
 import { TOOL_RISKS, type ToolRisk } from '../policy/tool-risk.ts';
 import type { ApprovalWait, DelegatedApproval } from './approval-wait.ts';
 
@@ -20,6 +21,11 @@ export interface ToolContext {
    */
   idempotencyKey: string;
   credentials: Credentials;
+  /**
+   * Who is asking (the end user when an agent works on someone's behalf): what the tool's data
+   * decides access on. Undefined when the run was given none; treat that as no access.
+   */
+  principal: Principal | undefined;
   logger: Logger;
   /**
    * Stops the run until a human decides, for an approval someone else asked for (a delegate agent's

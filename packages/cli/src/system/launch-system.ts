@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SystemAccess } from '@switchboard/customer-service/system';
+import { DEFAULT_CUSTOMER, type SystemAccess } from '@switchboard/customer-service/system';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
 import { type RunningService, type ServiceLogLine, ServiceProcess } from './service-process.ts';
@@ -82,6 +82,7 @@ export async function launchSystem({
   const access: SystemAccess = {
     supervisorUrl: `http://127.0.0.1:${ports.supervisor ?? 4100}`,
     token: token('cust'),
+    customerId: DEFAULT_CUSTOMER,
     adminToken: token('ops'),
     serviceToken: token('svc'),
     redisUrl,
@@ -91,7 +92,7 @@ export async function launchSystem({
     REDIS_URL: redisUrl,
     SWITCHBOARD_NAMESPACE: namespace,
     SWITCHBOARD_SERVICE_TOKEN: access.serviceToken,
-    SWITCHBOARD_API_TOKENS: `${access.token}=customer`,
+    SWITCHBOARD_CUSTOMER_TOKENS: `${access.token}=${access.customerId}`,
     SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,
     ...env,
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { hostAgent, SERVICE_USER, type SkillSpec } from '@switchboard/a2a';
+import { hostAgent, type SkillSpec } from '@switchboard/a2a';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { delegationTools } from '@switchboard/a2a/delegate';
 import {
@@ -22,12 +22,14 @@ import { ORDERS_SKILLS } from '../agents/orders/orders-skills.ts';
 import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.ts';
 import { MemoryShopStore } from '../domain/memory-shop-store.ts';
 import { seedShop } from '../fixtures/seed-shop.ts';
+import { DEFAULT_CUSTOMER } from '../fixtures/shop-fixture.ts';
 
 /** How a client reaches the system, and the secrets it was started with. */
 export interface SystemAccess {
   supervisorUrl: string;
-  /** A customer's API token (user `customer`). */
+  /** The token of the customer the system is used as (`customerId`, by default the fixture's C001). */
   token: string;
+  customerId: string;
   /** An operator's token (operator `operator`). */
   adminToken: string;
   serviceToken: string;
@@ -87,6 +89,7 @@ export async function startInProcessSystem({
   const access: SystemAccess = {
     supervisorUrl: '',
     token: secret('cust'),
+    customerId: DEFAULT_CUSTOMER,
     adminToken: secret('ops'),
     serviceToken: secret('svc'),
     redisUrl: 'redis://in-process.invalid:6379',
@@ -104,17 +107,22 @@ export async function startInProcessSystem({
     listenPort: number,
     admin: boolean,
   ) => {
-    const service = { [access.serviceToken]: SERVICE_USER };
+    const services = { [access.serviceToken]: 'supervisor' };
     const host = await hostAgent({
       agent,
       model: model(agent.name),
       ...(skills ? { skills } : {}),
       http: { port: listenPort, host: '127.0.0.1' },
-      tokens: admin
-        ? { api: { [access.token]: 'customer' }, operators: { [access.adminToken]: 'operator' }, service }
-        : { service },
+      auth: {
+        tokens: admin
+          ? {
+              customers: { [access.token]: access.customerId },
+              operators: { [access.adminToken]: 'operator' },
+              services,
+            }
+          : { services },
+      },
       ownerResolver: actingForOwner(),
-      canApprove: (user) => user?.userName === 'operator' || user?.userName === SERVICE_USER,
       ...(admin ? { approvals: new MemoryApprovalBoard() } : {}),
       ...(audit ? { audit } : {}),
       stores: { intents },

@@ -1,3 +1,4 @@
+export { DEFAULT_CUSTOMER } from '../fixtures/shop-fixture.ts';
 export type {
   InProcessSystem,
   InProcessSystemOptions,

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { staticTokenProblems } from '@switchboard/a2a';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
@@ -18,9 +19,9 @@ export interface ServiceConfig {
   publicUrl: string;
   /** The token services present to each other (`SWITCHBOARD_SERVICE_TOKEN`). */
   serviceToken: string;
-  /** Callers of the A2A HTTP routes: token → user (`SWITCHBOARD_API_TOKENS`). */
-  apiTokens: Record<string, string>;
-  /** Operators who decide approvals: token → name (`SWITCHBOARD_OPERATOR_TOKENS`). */
+  /** Customers who call the A2A HTTP routes: token → customer id (`SWITCHBOARD_CUSTOMER_TOKENS`). */
+  customerTokens: Record<string, string>;
+  /** Operators who decide approvals: token → operator name (`SWITCHBOARD_OPERATOR_TOKENS`). */
   operatorTokens: Record<string, string>;
   model: ModelConfig;
   /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); without it spans go to `spanFile`. */
@@ -73,7 +74,7 @@ const Common = z.object({
   SWITCHBOARD_SERVICE_TOKEN: z
     .string({ error: 'is required: the token services present to each other (16+ characters)' })
     .regex(/^[A-Za-z0-9\-._~+/]{16,}$/, 'must be at least 16 characters of letters, digits or -._~+/'),
-  SWITCHBOARD_API_TOKENS: TokenList.optional(),
+  SWITCHBOARD_CUSTOMER_TOKENS: TokenList.optional(),
   SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
   SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default(DEFAULT_SPAN_FILE),
@@ -114,13 +115,22 @@ export function loadServiceConfig({
   const model = readModelConfig(env, service);
   if ('problems' in model) problems.push(...model.problems);
   if (parsed.success && isPublic) {
-    for (const variable of ['SWITCHBOARD_API_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
+    for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
       if (!parsed.data[variable]) {
         problems.push({
           variable,
           message: 'is required for a public service: token=name pairs, e.g. "tok-7f3a…=alice"',
         });
       }
+    }
+  }
+  if (parsed.success) {
+    const tokens = {
+      customers: parsed.data.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
+      operators: parsed.data.SWITCHBOARD_OPERATOR_TOKENS ?? {},
+    };
+    for (const message of staticTokenProblems(tokens)) {
+      problems.push({ variable: 'SWITCHBOARD_CUSTOMER_TOKENS/SWITCHBOARD_OPERATOR_TOKENS', message });
     }
   }
   const wait = parsed.success ? parsed.data.SWITCHBOARD_WORKER_WAIT_MS : undefined;
@@ -144,7 +154,7 @@ export function loadServiceConfig({
       '',
     ),
     serviceToken: c.SWITCHBOARD_SERVICE_TOKEN,
-    apiTokens: c.SWITCHBOARD_API_TOKENS ?? {},
+    customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     model: model.config,
     otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -4,6 +4,7 @@ import type { Logger } from '../../observe/logger.ts';
 import type { AgentTracer } from '../../observe/tracer.ts';
 import type { ApprovalDecision, Approver } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
+import type { Principal } from '../../policy/principal.ts';
 import type { IntentStore } from '../../state/intents.ts';
 import type { TaskState } from '../../state/task-state.ts';
 import { ApprovalWait } from '../approval-wait.ts';
@@ -30,6 +31,8 @@ export interface ToolRunnerOptions {
   permitted: ReadonlySet<string>;
   state: TaskState;
   vault: CredentialVault;
+  /** Who is asking; handed to every handler as `context.principal`. */
+  principal?: Principal | undefined;
   intents: IntentStore;
   audit: AuditSink;
   tracer: AgentTracer;
@@ -172,6 +175,7 @@ export class ToolRunner {
         callId: call.id,
         idempotencyKey: key,
         credentials: vault.scoped({ tool: tool.name, names: tool.credentials }),
+        principal: this.#o.principal,
         logger,
         waitForApproval: (request) => new ApprovalWait(request),
         report: (text) =>
