@@ -1,4 +1,5 @@
 // client
+export type { OutgoingRequest, ServiceParametersHook } from './client/queue-calls.ts';
 export type { QueueTransportFactoryOptions } from './client/queue-transport-factory.ts';
 export { QueueTransportFactory } from './client/queue-transport-factory.ts';
 export type { ReplyInboxOptions } from './client/reply-inbox.ts';
@@ -15,7 +16,7 @@ export type { A2aQueueServerOptions } from './server/queue-server.ts';
 export { A2aQueueServer } from './server/queue-server.ts';
 export type { ReplyWriterOptions } from './server/reply-writer.ts';
 export { ReplyWriter } from './server/reply-writer.ts';
-export type { QueueAuthenticator } from './server/serve-request.ts';
+export type { QueueAuthenticator, QueuePresented } from './server/serve-request.ts';
 // wire
 export type { JobEnvelope } from './wire/envelope.ts';
 export type { QueueAddress } from './wire/queue-url.ts';

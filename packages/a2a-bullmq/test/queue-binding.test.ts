@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
@@ -354,6 +354,54 @@ describe('what a request handler sees', () => {
       .sendMessage(sendRequest(userMessage('hi')), { serviceParameters: { Authorization: 'Bearer nobody' } })
       .catch((caught: unknown) => caught);
     expect((refused as Error).message).toContain('Unauthenticated');
+  });
+
+  it('credentials bound to one request: the client hook signs the exact text the worker authenticates, with the job id', async () => {
+    const secret = randomUUID();
+    const mac = (request: string) => createHmac('sha256', secret).update(request).digest('base64url');
+    const presented: { request: string; jobId: string | undefined }[] = [];
+    const authenticate: QueueAuthenticator = ({ serviceParameters, request, jobId }) => {
+      presented.push({ request, jobId });
+      return serviceParameters.authorization === `Mac ${mac(request)}`
+        ? { isAuthenticated: true, userName: 'signed' }
+        : undefined;
+    };
+    const { card } = await setup({ authenticate });
+    const signed = new QueueTransportFactory({
+      redis,
+      timeoutMs: 10_000,
+      namespace: inboxNamespace,
+      logger: silent,
+      serviceParameters: ({ agent, request, serviceParameters, context }) => {
+        expect(agent).toBe(card.name);
+        expect(context).toBeUndefined();
+        return { ...serviceParameters, Authorization: `Mac ${mac(request)}` };
+      },
+    });
+    try {
+      const signedClient = await new ClientFactory({ transports: [signed] }).createFromAgentCard(card);
+      const task = (await signedClient.sendMessage(sendRequest(userMessage('hi')))) as Task;
+      expect(answerOf(task)).toBe('signed said: hi');
+      const [first] = presented;
+      const queue = new Queue(address.queue, { connection: redis, prefix });
+      try {
+        const job = await queue.getJob(first?.jobId ?? '');
+        const envelope = job?.data as JobEnvelope;
+        expect(envelope.request).toBe(first?.request);
+        expect(envelope.serviceParameters.authorization).toBe(`Mac ${mac(envelope.request)}`);
+        // The same authorization on another request is refused: it was made over the first one's text.
+        const refused = await client
+          .sendMessage(sendRequest(userMessage('forged')), {
+            serviceParameters: { Authorization: envelope.serviceParameters.authorization ?? '' },
+          })
+          .catch((caught: unknown) => caught);
+        expect((refused as Error).message).toContain('Unauthenticated');
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      await signed.close();
+    }
   });
 
   it('a stream that fails ends with the SDK error, as over HTTP: SubscribeToTask of an unknown task', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type MessageFns, StreamResponse } from '@a2a-js/sdk';
-import type { RequestOptions } from '@a2a-js/sdk/client';
+import type { ClientCallContext, RequestOptions } from '@a2a-js/sdk/client';
 import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
 import {
   type Attributes,
@@ -36,10 +36,43 @@ import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
 /** The A2A protocol version the binding speaks. */
 export const PROTOCOL_VERSION = '1.0';
 
+/**
+ * A call about to be enqueued, as a {@link ServiceParametersHook} sees it: the exact request text
+ * the envelope will carry, and the service parameters the caller gave (lower-case names).
+ */
+export interface OutgoingRequest {
+  /** The agent the call goes to: the name on the card the transport was made for. */
+  readonly agent: string;
+  /** The agent's queue. */
+  readonly queue: string;
+  /** The A2A method (`SendStreamingMessage`, `GetTask`, …). */
+  readonly method: A2aMethod;
+  /** The JSON-RPC request text, byte for byte what the envelope's `request` will hold. */
+  readonly request: string;
+  /** The call's service parameters, names lower-case. */
+  readonly serviceParameters: Readonly<Record<string, string>>;
+  /** The call's `RequestOptions.context`: per-call data for the hook, never sent. */
+  readonly context: ClientCallContext | undefined;
+}
+
+/**
+ * Decides the service parameters of each call from its exact request text, just before the job is
+ * added: e.g. to sign the request and send the signature as `authorization`, so a job read from
+ * Redis carries nothing that could be attached to another request. Its result replaces the call's
+ * service parameters (names are lower-cased); when it throws, the call fails and nothing is sent.
+ */
+export type ServiceParametersHook = (
+  outgoing: OutgoingRequest,
+) => Record<string, string> | Promise<Record<string, string>>;
+
 /** Options of {@link QueueCalls}. */
 export interface QueueCallsOptions {
   queue: Queue;
   inbox: ReplyInbox;
+  /** The agent's name, for {@link ServiceParametersHook} (default: the queue's name). */
+  agent?: string;
+  /** Decides each call's service parameters from its exact request text (default: as given). */
+  serviceParameters?: ServiceParametersHook | undefined;
   /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
   timeoutMs?: number;
   /** Requests larger than this are refused before they are sent (default 1 MiB). */
@@ -72,10 +105,14 @@ export class QueueCalls {
   readonly #maxRequestBytes: number;
   readonly #injectTrace: (() => Record<string, string>) | undefined;
   readonly #tracer: Tracer;
+  readonly #agent: string;
+  readonly #serviceParameters: ServiceParametersHook | undefined;
 
   constructor({
     queue,
     inbox,
+    agent,
+    serviceParameters,
     timeoutMs = 120_000,
     maxRequestBytes = 1024 * 1024,
     injectTrace,
@@ -87,6 +124,8 @@ export class QueueCalls {
     this.#maxRequestBytes = maxRequestBytes;
     this.#injectTrace = injectTrace;
     this.#tracer = tracer;
+    this.#agent = agent ?? queue.name;
+    this.#serviceParameters = serviceParameters;
   }
 
   /** Opens the CLIENT span of a call, a child of the active span. */
@@ -194,10 +233,20 @@ export class QueueCalls {
         message: `The ${method} request is ${Buffer.byteLength(request)} bytes, over the ${this.#maxRequestBytes}-byte limit of this binding; send large content by URL.`,
       });
     }
-    const serviceParameters = Object.fromEntries(
-      Object.entries(options?.serviceParameters ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-    );
     const queueName = this.#queue.name;
+    const given = lowerCaseNames(options?.serviceParameters ?? {});
+    const serviceParameters = this.#serviceParameters
+      ? lowerCaseNames(
+          await this.#serviceParameters({
+            agent: this.#agent,
+            queue: queueName,
+            method,
+            request,
+            serviceParameters: given,
+            context: options?.context,
+          }),
+        )
+      : given;
     const span = this.#tracer.startSpan(
       messagingSpanName({ operation: MESSAGING_OPERATION.send, queue: queueName }),
       {
@@ -241,6 +290,11 @@ export class QueueCalls {
     propagation.inject(context.active(), carrier);
     return Object.keys(carrier).length > 0 ? carrier : undefined;
   }
+}
+
+/** Service parameters with lower-case names, as the envelope carries them. */
+function lowerCaseNames(parameters: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(parameters).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** The `A2A-Version` service parameter of a call, whatever its spelling. */

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
 import { BULLMQ_BINDING, parseQueueUrl } from '../wire/queue-url.ts';
+import type { ServiceParametersHook } from './queue-calls.ts';
 import { QueueTransport, type QueueTransportOptions } from './queue-transport.ts';
 import { ReplyInbox } from './reply-inbox.ts';
 
@@ -28,6 +29,22 @@ export interface QueueTransportFactoryOptions {
    * (`traceparent`, `tracestate`, `baggage`) of that span, through the global propagator.
    */
   injectTrace?: QueueTransportOptions['injectTrace'];
+  /**
+   * Decides each call's service parameters from the exact JSON-RPC text its job will carry, with
+   * the call's own parameters and `RequestOptions.context` (default: the call's own parameters).
+   * This is where credentials bound to one request are made, e.g. a signature over the request
+   * text sent as `authorization`, so a job read from Redis holds nothing reusable.
+   *
+   * @example
+   * new QueueTransportFactory({
+   *   redis,
+   *   serviceParameters: async ({ agent, request, serviceParameters }) => ({
+   *     ...serviceParameters,
+   *     authorization: `Bearer ${await signFor(agent, request)}`,
+   *   }),
+   * });
+   */
+  serviceParameters?: ServiceParametersHook;
   /** How long finished jobs are kept for inspection (default 60 s and at most 1,000). */
   keepFinished?: { ageSeconds: number; count: number };
   /** Where the reply inbox reports read failures (default: stderr, as JSON lines). */
@@ -57,7 +74,7 @@ export class QueueTransportFactory implements TransportFactory {
     return BULLMQ_BINDING;
   }
 
-  async create(url: string, _card: AgentCard): Promise<Transport> {
+  async create(url: string, card: AgentCard): Promise<Transport> {
     const { queue, prefix } = parseQueueUrl(url);
     const key = `${prefix}/${queue}`;
     let bullQueue = this.#queues.get(key);
@@ -80,10 +97,12 @@ export class QueueTransportFactory implements TransportFactory {
       logger: this.#o.logger ?? stderrLogger(),
       ...(this.#o.namespace ? { namespace: this.#o.namespace } : {}),
     });
-    const { timeoutMs, maxRequestBytes, injectTrace } = this.#o;
+    const { timeoutMs, maxRequestBytes, injectTrace, serviceParameters } = this.#o;
     return new QueueTransport({
       queue: bullQueue,
       inbox: this.#inbox,
+      agent: card.name,
+      ...(serviceParameters ? { serviceParameters } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
       ...(maxRequestBytes ? { maxRequestBytes } : {}),
       ...(injectTrace ? { injectTrace } : {}),

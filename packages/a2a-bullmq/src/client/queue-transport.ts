@@ -23,13 +23,20 @@ import type { Queue } from 'bullmq';
 import { QueueBindingError } from '../errors.ts';
 import { messageAttributes, requestAttributes, resultAttributes } from '../observe/span-attributes.ts';
 import { BULLMQ_BINDING } from '../wire/queue-url.ts';
-import { PROTOCOL_VERSION, QueueCalls } from './queue-calls.ts';
+import { PROTOCOL_VERSION, QueueCalls, type ServiceParametersHook } from './queue-calls.ts';
 import type { ReplyInbox } from './reply-inbox.ts';
 
 /** Options of {@link QueueTransport}. */
 export interface QueueTransportOptions {
   queue: Queue;
   inbox: ReplyInbox;
+  /** The agent's name, as {@link ServiceParametersHook} sees it (default: the queue's name). */
+  agent?: string;
+  /**
+   * Decides each call's service parameters from the exact JSON-RPC text it sends (default: the
+   * call's own), e.g. to sign the request; see {@link ServiceParametersHook}.
+   */
+  serviceParameters?: ServiceParametersHook;
   /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
   timeoutMs?: number;
   /** Requests larger than this are refused before they are sent (default 1 MiB). */

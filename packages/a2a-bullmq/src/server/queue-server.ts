@@ -43,7 +43,8 @@ export interface A2aQueueServerOptions {
   /** Jobs processed at once by this process (default 50: agent runs mostly wait on models and tools). */
   concurrency?: number;
   /**
-   * Who sent each request, from its service parameters; a request it returns no user for is refused
+   * Who sent each request, from its service parameters, its exact request text and its job id (for
+   * credentials bound to one request and used once); a request it returns no user for is refused
    * with `-32600` "Unauthenticated". Default: every request is served, as the SDK's
    * `UnauthenticatedUser`.
    *

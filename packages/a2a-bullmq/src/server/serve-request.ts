@@ -7,12 +7,21 @@ import { type QueueDelivery, setQueueDelivery } from './delivery.ts';
 import { errorResponse, type ReplyWriter } from './reply-writer.ts';
 
 /**
- * Who sent a request, from its service parameters (`authorization` carries what HTTP would send as
- * the `Authorization` header); undefined refuses the request.
+ * What a worker knows of who sent a job: its service parameters (`authorization` carries what HTTP
+ * would send as the `Authorization` header), the exact JSON-RPC request text the envelope carries
+ * (what a credential bound to one request was made over), and the id of the job (the same on every
+ * delivery of one job, so a credential used once can be told from one redelivered).
  */
-export type QueueAuthenticator = (request: {
+export interface QueuePresented {
   serviceParameters: Readonly<Record<string, string>>;
-}) => User | undefined | Promise<User | undefined>;
+  /** The envelope's `request`, byte for byte as the caller sent it. */
+  request: string;
+  /** The BullMQ job id; absent only when a job has none. */
+  jobId: string | undefined;
+}
+
+/** Who sent a request, from what its job presents; undefined refuses the request. */
+export type QueueAuthenticator = (presented: QueuePresented) => User | undefined | Promise<User | undefined>;
 
 /** One request to serve, and what serving it needs. */
 export interface ServeRequestOptions {
@@ -69,7 +78,11 @@ export async function serveRequest({
   }
   const id = idOf(request);
   const parameters = envelope.serviceParameters;
-  const user = await authenticate({ serviceParameters: parameters });
+  const user = await authenticate({
+    serviceParameters: parameters,
+    request: envelope.request,
+    jobId: delivery?.jobId,
+  });
   if (!user) {
     return reply.end(
       errorResponse(
