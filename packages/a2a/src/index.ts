@@ -4,8 +4,15 @@
 // /redis, /registry, /delegate, /delivery, /approvals and /observe.
 export type { Authenticator, PresentedCredentials } from './auth/authenticator.ts';
 export { bearerToken, firstOf } from './auth/authenticator.ts';
+export {
+  JWT_ALGORITHMS,
+  JwtAuthenticatorOptions,
+  jwtAuthenticator,
+  openIdConfigurationUrl,
+} from './auth/jwt-authenticator.ts';
 export { PrincipalUser, principalOf } from './auth/principal-user.ts';
 export {
+  CallerId,
   RESERVED_IDS,
   StaticTokens,
   staticTokenAuthenticator,

@@ -7,11 +7,17 @@ import { type Authenticator, bearerToken } from './authenticator.ts';
 /** A token as it can travel in `Authorization: Bearer <token>` (RFC 6750 b64token). */
 const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/**
+ * A caller's id, however they authenticated: letters, digits or `._@-`, starting with a letter or
+ * digit, at most 100 characters (e.g. `C001`, `ada@example.com`).
+ */
+export const CallerId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/, 'an id must be letters, digits or ._@- (at most 100)');
+
 const TokenMap = z.record(
   z.string().regex(TOKEN, 'a token must be letters, digits or -._~+/ (as sent after "Bearer ")'),
-  z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/, 'an id must be letters, digits or ._@- (at most 100)'),
+  CallerId,
 );
 
 /**

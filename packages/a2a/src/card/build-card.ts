@@ -28,6 +28,11 @@ export interface BuildAgentCardOptions {
   /** Declare bearer-token auth as the card's security scheme and requirement (default false). */
   bearerAuth?: boolean;
   /**
+   * Declare an identity provider's tokens too: an OpenID Connect scheme (`oidc`) with this discovery
+   * URL (`openIdConfigurationUrl(issuer)`), required as an alternative to the bearer scheme.
+   */
+  openIdConnectUrl?: string;
+  /**
    * List the JSON-RPC and HTTP+JSON interfaces a second time with protocol version `0.3`, after
    * the others, so that v0.3 clients find them and the SDK accepts their requests (default true).
    * Turn it off together with `createA2aHttpApp({ legacyCompat: false })`.
@@ -52,7 +57,8 @@ const LEGACY_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
  *   tags with its risk; the examples given);
  * - capabilities: streaming, no push notifications, no extended card, and the permission manifest
  *   as the extension {@link PERMISSIONS_EXTENSION_URI};
- * - a bearer security scheme and requirement when `bearerAuth` is set;
+ * - a bearer security scheme and requirement when `bearerAuth` is set, and an OpenID Connect one
+ *   when `openIdConnectUrl` is, each a requirement of its own (either is accepted);
  * - every interface given, plus v0.3 copies of the HTTP ones unless `legacyCompat` is false.
  *
  * @example
@@ -72,11 +78,12 @@ export function buildAgentCard({
   version = '0.1.0',
   provider,
   bearerAuth = false,
+  openIdConnectUrl,
   legacyCompat = true,
   examples = {},
   skills,
 }: BuildAgentCardOptions): AgentCard {
-  checkOptions({ agent, interfaces, examples });
+  checkOptions({ agent, interfaces, examples, openIdConnectUrl });
   const problems = skills ? skillProblems(agent, skills) : [];
   if (problems.length > 0) {
     throw new A2aError('INVALID_OPTIONS', {
@@ -89,16 +96,31 @@ export function buildAgentCard({
     tenant: '',
     protocolVersion: entry.protocolVersion ?? '1.0',
   }));
-  const securitySchemes: Record<string, SecurityScheme> = bearerAuth
-    ? {
-        bearer: {
-          scheme: {
-            $case: 'httpAuthSecurityScheme',
-            value: { description: 'Bearer token', scheme: 'Bearer', bearerFormat: '' },
+  const securitySchemes: Record<string, SecurityScheme> = {
+    ...(bearerAuth
+      ? {
+          bearer: {
+            scheme: {
+              $case: 'httpAuthSecurityScheme',
+              value: { description: 'Bearer token', scheme: 'Bearer', bearerFormat: '' },
+            },
           },
-        },
-      }
-    : {};
+        }
+      : {}),
+    ...(openIdConnectUrl
+      ? {
+          oidc: {
+            scheme: {
+              $case: 'openIdConnectSecurityScheme',
+              value: {
+                description: "The identity provider's access token, as a bearer token",
+                openIdConnectUrl,
+              },
+            },
+          },
+        }
+      : {}),
+  };
   return {
     name: agent.name,
     description: agent.description || `The ${agent.name} agent.`,
@@ -114,7 +136,8 @@ export function buildAgentCard({
       extendedAgentCard: false,
     },
     securitySchemes,
-    securityRequirements: bearerAuth ? [{ schemes: { bearer: { list: [] } } }] : [],
+    // One requirement per scheme: a client satisfies the card with any one of them.
+    securityRequirements: Object.keys(securitySchemes).map((name) => ({ schemes: { [name]: { list: [] } } })),
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: cardSkills({ agent, skills, examples }),
@@ -126,8 +149,15 @@ function checkOptions({
   agent,
   interfaces,
   examples,
-}: Pick<Required<BuildAgentCardOptions>, 'agent' | 'interfaces' | 'examples'>): void {
+  openIdConnectUrl,
+}: Pick<Required<BuildAgentCardOptions>, 'agent' | 'interfaces' | 'examples'> &
+  Pick<BuildAgentCardOptions, 'openIdConnectUrl'>): void {
   const problems: string[] = [];
+  if (openIdConnectUrl !== undefined && !URL.canParse(openIdConnectUrl)) {
+    problems.push(
+      'openIdConnectUrl must be a URL, the discovery document of the identity provider: openIdConfigurationUrl(issuer)',
+    );
+  }
   if (!agent?.toolset || !(agent.permitted instanceof Set)) {
     problems.push('agent must be an agent definition, e.g. from defineAgent(...)');
   }

@@ -5,6 +5,11 @@ import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent'
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import { type Authenticator, firstOf } from '../auth/authenticator.ts';
+import {
+  type JwtAuthenticatorOptions,
+  jwtAuthenticator,
+  openIdConfigurationUrl,
+} from '../auth/jwt-authenticator.ts';
 import { PrincipalUser } from '../auth/principal-user.ts';
 import { hasStaticTokens, type StaticTokens, staticTokenAuthenticator } from '../auth/static-tokens.ts';
 import { buildAgentCard, type CardInterface } from '../card/build-card.ts';
@@ -31,8 +36,13 @@ import { listenFirst } from './listen-first.ts';
 export interface HostAuth {
   /** Static bearer tokens by kind: customers, operators (also the `/admin` API), services. */
   tokens?: StaticTokens;
-  /** More ways to authenticate, tried after the tokens: an identity provider's JWTs, service assertions. */
+  /** More ways to authenticate, tried after the tokens: service assertions, your own. */
   authenticators?: readonly Authenticator[];
+  /**
+   * Accept an OAuth 2 / OpenID Connect identity provider's bearer JWTs too (see `jwtAuthenticator`),
+   * tried last; the card then declares its OpenID Connect scheme next to the bearer one.
+   */
+  identityProvider?: JwtAuthenticatorOptions;
 }
 
 /** Where tasks and conversations live (each default: in memory, this process only). */
@@ -136,6 +146,7 @@ export async function hostAgent({
   const authenticators = [
     ...(auth.tokens && hasStaticTokens(auth.tokens) ? [staticTokenAuthenticator(auth.tokens)] : []),
     ...(auth.authenticators ?? []),
+    ...(auth.identityProvider ? [jwtAuthenticator({ ...auth.identityProvider, logger })] : []),
   ];
   const bearerAuth = authenticators.length > 0;
   const authenticate = firstOf(authenticators);
@@ -151,6 +162,9 @@ export async function hostAgent({
       agent: agentOptions.agent,
       interfaces,
       bearerAuth,
+      ...(auth.identityProvider
+        ? { openIdConnectUrl: openIdConfigurationUrl(auth.identityProvider.issuer.trim()) }
+        : {}),
       ...(version ? { version } : {}),
       ...(skills ? { skills } : {}),
     });
