@@ -338,7 +338,7 @@ describe('bearer JWTs from an identity provider', () => {
         auth: { identityProvider: { ...options, ...extra } as JwtAuthenticatorOptions },
       });
     await expect(start({ jwksUrl: 'http://login.example.com/jwks' })).rejects.toThrow(
-      /jwksUrl: jwksUrl must be an https:\/\/ URL \(http:\/\/ only for a loopback host/,
+      /jwksUrl: must be an https:\/\/ URL \(http:\/\/ only for a loopback host/,
     );
     await expect(start({ algorithms: ['HS256'] })).rejects.toThrow(/never "none" or HS\*/);
     await expect(start({ algorithms: ['none'] })).rejects.toThrow(/never "none" or HS\*/);

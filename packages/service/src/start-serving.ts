@@ -87,6 +87,7 @@ export async function startServing({
         operators: config.operatorTokens,
         services: { [config.serviceToken]: 'peer' },
       },
+      ...(config.identityProvider ? { identityProvider: config.identityProvider } : {}),
     },
     stores: {
       taskStore,

@@ -89,6 +89,78 @@ describe('loadServiceConfig', () => {
     expect(config.operatorTokens).toEqual({ 'ops-0123456789abcdef': 'ada' });
   });
 
+  describe('an identity provider (SWITCHBOARD_OIDC_*)', () => {
+    const idp = {
+      SWITCHBOARD_OIDC_ISSUER: 'https://login.example.com/realms/shop',
+      SWITCHBOARD_OIDC_AUDIENCE: 'switchboard',
+      SWITCHBOARD_OIDC_JWKS_URL: 'https://login.example.com/realms/shop/protocol/openid-connect/certs',
+    };
+    const load = (env: NodeJS.ProcessEnv) =>
+      loadServiceConfig({ env: { ...base, ...env }, service: 'supervisor', defaultPort: 4100, public: true });
+
+    it('is off without its variables, and stands in for the tokens of a public service', () => {
+      expect(
+        loadServiceConfig({ env: base, service: 'orders', defaultPort: 1 }).identityProvider,
+      ).toBeUndefined();
+      const config = load({
+        ...idp,
+        SWITCHBOARD_OIDC_ROLES_CLAIM: 'realm_access.roles',
+        SWITCHBOARD_OIDC_OPERATOR_ROLE: 'support-lead',
+        SWITCHBOARD_OIDC_CLOCK_SKEW_S: '10',
+      });
+      expect(config.identityProvider).toMatchObject({
+        issuer: idp.SWITCHBOARD_OIDC_ISSUER,
+        audience: 'switchboard',
+        jwksUrl: idp.SWITCHBOARD_OIDC_JWKS_URL,
+        customerClaim: 'sub',
+        rolesClaim: 'realm_access.roles',
+        operatorRole: 'support-lead',
+        clockToleranceSec: 10,
+      });
+      expect(config.customerTokens).toEqual({});
+      expect(config.operatorTokens).toEqual({});
+      expect(
+        load({ ...idp, SWITCHBOARD_OIDC_AUDIENCE: 'switchboard, orders-api' }).identityProvider?.audience,
+      ).toEqual(['switchboard', 'orders-api']);
+    });
+
+    it('needs its issuer, audience and JWKS URL together, and says which is missing', () => {
+      const error = problemsOf({ ...base, SWITCHBOARD_OIDC_ISSUER: idp.SWITCHBOARD_OIDC_ISSUER }, true);
+      expect(error.problems.map((problem) => problem.variable)).toEqual([
+        'SWITCHBOARD_OIDC_AUDIENCE',
+        'SWITCHBOARD_OIDC_JWKS_URL',
+        'SWITCHBOARD_CUSTOMER_TOKENS',
+        'SWITCHBOARD_OPERATOR_TOKENS',
+      ]);
+      expect(error.message).toContain(
+        'SWITCHBOARD_OIDC_AUDIENCE: is required with SWITCHBOARD_OIDC_ISSUER: an identity provider needs SWITCHBOARD_OIDC_ISSUER, SWITCHBOARD_OIDC_AUDIENCE, SWITCHBOARD_OIDC_JWKS_URL together (or unset them all)',
+      );
+      expect(error.message).toContain(
+        'SWITCHBOARD_CUSTOMER_TOKENS: is required for a public service without an identity provider (SWITCHBOARD_OIDC_*)',
+      );
+    });
+
+    it('names each bad value: a plain-http JWKS off this machine, a clock skew that is not seconds', () => {
+      const error = problemsOf({
+        ...base,
+        ...idp,
+        SWITCHBOARD_OIDC_JWKS_URL: 'http://login.example.com/certs',
+        SWITCHBOARD_OIDC_CLOCK_SKEW_S: '30s',
+      });
+      expect(error.problems).toEqual([
+        {
+          variable: 'SWITCHBOARD_OIDC_JWKS_URL',
+          message: expect.stringContaining('must be an https:// URL (http:// only for a loopback host'),
+        },
+        { variable: 'SWITCHBOARD_OIDC_CLOCK_SKEW_S', message: 'must be a number of seconds' },
+      ]);
+      expect(
+        load({ ...idp, SWITCHBOARD_OIDC_JWKS_URL: 'http://127.0.0.1:8080/realms/shop/certs' })
+          .identityProvider?.jwksUrl,
+      ).toBe('http://127.0.0.1:8080/realms/shop/certs');
+    });
+  });
+
   it('switches to an OpenAI-compatible model by key, globally or per agent', () => {
     const global = loadServiceConfig({
       env: { ...base, OPENAI_API_KEY: 'sk-test' },

@@ -8,14 +8,13 @@ import { CallerId, RESERVED_IDS } from './static-tokens.ts';
 /** Hosts an identity provider may be reached at over plain http: this machine only. */
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-const ProviderUrl = (what: string) =>
-  z
-    .string()
-    .trim()
-    .refine((value) => {
-      const url = URL.parse(value);
-      return url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK.test(url.hostname));
-    }, `${what} must be an https:// URL (http:// only for a loopback host such as 127.0.0.1 or localhost, in development)`);
+const ProviderUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    const url = URL.parse(value);
+    return url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  }, 'must be an https:// URL (http:// only for a loopback host such as 127.0.0.1 or localhost, in development)');
 
 /** The signature algorithms an identity provider's public keys can verify (never `none`, never HS*). */
 export const JWT_ALGORITHMS = [
@@ -55,12 +54,12 @@ const Claim = z
  *   they do not have; a rotated key is fetched on first sight once this has passed (default 30).
  */
 export const JwtAuthenticatorOptions = z.object({
-  issuer: ProviderUrl('issuer'),
+  issuer: ProviderUrl,
   audience: z.union([
     z.string().trim().min(1, 'must not be empty'),
     z.array(z.string().trim().min(1, 'must not be empty')).min(1, 'must name at least one audience'),
   ]),
-  jwksUrl: ProviderUrl('jwksUrl'),
+  jwksUrl: ProviderUrl,
   customerClaim: Claim.default('sub'),
   rolesClaim: Claim.default('roles'),
   operatorRole: z.string().trim().min(1, 'must not be empty').max(100).default('operator'),

@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { staticTokenProblems } from '@switchboard/a2a';
+import { type JwtAuthenticatorOptions, staticTokenProblems } from '@switchboard/a2a';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
 import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
+import { readIdentityProvider } from './oidc-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
 export interface ServiceConfig {
@@ -23,6 +24,11 @@ export interface ServiceConfig {
   customerTokens: Record<string, string>;
   /** Operators who decide approvals: token → operator name (`SWITCHBOARD_OPERATOR_TOKENS`). */
   operatorTokens: Record<string, string>;
+  /**
+   * The identity provider whose bearer JWTs are accepted too (`SWITCHBOARD_OIDC_*`): customers, and
+   * operators by its operator role. Undefined without one.
+   */
+  identityProvider: JwtAuthenticatorOptions | undefined;
   model: ModelConfig;
   /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); without it spans go to `spanFile`. */
   otlpEndpoint: string | undefined;
@@ -58,7 +64,10 @@ export interface LoadServiceConfigOptions {
   /** The agent's name: also the prefix of its own model variables (`ORDERS_MODEL`). */
   service: string;
   defaultPort: number;
-  /** Whether this service faces users (needs API and operator tokens): the supervisor. */
+  /**
+   * Whether this service faces users (needs customer and operator tokens, or an identity provider):
+   * the supervisor.
+   */
   public?: boolean;
 }
 
@@ -114,12 +123,16 @@ export function loadServiceConfig({
   }
   const model = readModelConfig(env, service);
   if ('problems' in model) problems.push(...model.problems);
-  if (parsed.success && isPublic) {
+  const identityProvider = readIdentityProvider(env);
+  if ('problems' in identityProvider) problems.push(...identityProvider.problems);
+  // A public service's customers and operators sign in with tokens, or with the identity provider.
+  if (parsed.success && isPublic && !('config' in identityProvider && identityProvider.config)) {
     for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
       if (!parsed.data[variable]) {
         problems.push({
           variable,
-          message: 'is required for a public service: token=name pairs, e.g. "tok-7f3a…=alice"',
+          message:
+            'is required for a public service without an identity provider (SWITCHBOARD_OIDC_*): token=name pairs, e.g. "tok-7f3a…=alice"',
         });
       }
     }
@@ -140,7 +153,8 @@ export function loadServiceConfig({
       message: `must not be longer than SWITCHBOARD_HOP_TIMEOUT_MS (${parsed.data.SWITCHBOARD_HOP_TIMEOUT_MS} ms), which ends every delegation; lower it, or raise the hop timeout`,
     });
   }
-  if (!parsed.success || 'problems' in model || problems.length > 0) throw new ConfigError(service, problems);
+  if (!parsed.success || 'problems' in model || 'problems' in identityProvider || problems.length > 0)
+    throw new ConfigError(service, problems);
   const c = parsed.data;
   const port = c.PORT ?? defaultPort;
   return {
@@ -156,6 +170,7 @@ export function loadServiceConfig({
     serviceToken: c.SWITCHBOARD_SERVICE_TOKEN,
     customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
+    identityProvider: identityProvider.config,
     model: model.config,
     otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
     spanFile: c.SWITCHBOARD_SPAN_FILE,
