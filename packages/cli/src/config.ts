@@ -121,3 +121,38 @@ export async function resolveSettings<K extends SupervisorSetting>({
   }
   return resolved;
 }
+
+/**
+ * The token of the caller `--as` names, from `.switchboard/dev.json` (the local stack's
+ * identities): `C002` or `customer:C002` for a customer, `operator` or `operator:<name>` for an
+ * operator. Throws `CliError` `INVALID_SETTING` naming the identities there are.
+ *
+ * @example
+ * const token = await identityToken({ as: 'C002' }); // then send it as the bearer token
+ */
+export async function identityToken({
+  as,
+  cwd = process.cwd(),
+}: {
+  as: string;
+  cwd?: string;
+}): Promise<string> {
+  const file = await readDevFile({ cwd });
+  if (!file) {
+    throw new CliError('MISSING_SETTING', {
+      message: `--as picks a caller of the local stack from ${DEV_FILE}, written by "switchboard dev", and there is none in ${cwd}. Against another deployment, pass that caller's --token.`,
+    });
+  }
+  const wanted = as.trim();
+  const key = wanted.includes(':') ? wanted : wanted === 'operator' ? undefined : `customer:${wanted}`;
+  const match = Object.keys(file.identities).find((identity) =>
+    key ? identity.toLowerCase() === key.toLowerCase() : identity.startsWith('operator:'),
+  );
+  if (!match) {
+    const known = Object.keys(file.identities).join(', ') || 'none';
+    throw new CliError('INVALID_SETTING', {
+      message: `--as ${as}: the local stack has no such caller. Pick one of: ${known} (a customer id alone, e.g. --as C002, or --as operator).`,
+    });
+  }
+  return file.identities[match] as string;
+}

@@ -30,6 +30,16 @@ export const DevFile = z.object({
   redisUrl: z.string().regex(/^rediss?:\/\/\S+$/i, 'write a redis:// URL, e.g. redis://127.0.0.1:6379'),
   /** The key prefix of the stack's queues and stores in Redis. */
   prefix: z.string().min(1, 'give the Redis key prefix'),
+  /**
+   * The bearer tokens of every caller the local stack knows, by who they are (`customer:C002`,
+   * `operator:operator`): what `--as` picks from, to act as another customer or as an operator.
+   */
+  identities: z
+    .record(
+      z.string().regex(/^(customer|operator):\S+$/, 'write kind:id, e.g. customer:C002'),
+      z.string().min(1),
+    )
+    .default({}),
 });
 export type DevFile = z.infer<typeof DevFile>;
 

@@ -9,6 +9,8 @@ import { EXIT, type Output } from './io/output.ts';
 
 const URL_HELP = 'the supervisor’s base URL (default: SWITCHBOARD_URL, then .switchboard/dev.json)';
 const TOKEN_HELP = 'a user’s bearer token (default: SWITCHBOARD_TOKEN, then .switchboard/dev.json)';
+const AS_HELP =
+  'act as another caller of the local stack: a customer id (e.g. C002) or "operator" (tokens from .switchboard/dev.json)';
 const ADMIN_TOKEN_HELP =
   'an operator’s admin token (default: SWITCHBOARD_ADMIN_TOKEN, then .switchboard/dev.json)';
 
@@ -43,11 +45,19 @@ export function addSupervisorCommands({
     )
     .option('--url <url>', URL_HELP)
     .option('--token <token>', TOKEN_HELP)
+    .option('--as <who>', AS_HELP)
     .addHelpText('after', EXIT_HELP)
     .action(
       async (
         request: string,
-        options: { context?: string; stream: boolean; json: boolean; url?: string; token?: string },
+        options: {
+          context?: string;
+          stream: boolean;
+          json: boolean;
+          url?: string;
+          token?: string;
+          as?: string;
+        },
       ) => {
         exit.code = await askCommand({
           request,
@@ -56,6 +66,7 @@ export function addSupervisorCommands({
           stream: options.stream,
           url: options.url,
           token: options.token,
+          as: options.as,
           jaegerUrl: config.jaegerUrl,
           output,
         });
@@ -70,7 +81,8 @@ export function addSupervisorCommands({
     .option('--json', 'print the task as JSON', false)
     .option('--url <url>', URL_HELP)
     .option('--token <token>', TOKEN_HELP)
-    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string }) => {
+    .option('--as <who>', AS_HELP)
+    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string; as?: string }) => {
       exit.code = await tasksGet({ taskId, ...options, output });
     });
   tasks
@@ -80,7 +92,8 @@ export function addSupervisorCommands({
     .option('--json', 'print the result as JSON', false)
     .option('--url <url>', URL_HELP)
     .option('--token <token>', TOKEN_HELP)
-    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string }) => {
+    .option('--as <who>', AS_HELP)
+    .action(async (taskId: string, options: { json: boolean; url?: string; token?: string; as?: string }) => {
       exit.code = await tasksCancel({ taskId, ...options, output });
     });
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Supervisor, startSupervisor, USER_TOKEN } from './supervisor-host.ts';
+import { ADMIN_TOKEN, BOB_TOKEN, type Supervisor, startSupervisor, USER_TOKEN } from './supervisor-host.ts';
 import { closedPort, hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
@@ -134,5 +134,48 @@ describe('switchboard ask', () => {
     expect(broken.stderr).toMatch(
       /dev\.json is not valid: supervisorUrl: write an http\(s\) URL.*adminToken/,
     );
+  });
+
+  it('acts as another caller of the local stack with --as, from the identities of .switchboard/dev.json', async () => {
+    const dir = join(supervisor.cwd, 'with-identities');
+    await mkdir(join(dir, '.switchboard'), { recursive: true });
+    await writeFile(
+      join(dir, '.switchboard', 'dev.json'),
+      JSON.stringify({
+        supervisorUrl: supervisor.url,
+        token: USER_TOKEN,
+        adminToken: ADMIN_TOKEN,
+        redisUrl: 'redis://127.0.0.1:6379',
+        prefix: 'switchboard-dev',
+        identities: { 'customer:alice': USER_TOKEN, 'customer:bob': BOB_TOKEN, 'operator:ops': ADMIN_TOKEN },
+      }),
+    );
+    const noEnv = { SWITCHBOARD_URL: '', SWITCHBOARD_TOKEN: '', SWITCHBOARD_ADMIN_TOKEN: '' };
+    const tokensOf = async (args: string[]) => {
+      supervisor.received.length = 0;
+      const result = await switchboard(['ask', ...args, 'Where is order A10086?'], noEnv, { cwd: dir });
+      const sent = new Set(supervisor.received.filter((r) => r.path.startsWith('/a2a')).map((r) => r.token));
+      return { ...result, sent };
+    };
+    const asBob = await tokensOf(['--as', 'bob']);
+    expect(asBob.code).toBe(0);
+    expect(asBob.sent).toEqual(new Set([BOB_TOKEN]));
+    const asOperator = await tokensOf(['--as', 'operator']);
+    expect({ code: asOperator.code, sent: asOperator.sent, stderr: asOperator.stderr }).toEqual({
+      code: 0,
+      sent: new Set([ADMIN_TOKEN]),
+      stderr: '',
+    });
+    expect((await tokensOf([])).sent).toEqual(new Set([USER_TOKEN]));
+
+    const unknown = await tokensOf(['--as', 'C999']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      '--as C999: the local stack has no such caller. Pick one of: customer:alice, customer:bob, operator:ops',
+    );
+    expect(unknown.sent.size).toBe(0);
+    const both = await tokensOf(['--as', 'bob', '--token', USER_TOKEN]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Pass either --as (a caller of the local stack) or --token, not both.');
   });
 });

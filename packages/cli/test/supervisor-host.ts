@@ -12,12 +12,16 @@ import { shopTestTools } from '@switchboard/customer-service/testing';
 export const USER_TOKEN = 'user-token-0123456789';
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
 export const ADMIN_TOKEN = 'admin-token-0123456789';
+/** A second customer's token (customer `bob`), for `--as`. */
+export const BOB_TOKEN = 'bob-token-0123456789ab';
 
 /** One request the supervisor received, with its W3C traceparent. */
 export interface Received {
   method: string;
   path: string;
   traceparent: string | undefined;
+  /** The bearer token it carried, if any. */
+  token: string | undefined;
 }
 
 /** A supervisor on a loopback port: the real hosted agent over A2A HTTP, plus the admin API. */
@@ -86,7 +90,7 @@ export async function startSupervisor(): Promise<Supervisor> {
     http: {},
     auth: {
       tokens: {
-        customers: { [USER_TOKEN]: 'alice' },
+        customers: { [USER_TOKEN]: 'alice', [BOB_TOKEN]: 'bob' },
         operators: { [OPERATOR_TOKEN]: 'ops', [ADMIN_TOKEN]: 'ops' },
       },
     },
@@ -97,7 +101,12 @@ export async function startSupervisor(): Promise<Supervisor> {
   const { hosted } = host;
   const received: Received[] = [];
   host.app.use((req, _res, next) => {
-    received.push({ method: req.method, path: req.path, traceparent: req.header('traceparent') });
+    received.push({
+      method: req.method,
+      path: req.path,
+      traceparent: req.header('traceparent'),
+      token: /^Bearer (\S+)$/.exec(req.header('authorization') ?? '')?.[1],
+    });
     next();
   });
   await host.start();

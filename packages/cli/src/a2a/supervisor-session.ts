@@ -1,5 +1,6 @@
 import type { Client } from '@a2a-js/sdk/client';
-import { type ResolvedSetting, resolveSettings } from '../config.ts';
+import { identityToken, type ResolvedSetting, resolveSettings } from '../config.ts';
+import { CliError } from '../errors.ts';
 import { newTrace, type TraceContext } from '../trace-context.ts';
 import { connectSupervisor } from './supervisor-client.ts';
 
@@ -12,18 +13,32 @@ export interface SupervisorSession {
 
 /**
  * Resolves the URL and user token (flags over `SWITCHBOARD_URL` / `SWITCHBOARD_TOKEN` over
- * `.switchboard/dev.json`) and connects to the supervisor, in a new trace.
+ * `.switchboard/dev.json`; `--as` picks another caller of the local stack) and connects to the
+ * supervisor, in a new trace.
  */
 export async function openSupervisorSession({
   url,
   token,
+  as,
 }: {
   url?: string | undefined;
   token?: string | undefined;
+  /** `--as`: act as another caller of the local stack (`C002`, `operator`). */
+  as?: string | undefined;
 }): Promise<SupervisorSession> {
+  if (as && token) {
+    throw new CliError('INVALID_SETTING', {
+      message: 'Pass either --as (a caller of the local stack) or --token, not both.',
+    });
+  }
+  const asToken = as ? await identityToken({ as }) : undefined;
+  const chosen = asToken ?? token;
   const settings = await resolveSettings({
     need: ['url', 'token'],
-    flags: { url: { value: url, flag: '--url' }, token: { value: token, flag: '--token' } },
+    flags: {
+      url: { value: url, flag: '--url' },
+      token: { value: chosen, flag: as ? `--as ${as}` : '--token' },
+    },
   });
   const trace = newTrace();
   const client = await connectSupervisor({ ...settings, traceparent: trace.traceparent });

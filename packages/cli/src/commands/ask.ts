@@ -27,6 +27,8 @@ export interface AskOptions {
   url?: string | undefined;
   /** `--token`, over `SWITCHBOARD_TOKEN`. */
   token?: string | undefined;
+  /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `--token`. */
+  as?: string | undefined;
   /** When set, the trace's Jaeger link is printed. */
   jaegerUrl: string | undefined;
   output: Output;
@@ -44,6 +46,7 @@ export async function askCommand({
   stream,
   url,
   token,
+  as,
   jaegerUrl,
   output,
 }: AskOptions): Promise<number> {
@@ -53,7 +56,7 @@ export async function askCommand({
   }
   let taskId: string | undefined;
   try {
-    const { client, url: supervisor, trace } = await openSupervisorSession({ url, token });
+    const { client, url: supervisor, trace } = await openSupervisorSession({ url, token, as });
     const params = sendMessageRequest({
       message: userMessage({ text: request, ...(contextId ? { contextId } : {}) }),
     });

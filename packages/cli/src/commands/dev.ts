@@ -84,6 +84,12 @@ export async function devCommand({
       adminToken: access.adminToken,
       redisUrl: access.redisUrl,
       prefix: access.namespace,
+      identities: {
+        ...Object.fromEntries(
+          Object.entries(access.customers).map(([id, token]) => [`customer:${id}`, token]),
+        ),
+        'operator:operator': access.adminToken,
+      },
     },
   });
   output.out('');
@@ -96,6 +102,9 @@ export async function devCommand({
   output.out('  switchboard ask "Where is my order A10086 and when will it arrive?"');
   output.out('  switchboard ask "Please refund order A10086, the kettle arrived broken."');
   output.out('  switchboard approvals list');
+  output.out(
+    `  switchboard ask --as C002 "Where is my order A10087?"   (you are customer ${access.customerId}; --as acts as another)`,
+  );
   output.out('  switchboard trace last');
   output.out('Press Ctrl-C to stop.');
   const failure = await Promise.race([until.then(() => undefined), system.failed]);

@@ -9,5 +9,7 @@ export interface TaskCommandOptions {
   url?: string | undefined;
   /** The user's bearer token (default: `SWITCHBOARD_TOKEN`, else `.switchboard/dev.json`). */
   token?: string | undefined;
+  /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `token`. */
+  as?: string | undefined;
   output: Output;
 }

@@ -20,9 +20,16 @@ async function current(client: Client, taskId: string): Promise<TaskOutcome> {
  * it is canceled; 1 when it had already finished (canceled included), does not exist, or the
  * supervisor is unreachable.
  */
-export async function tasksCancel({ taskId, json, url, token, output }: TaskCommandOptions): Promise<number> {
+export async function tasksCancel({
+  taskId,
+  json,
+  url,
+  token,
+  as,
+  output,
+}: TaskCommandOptions): Promise<number> {
   try {
-    const { client } = await openSupervisorSession({ url, token });
+    const { client } = await openSupervisorSession({ url, token, as });
     const before = await current(client, taskId);
     if (FINISHED_STATES.has(before.state)) throw alreadyFinished(before);
     let outcome: TaskOutcome;

@@ -12,9 +12,16 @@ import type { TaskCommandOptions } from './task-command-options.ts';
  * answer and history length. Exit 0 when the task was read, whatever its state; 1 when there is no
  * such task or the supervisor is unreachable; 2 for settings.
  */
-export async function tasksGet({ taskId, json, url, token, output }: TaskCommandOptions): Promise<number> {
+export async function tasksGet({
+  taskId,
+  json,
+  url,
+  token,
+  as,
+  output,
+}: TaskCommandOptions): Promise<number> {
   try {
-    const { client } = await openSupervisorSession({ url, token });
+    const { client } = await openSupervisorSession({ url, token, as });
     const task = await client.getTask({ tenant: '', id: taskId });
     const outcome = outcomeOfTask(task);
     if (json) {

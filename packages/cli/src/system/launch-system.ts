@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_CUSTOMER, type SystemAccess } from '@switchboard/customer-service/system';
+import { customerTokens, type SystemAccess, tokensToIds } from '@switchboard/customer-service/system';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
 import { type RunningService, type ServiceLogLine, ServiceProcess } from './service-process.ts';
@@ -81,8 +81,7 @@ export async function launchSystem({
 }: LaunchSystemOptions): Promise<LaunchedSystem> {
   const access: SystemAccess = {
     supervisorUrl: `http://127.0.0.1:${ports.supervisor ?? 4100}`,
-    token: token('cust'),
-    customerId: DEFAULT_CUSTOMER,
+    ...customerTokens(() => token('cust')),
     adminToken: token('ops'),
     serviceToken: token('svc'),
     redisUrl,
@@ -92,7 +91,9 @@ export async function launchSystem({
     REDIS_URL: redisUrl,
     SWITCHBOARD_NAMESPACE: namespace,
     SWITCHBOARD_SERVICE_TOKEN: access.serviceToken,
-    SWITCHBOARD_CUSTOMER_TOKENS: `${access.token}=${access.customerId}`,
+    SWITCHBOARD_CUSTOMER_TOKENS: Object.entries(tokensToIds(access.customers))
+      .map(([secret, id]) => `${secret}=${id}`)
+      .join(','),
     SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,
     ...env,
   };

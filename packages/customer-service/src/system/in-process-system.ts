@@ -22,7 +22,7 @@ import { ORDERS_SKILLS } from '../agents/orders/orders-skills.ts';
 import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.ts';
 import { MemoryShopStore } from '../domain/memory-shop-store.ts';
 import { seedShop } from '../fixtures/seed-shop.ts';
-import { DEFAULT_CUSTOMER } from '../fixtures/shop-fixture.ts';
+import { bundledShopFixture, DEFAULT_CUSTOMER, ShopFixture } from '../fixtures/shop-fixture.ts';
 
 /** How a client reaches the system, and the secrets it was started with. */
 export interface SystemAccess {
@@ -30,6 +30,8 @@ export interface SystemAccess {
   /** The token of the customer the system is used as (`customerId`, by default the fixture's C001). */
   token: string;
   customerId: string;
+  /** A token of every customer of the fixture, by customer id (`customerId`'s is `token`). */
+  customers: Record<string, string>;
   /** An operator's token (operator `operator`). */
   adminToken: string;
   serviceToken: string;
@@ -57,6 +59,23 @@ export interface InProcessSystemOptions {
   tool?: (agent: string, tool: AnyTool) => AnyTool;
   /** Longest delegation (default 60 000 ms). */
   hopTimeoutMs?: number;
+}
+
+/**
+ * A fresh token for every customer of the bundled shop, the default customer's also as `token`:
+ * who a local system (in process, `switchboard dev`, the demo) can be used as.
+ */
+export function customerTokens(
+  newToken: () => string,
+): Pick<SystemAccess, 'token' | 'customerId' | 'customers'> {
+  const ids = ShopFixture.parse(bundledShopFixture()).customers.map((customer) => customer.id);
+  const customers = Object.fromEntries(ids.map((id) => [id, newToken()]));
+  return { token: customers[DEFAULT_CUSTOMER] ?? newToken(), customerId: DEFAULT_CUSTOMER, customers };
+}
+
+/** Customer tokens as the static-token list wants them: token → customer id. */
+export function tokensToIds(customers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(customers).map(([id, token]) => [token, id]));
 }
 
 /** The agent with each tool passed through `replace`, its prompt and permissions unchanged. */
@@ -88,8 +107,7 @@ export async function startInProcessSystem({
   const secret = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
   const access: SystemAccess = {
     supervisorUrl: '',
-    token: secret('cust'),
-    customerId: DEFAULT_CUSTOMER,
+    ...customerTokens(() => secret('cust')),
     adminToken: secret('ops'),
     serviceToken: secret('svc'),
     redisUrl: 'redis://in-process.invalid:6379',
@@ -116,7 +134,7 @@ export async function startInProcessSystem({
       auth: {
         tokens: admin
           ? {
-              customers: { [access.token]: access.customerId },
+              customers: tokensToIds(access.customers),
               operators: { [access.adminToken]: 'operator' },
               services,
             }

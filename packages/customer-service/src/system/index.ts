@@ -4,4 +4,4 @@ export type {
   InProcessSystemOptions,
   SystemAccess,
 } from './in-process-system.ts';
-export { startInProcessSystem } from './in-process-system.ts';
+export { customerTokens, startInProcessSystem, tokensToIds } from './in-process-system.ts';
