@@ -15,10 +15,19 @@ export const CallerId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/, 'an id must be letters, digits or ._@- (at most 100)');
 
-const TokenMap = z.record(
-  z.string().regex(TOKEN, 'a token must be letters, digits or -._~+/ (as sent after "Bearer ")'),
-  CallerId,
-);
+// The token check is on the record, not its key schema: zod reports a bad key only as "Invalid key
+// in record", which would not say what is wrong with it.
+const TokenMap = z.record(z.string(), CallerId).superRefine((tokens, context) => {
+  for (const token of Object.keys(tokens)) {
+    if (!TOKEN.test(token)) {
+      context.addIssue({
+        code: 'custom',
+        path: [tokens[token] ?? ''],
+        message: 'its token must be letters, digits or -._~+/ (as sent after "Bearer ")',
+      });
+    }
+  }
+});
 
 /**
  * Static bearer tokens by the kind of caller who holds them, each token mapped to the caller's id:
