@@ -11,6 +11,38 @@ export {
   openIdConfigurationUrl,
 } from './auth/jwt-authenticator.ts';
 export { PrincipalUser, principalOf } from './auth/principal-user.ts';
+export type { AssertionUse, ReplayGuard } from './auth/replay-guard.ts';
+export { MemoryReplayGuard } from './auth/replay-guard.ts';
+export type { ServiceAssertionAuthenticatorOptions } from './auth/service-assertions.ts';
+export { serviceAssertionAuthenticator } from './auth/service-assertions.ts';
+export type { ServiceKeySet } from './auth/service-keys.ts';
+export {
+  generateServiceKey,
+  ownKeyProblem,
+  publicKeyOf,
+  readServiceKey,
+  readServiceKeySet,
+  SERVICE_KEY_ALGORITHM,
+  ServicePrivateKey,
+  ServicePublicKey,
+  serviceOfKeyId,
+} from './auth/service-keys.ts';
+export type { AssertionClaims, ServiceSigner, ServiceSignerOptions } from './auth/service-signer.ts';
+export {
+  MAX_ASSERTION_LIFETIME_MS,
+  requestDigest,
+  SERVICE_ASSERTION_TYPE,
+  serviceSigner,
+} from './auth/service-signer.ts';
+export {
+  CallerId,
+  RESERVED_IDS,
+  StaticTokens,
+  staticTokenAuthenticator,
+  staticTokenProblems,
+} from './auth/static-tokens.ts';
+export type { TrustedKeys, TrustedKeysOptions, TrustedKeysSource } from './auth/trusted-keys.ts';
+export { readTrustedKeysSource, trustedKeys } from './auth/trusted-keys.ts';
 export {
   CallerId,
   RESERVED_IDS,

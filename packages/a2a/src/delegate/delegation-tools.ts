@@ -3,6 +3,7 @@ import { type AgentCard, type AgentSkill, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { type AnyTool, defineTool, type Logger, silentLogger, type ToolContext } from '@switchboard/agent';
 import { z } from 'zod';
+import type { ServiceSigner } from '../auth/service-signer.ts';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.ts';
 import { highestRisk } from '../card/skill-spec.ts';
 import { A2aError } from '../errors.ts';
@@ -14,6 +15,7 @@ import {
 } from '../protocol/metadata-keys.ts';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
 import { type LiveReplicas, watchReplicas } from './replica-watch.ts';
+import { signedCallOptions } from './signed-calls.ts';
 
 /** Options of {@link delegationTools}. */
 export interface DelegationToolsOptions {
@@ -34,8 +36,13 @@ export interface DelegationToolsOptions {
    * (`timeoutMs`) still ends the call first when it comes sooner.
    */
   replicaWaitMs?: number;
-  /** The bearer token this service presents to its peers (they may accept decisions from it). */
-  token?: string;
+  /**
+   * Signs each call's on-behalf-of assertion: this service (`iss`) calling the peer (`aud`) for the
+   * tool context's principal (the end user), bound to the exact request over the queue (with
+   * `signQueuedRequests` on the `QueueTransportFactory`). Peers that check assertions refuse calls
+   * without one; without a signer the calls carry no credentials.
+   */
+  signer?: ServiceSigner;
   logger?: Logger;
 }
 
@@ -94,10 +101,9 @@ export function delegationTools({
   timeoutMs = 60_000,
   liveReplicas,
   replicaWaitMs = 30_000,
-  token,
+  signer,
   logger = silentLogger(),
 }: DelegationToolsOptions): AnyTool[] {
-  const serviceParameters: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   if (!Array.isArray(peers) || typeof clientFor !== 'function') {
     throw new A2aError('INVALID_OPTIONS', {
       message: 'delegationTools needs peers (v1.0 agent cards) and clientFor (card → SDK client).',
@@ -132,7 +138,8 @@ export function delegationTools({
             skill: skill.id,
             request,
             context,
-            serviceParameters,
+            signer,
+            timeoutMs,
             logger,
             ...(liveReplicas
               ? { replicas: { count: liveReplicas, waitMs: replicaWaitMs, deadline: Date.now() + timeoutMs } }
@@ -151,12 +158,14 @@ async function delegate({
   skill,
   request,
   context,
-  serviceParameters,
+  signer,
+  timeoutMs,
   logger,
   replicas,
 }: {
   client: Client;
-  serviceParameters: Record<string, string>;
+  signer: ServiceSigner | undefined;
+  timeoutMs: number;
   card: AgentCard;
   skill: string;
   request: string;
@@ -207,8 +216,19 @@ async function delegate({
       })
     : undefined;
   const signal = watch ? AbortSignal.any([context.signal, watch.signal]) : context.signal;
+  // Each call carries its own assertion, for the end user, bound to this one request.
+  const credentials = (lifetimeMs: number) =>
+    signer
+      ? signedCallOptions({
+          signer,
+          audience: card.name,
+          principal: context.principal,
+          lifetimeMs,
+          protocol: client.transport.protocolName,
+        })
+      : Promise.resolve({});
   try {
-    for await (const event of client.sendMessageStream(params, { signal, serviceParameters }))
+    for await (const event of client.sendMessageStream(params, { ...(await credentials(timeoutMs)), signal }))
       stream.read(event);
   } catch (error) {
     // Aborting withdrew the request from the queue if no replica had taken it, so it will not run
@@ -219,7 +239,7 @@ async function delegate({
       await client
         .cancelTask(
           { tenant: '', id: taskId, metadata: {} },
-          { signal: AbortSignal.timeout(2_000), serviceParameters },
+          { ...(await credentials(2_000)), signal: AbortSignal.timeout(2_000) },
         )
         .catch((cancelError: unknown) =>
           logger.warn({ err: cancelError, taskId, agent: card.name }, 'could not cancel delegate task'),

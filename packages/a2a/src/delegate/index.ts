@@ -5,3 +5,5 @@ export type { DelegateOutcome } from './delegation-result.ts';
 export type { DelegationToolsOptions } from './delegation-tools.ts';
 export { delegationTools } from './delegation-tools.ts';
 export type { LiveReplicas } from './replica-watch.ts';
+export type { SignedCallOptions } from './signed-calls.ts';
+export { signedCallOptions, signQueuedRequests } from './signed-calls.ts';

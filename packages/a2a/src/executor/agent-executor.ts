@@ -53,7 +53,8 @@ export interface AgentExecutorOptions {
   runState?: RunStateStore;
   /**
    * Who may approve a pending dangerous action by sending a decision in a message (default:
-   * operators and services, by the kind of principal they authenticated as). A decision may name
+   * operators and services, by the kind of principal they authenticated as, and requests a service
+   * relayed, whose principal has a `via`). A decision may name
    * the operator it is sent for (`decidedBy`); the audit then records both.
    */
   canApprove?: (user: User | undefined) => boolean;
@@ -81,9 +82,11 @@ export interface AgentExecutorOptions {
   maxSteps?: number;
 }
 
+// A request a service relayed for someone (a verified on-behalf-of assertion) counts as the
+// service's: it hands on decisions from its own board and speaks for its own conversation.
 const operatorsAndServices = (user: User | undefined) => {
-  const kind = principalOf(user)?.kind;
-  return kind === 'operator' || kind === 'service';
+  const principal = principalOf(user);
+  return principal?.kind === 'operator' || principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
 };
 
 const defaultScope = (context: ServerCallContext) =>
@@ -294,7 +297,9 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         refused++;
         continue;
       }
-      const caller = principalOf(user)?.id ?? user?.userName ?? 'unknown';
+      // A relayed decision is the relaying service's word (the last hop), not the end user's.
+      const from = principalOf(user);
+      const caller = (from ? (from.via.at(-1) ?? from.id) : user?.userName) ?? 'unknown';
       const { decidedBy: operator, ...decision } = parsed.data;
       accepted.push({
         ...decision,

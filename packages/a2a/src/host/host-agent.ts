@@ -1,6 +1,12 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import { A2aQueueServer, BULLMQ_BINDING, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  type QueueAddress,
+  type QueuePresented,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
 import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -186,14 +192,29 @@ export async function hostAgent({
         redis: queue.redis,
         ...(bearerAuth
           ? {
-              authenticate: async ({
-                serviceParameters,
-              }: {
-                serviceParameters: Readonly<Record<string, string>>;
-              }) => {
-                const principal = await authenticate({ authorization: serviceParameters.authorization });
+              // A job presents its exact request text and job id too: what a signed assertion is
+              // bound to, and how a redelivered job is told from a replayed one.
+              authenticate: async ({ serviceParameters, request, jobId }: QueuePresented) => {
+                const { authorization } = serviceParameters;
+                const principal = await authenticate({
+                  authorization,
+                  body: request,
+                  ...(jobId ? { jobId } : {}),
+                });
                 const fromService = principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
-                return principal && fromService ? new PrincipalUser(principal) : undefined;
+                if (principal && fromService) return new PrincipalUser(principal);
+                logger.warn(
+                  {
+                    jobId,
+                    reason: !authorization
+                      ? 'no authorization'
+                      : principal
+                        ? 'not a service, nor a request a service relayed'
+                        : 'credentials not accepted',
+                  },
+                  'queued request refused: unauthenticated',
+                );
+                return undefined;
               },
             }
           : {}),

@@ -3,6 +3,8 @@
 export type { RedisApprovalBoardOptions } from './redis-approval-board.ts';
 export { RedisApprovalBoard } from './redis-approval-board.ts';
 export { RedisIntentStore } from './redis-intent-store.ts';
+export type { RedisReplayGuardOptions } from './redis-replay-guard.ts';
+export { RedisReplayGuard } from './redis-replay-guard.ts';
 export type { RedisRunStateStoreOptions } from './redis-run-state-store.ts';
 export { RedisRunStateStore } from './redis-run-state-store.ts';
 export type { RedisTaskLedgerOptions } from './redis-task-ledger.ts';

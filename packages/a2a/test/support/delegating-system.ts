@@ -18,12 +18,20 @@ import { ScriptedModel } from '@switchboard/agent/testing';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { actingForOwner, MemoryApprovalBoard } from '../../src/approvals/index.ts';
-import { delegationTools } from '../../src/delegate/index.ts';
-import { hostAgent } from '../../src/index.ts';
+import { delegationTools, signQueuedRequests } from '../../src/delegate/index.ts';
+import {
+  generateServiceKey,
+  hostAgent,
+  MemoryReplayGuard,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '../../src/index.ts';
 import { AgentRegistry } from '../../src/registry/index.ts';
 import { refundTool } from './refund-tool.ts';
 
-export const SERVICE_TOKEN = 'svc-token-0123456789abcdef';
+/** The supervisor's signing key; the worker trusts its public half. */
+export const SUPERVISOR_KEY = generateServiceKey({ service: 'supervisor', label: 'test' });
 export const CUSTOMER_TOKEN = 'cust-token-0123456789abcdef';
 export const OPERATOR_TOKEN = 'ops-token-0123456789abcdef';
 
@@ -133,7 +141,18 @@ export async function startDelegatingSystem({
       { id: 'refunds', name: 'Refunds', description: 'Refunds of orders.', tools: ['refund_order'] },
     ],
     queue: { redis, address },
-    auth: { tokens: { services: { [SERVICE_TOKEN]: 'supervisor' } } },
+    auth: {
+      authenticators: [
+        serviceAssertionAuthenticator({
+          audience: 'orders',
+          trustedKeys: trustedKeys({
+            source: { kind: 'inline', keySet: { keys: [SUPERVISOR_KEY.publicKey] } },
+          }),
+          replay: new MemoryReplayGuard(),
+          logger: silentLogger(),
+        }),
+      ],
+    },
     audit: worker.audit,
     stores: { intents: new MemoryIntentStore() },
     ...(replicaWaitMs ? { registry: { registry, instanceId: `orders-${randomUUID().slice(0, 8)}` } } : {}),
@@ -147,12 +166,16 @@ export async function startDelegatingSystem({
   };
   if (workerUp) await startWorker();
 
-  const queue = new QueueTransportFactory({ redis, timeoutMs: hopTimeoutMs });
+  const queue = new QueueTransportFactory({
+    redis,
+    timeoutMs: hopTimeoutMs,
+    serviceParameters: signQueuedRequests,
+  });
   const tools = delegationTools({
     peers: [workerCard],
     clientFor: (card: AgentCard) => new ClientFactory({ transports: [queue] }).createFromAgentCard(card),
     timeoutMs: hopTimeoutMs,
-    token: SERVICE_TOKEN,
+    signer: serviceSigner({ key: SUPERVISOR_KEY.privateKey }),
     ...(replicaWaitMs
       ? {
           replicaWaitMs,
