@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { devCommand } from './commands/dev.ts';
+import { keysGenerateCommand } from './commands/keys-generate.ts';
 import { seedCommand } from './commands/seed.ts';
 import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
@@ -14,7 +15,7 @@ function port(value: string): number {
   return parsed;
 }
 
-/** Adds the commands that run the system on this machine: `dev` and `seed`. */
+/** Adds the commands that run the system on this machine: `dev`, `seed` and `keys generate`. */
 export function addSystemCommands({
   program,
   config,
@@ -83,4 +84,17 @@ export function addSystemCommands({
         });
       },
     );
+  program
+    .command('keys')
+    .description('Manage the signing keys services prove themselves to each other with.')
+    .command('generate')
+    .description(
+      'Make a new Ed25519 signing key for a service: prints its private JWK (SWITCHBOARD_SERVICE_KEY, a secret) and its public JWK (to add to SWITCHBOARD_TRUSTED_KEYS).',
+    )
+    .requiredOption('--service <name>', 'the service the key is for, e.g. orders')
+    .option('--label <label>', 'tells this key from the service’s others (default: today’s date)')
+    .option('--json', 'print {"privateKey":…,"publicKey":…} as one JSON line', false)
+    .action((options: { service: string; label?: string; json: boolean }) => {
+      exit.code = keysGenerateCommand({ ...options, label: options.label, output });
+    });
 }
