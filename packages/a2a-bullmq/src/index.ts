@@ -19,5 +19,6 @@ export { ReplyWriter } from './server/reply-writer.ts';
 export type { QueueAuthenticator, QueuePresented } from './server/serve-request.ts';
 // wire
 export type { JobEnvelope } from './wire/envelope.ts';
+export { DEFAULT_MAX_REQUEST_BYTES } from './wire/envelope.ts';
 export type { QueueAddress } from './wire/queue-url.ts';
 export { BULLMQ_BINDING, defaultQueueAddress, parseQueueUrl, queueUrl } from './wire/queue-url.ts';

@@ -30,7 +30,7 @@ import {
   streamEventAttributes,
 } from '../observe/span-attributes.ts';
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
-import type { JobEnvelope } from '../wire/envelope.ts';
+import { DEFAULT_MAX_REQUEST_BYTES, type JobEnvelope } from '../wire/envelope.ts';
 import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
 
 /** The A2A protocol version the binding speaks. */
@@ -75,7 +75,7 @@ export interface QueueCallsOptions {
   serviceParameters?: ServiceParametersHook | undefined;
   /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
   timeoutMs?: number;
-  /** Requests larger than this are refused before they are sent (default 1 MiB). */
+  /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;
   /** Fills the envelope's trace slot (default: the W3C context of the `send` span). */
   injectTrace?: (() => Record<string, string>) | undefined;
@@ -114,7 +114,7 @@ export class QueueCalls {
     agent,
     serviceParameters,
     timeoutMs = 120_000,
-    maxRequestBytes = 1024 * 1024,
+    maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
     injectTrace,
     tracer = trace.getTracer(QUEUE_TRACER_NAME),
   }: QueueCallsOptions) {

@@ -22,7 +22,7 @@ export interface QueueTransportFactoryOptions {
    * times out withdraws its job if no worker has taken it yet.
    */
   timeoutMs?: QueueTransportOptions['timeoutMs'];
-  /** Requests larger than this are refused before they are sent (default 1 MiB). */
+  /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: QueueTransportOptions['maxRequestBytes'];
   /**
    * Fills each envelope's trace slot, called with the `send` span active. Default: the W3C context

@@ -39,7 +39,7 @@ export interface QueueTransportOptions {
   serviceParameters?: ServiceParametersHook;
   /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
   timeoutMs?: number;
-  /** Requests larger than this are refused before they are sent (default 1 MiB). */
+  /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;
   /**
    * Fills the envelope's trace slot for each call, called with the `send` span active. Default: the

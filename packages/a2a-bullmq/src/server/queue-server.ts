@@ -22,10 +22,11 @@ import {
   recordFailure,
 } from '../observe/span-attributes.ts';
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
-import { readEnvelope } from '../wire/envelope.ts';
+import { DEFAULT_MAX_REQUEST_BYTES, readEnvelope } from '../wire/envelope.ts';
 import type { QueueAddress } from '../wire/queue-url.ts';
 import { errorResponse, ReplyWriter } from './reply-writer.ts';
 import { type QueueAuthenticator, serveRequest } from './serve-request.ts';
+import { reportUnexpectedError } from './unexpected-error.ts';
 
 /** Options of {@link A2aQueueServer}. */
 export interface A2aQueueServerOptions {
@@ -52,7 +53,7 @@ export interface A2aQueueServerOptions {
    * authenticate: ({ serviceParameters }) => usersByToken.get(serviceParameters.authorization ?? '')
    */
   authenticate?: QueueAuthenticator;
-  /** Larger requests are answered with an error, not run (default 1 MiB). */
+  /** Larger requests are answered with an error, not run (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;
   /** How long a job's lock lasts without renewal; a crashed worker's job is recovered after it (default 30 s). */
   lockDurationMs?: number;
@@ -231,7 +232,7 @@ export class A2aQueueServer {
               rpc: this.#rpc,
               card: this.#o.card,
               authenticate: this.#o.authenticate ?? serveEveryone,
-              maxRequestBytes: this.#o.maxRequestBytes ?? 1024 * 1024,
+              maxRequestBytes: this.#o.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
               logger: this.#logger,
             }),
           );
@@ -244,8 +245,8 @@ export class A2aQueueServer {
         }
       });
     } catch (error) {
-      this.#logger.error({ err: error, jobId: job.id }, 'queue request failed');
-      await reply.end(errorResponse(null, -32603, 'Internal error while handling the request.'));
+      const message = reportUnexpectedError({ error, logger: this.#logger, fields: { jobId: job.id } });
+      await reply.end(errorResponse(null, -32603, message));
     }
   }
 

@@ -1,10 +1,12 @@
 import type { AgentCard } from '@a2a-js/sdk';
+import { A2AError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, type User, validateVersion } from '@a2a-js/sdk/server';
 import type { QueueLogger } from '../logger.ts';
 import type { JobEnvelope } from '../wire/envelope.ts';
 import { BULLMQ_BINDING } from '../wire/queue-url.ts';
 import { type QueueDelivery, setQueueDelivery } from './delivery.ts';
 import { errorResponse, type ReplyWriter } from './reply-writer.ts';
+import { reportUnexpectedError } from './unexpected-error.ts';
 
 /**
  * What a worker knows of who sent a job: its service parameters (`authorization` carries what HTTP
@@ -44,8 +46,14 @@ function idOf(request: unknown): RpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** A JSON-RPC error response for an error raised by the SDK or the request handler, as HTTP maps it. */
-function mappedError(id: RpcId, error: unknown): string {
+/**
+ * A JSON-RPC error response for an error raised by the SDK or the request handler, as HTTP maps it;
+ * an error that is not an A2A error is logged and answered with a generic message and its error id.
+ */
+function mappedError(id: RpcId, error: unknown, logger: QueueLogger, requestId: string): string {
+  if (!(error instanceof A2AError)) {
+    return errorResponse(id, -32603, reportUnexpectedError({ error, logger, fields: { requestId } }));
+  }
   return JSON.stringify({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
 }
 
@@ -96,7 +104,7 @@ export async function serveRequest({
   try {
     validateVersion(requestedVersion, card, BULLMQ_BINDING);
   } catch (error) {
-    return reply.end(mappedError(id, error));
+    return reply.end(mappedError(id, error, logger, envelope.requestId));
   }
   const extensions = (parameters['a2a-extensions'] ?? '')
     .split(',')
@@ -117,8 +125,10 @@ export async function serveRequest({
       } catch (error) {
         finished = true;
         // As the SDK's HTTP binding ends an SSE stream: with the JSON-RPC error, under the request's id.
-        logger.warn({ err: error, requestId: envelope.requestId }, 'stream ended with an error');
-        return await reply.end(mappedError(id, error));
+        if (error instanceof A2AError) {
+          logger.warn({ err: error, requestId: envelope.requestId }, 'stream ended with an error');
+        }
+        return await reply.end(mappedError(id, error, logger, envelope.requestId));
       }
       if (step.done) {
         finished = true;

@@ -16,6 +16,12 @@ export interface JobEnvelope {
   request: string;
 }
 
+/**
+ * The largest JSON-RPC request a job carries by default (256 KiB), on both sides: the caller refuses
+ * to send more and the worker to run more. As the HTTP binding's default body limit.
+ */
+export const DEFAULT_MAX_REQUEST_BYTES = 256 * 1024;
+
 /** A job's data read as an envelope, or what is wrong with it (`<field>: <problem>` each). */
 export type ReadEnvelope = { ok: true; envelope: JobEnvelope } | { ok: false; problems: string[] };
 
