@@ -181,7 +181,7 @@ export default {
       ['index.ts'],
       ['host'],
       ['http'],
-      ['delegate', 'delivery', 'registry', 'observe'],
+      ['delegate', 'delivery', 'registry', 'observe', 'limits'],
       ['redis'],
       ['executor'],
       ['approvals', 'auth', 'card'],

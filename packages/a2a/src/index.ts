@@ -68,6 +68,18 @@ export type {
 export { hostAgent } from './host/host-agent.ts';
 export type { HostedAgent, HostedAgentOptions } from './host/hosted-agent.ts';
 export { createHostedAgent } from './host/hosted-agent.ts';
+export type { LimitCounters, WindowCount } from './limits/limit-counters.ts';
+export { MemoryLimitCounters } from './limits/limit-counters.ts';
+export type { LimitName } from './limits/limit-errors.ts';
+export { TOO_MANY_REQUESTS_REASON, TooManyRequestsError } from './limits/limit-errors.ts';
+export type { LimitRequestsOptions } from './limits/limit-requests.ts';
+export { limitRequests } from './limits/limit-requests.ts';
+export { messageContentBytes } from './limits/message-size.ts';
+export type { RedisLimitCountersOptions } from './limits/redis-limit-counters.ts';
+export { RedisLimitCounters } from './limits/redis-limit-counters.ts';
+export type { HostLimits, RequestLimits } from './limits/request-limits.ts';
+export { DEFAULT_REQUEST_LIMITS } from './limits/request-limits.ts';
+export { concealInternalErrors, InternalServerError } from './observe/conceal-errors.ts';
 export { sendMessageRequest, textPart, userMessage } from './protocol/messages.ts';
 export {
   APPROVAL_DECISION_KEY,

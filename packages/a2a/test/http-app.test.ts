@@ -113,12 +113,12 @@ describe('the HTTP app around the agent', () => {
     const rpc = await post('/a2a/jsonrpc', huge, 'customer-token');
     expect(rpc.status).toBe(413);
     expect(await rpc.text()).toBe(
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Request body is larger than 1mb; send a smaller message."}}',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Request body is larger than 256kb; send a smaller message."}}',
     );
     const rest = await post('/a2a/rest/message:send', huge, 'customer-token');
     expect(rest.status).toBe(413);
     expect(await rest.json()).toMatchObject({
-      error: { code: 413, message: expect.stringMatching(/larger than 1mb/) },
+      error: { code: 413, message: expect.stringMatching(/larger than 256kb/) },
     });
 
     const badRpc = await post('/a2a/jsonrpc', '{"jsonrpc": "2.0", "id": 1,', 'customer-token');

@@ -1,5 +1,5 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import type { TaskStore } from '@a2a-js/sdk/server';
+import type { A2ARequestHandler, TaskStore } from '@a2a-js/sdk/server';
 import {
   A2aQueueServer,
   BULLMQ_BINDING,
@@ -29,6 +29,11 @@ import { adminApprovalsRouter } from '../http/admin-approvals.ts';
 import { createA2aHttpApp } from '../http/create-app.ts';
 import type { ReadinessCheck } from '../http/health-routes.ts';
 import { a2aHttpInterfaces } from '../http/paths.ts';
+import { MemoryLimitCounters } from '../limits/limit-counters.ts';
+import { limitRequests } from '../limits/limit-requests.ts';
+import { RedisLimitCounters } from '../limits/redis-limit-counters.ts';
+import type { HostLimits } from '../limits/request-limits.ts';
+import { concealInternalErrors } from '../observe/conceal-errors.ts';
 import { listenForCancels } from '../redis/cancel-listener.ts';
 import type { AgentRegistry, Registration } from '../registry/agent-registry.ts';
 import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
@@ -86,6 +91,12 @@ export interface HostAgentOptions
   /** Who may call (default: anyone; the card then declares no security scheme). */
   auth?: HostAuth;
   stores?: HostStores;
+  /**
+   * Request limits per caller: message size and parts, requests per minute, tasks in flight (see
+   * `HostLimits` for the defaults by kind of caller), on HTTP and the queue alike; counted in Redis
+   * under the queue's prefix when there is a queue, else in this process.
+   */
+  limits?: HostLimits;
   /** Abort runs canceled on another replica: the channel `RedisTaskStore` publishes under `prefix`. */
   cancels?: { redis: Redis; prefix: string };
   /** Keep an entry in the registry while started, with heartbeats. */
@@ -137,6 +148,7 @@ export async function hostAgent({
   stores = {},
   cancels,
   registry,
+  limits = {},
   logger = stderrLogger(),
   ...agentOptions
 }: HostAgentOptions): Promise<AgentHost> {
@@ -163,6 +175,7 @@ export async function hostAgent({
   ];
   let card: AgentCard;
   let hosted: HostedAgent;
+  let limited: A2ARequestHandler;
   try {
     card = buildAgentCard({
       agent: agentOptions.agent,
@@ -175,16 +188,31 @@ export async function hostAgent({
       ...(skills ? { skills } : {}),
     });
     hosted = createHostedAgent({ ...agentOptions, card, ...stores, logger });
+    // Limits first, then (outermost) no unexpected error reaches a caller verbatim, on either binding.
+    const { counters, ...perCaller } = limits;
+    limited = limitRequests({
+      handler: hosted.requestHandler,
+      limits: perCaller,
+      counters:
+        counters ??
+        (queue
+          ? new RedisLimitCounters({ redis: queue.redis, prefix: queue.address.prefix })
+          : new MemoryLimitCounters()),
+      logger,
+    });
   } catch (error) {
     await server?.close();
     throw error;
   }
   const queueServer = queue
     ? new A2aQueueServer({
-        requestHandler: deduplicateMessages({
-          handler: hosted.requestHandler,
-          redis: queue.redis,
-          prefix: queue.address.prefix,
+        requestHandler: concealInternalErrors({
+          handler: deduplicateMessages({
+            handler: limited,
+            redis: queue.redis,
+            prefix: queue.address.prefix,
+            logger,
+          }),
           logger,
         }),
         card,
@@ -227,7 +255,7 @@ export async function hostAgent({
   const mountRoutes = () => {
     if (!server || !http) return;
     const app = createA2aHttpApp({
-      requestHandler: hosted.requestHandler,
+      requestHandler: concealInternalErrors({ handler: limited, logger }),
       card,
       ...(bearerAuth ? { auth: { authenticate } } : {}),
       ...(http.readiness ? { readiness: http.readiness } : {}),

@@ -6,10 +6,12 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { A2aError } from '../errors.ts';
+import { InternalServerError, newErrorId, traceIdOf } from '../observe/conceal-errors.ts';
 import { agentCardRoute } from './agent-card-route.ts';
 import { assertCardDeclaresBearer, bearerAuth, requiredBearerSchemes } from './bearer-auth.ts';
 import { healthRoutes, type ReadinessCheck } from './health-routes.ts';
 import { BODY_LIMIT, jsonBody } from './json-body.ts';
+import { limitStatus } from './limit-status.ts';
 import { A2A_HTTP_PATHS } from './paths.ts';
 import { type HttpBinding, sendProblem } from './problems.ts';
 
@@ -25,7 +27,10 @@ export interface A2aHttpAppOptions {
    * required bearer scheme: build it with `buildAgentCard({ ..., bearerAuth: true })`.
    */
   auth?: { authenticate: Authenticator };
-  /** Largest request body, as bytes or a size like `512kb` (default `1mb`). */
+  /**
+   * Largest request body, as bytes or a size like `512kb` (default `256kb`: a message's content is
+   * limited far below it, see `HostLimits`; the queue's `maxRequestBytes` matches it).
+   */
   bodyLimit?: string | number;
   /** Decides `GET /readyz` (default: always ready). */
   readiness?: ReadinessCheck;
@@ -68,7 +73,7 @@ export function createA2aHttpApp({
   requestHandler,
   card,
   auth,
-  bodyLimit = '1mb',
+  bodyLimit = '256kb',
   readiness,
   logger = stderrLogger(),
   legacyCompat = true,
@@ -112,6 +117,7 @@ export function createA2aHttpApp({
       path,
       ...authenticate,
       ...jsonBody({ binding, limit: bodyLimit, logger }),
+      limitStatus(),
       handler,
       internalError(binding, logger),
     );
@@ -153,10 +159,15 @@ function checkOptions(options: Omit<A2aHttpAppOptions, 'logger'>): void {
   if (options.auth) assertCardDeclaresBearer(options.card);
 }
 
-/** Last resort of an A2A route: logs the error and answers in the binding's shape. */
+/** Last resort of an A2A route: logs the error with an error id and answers in the binding's shape. */
 function internalError(binding: HttpBinding, logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
-    logger.error({ err: error, binding, path: req.originalUrl }, 'A2A HTTP request failed');
+    const errorId = newErrorId();
+    const traceId = traceIdOf();
+    logger.error(
+      { err: error, errorId, ...(traceId ? { traceId } : {}), binding, path: req.originalUrl },
+      'A2A HTTP request failed',
+    );
     if (res.headersSent) {
       next(error);
       return;
@@ -165,7 +176,7 @@ function internalError(binding: HttpBinding, logger: Logger): ErrorRequestHandle
       res,
       binding,
       problem: 'INTERNAL',
-      message: 'The server could not handle this request. Try again; if it keeps failing, tell the operator.',
+      message: new InternalServerError(errorId).message,
     });
   };
 }
