@@ -1,5 +1,6 @@
-import { ChatMessage, TaskState } from '@switchboard/agent';
+import { ChatMessage, TaskState, trimHistory } from '@switchboard/agent';
 import { z } from 'zod';
+import { A2aError } from '../errors.ts';
 
 /** What an agent keeps of a conversation between A2A calls: its messages and its task state. */
 export const RunState = z.object({ messages: z.array(ChatMessage), state: TaskState });
@@ -15,9 +16,40 @@ export interface RunStateStore {
   save(conversation: string, state: RunState): Promise<void>;
 }
 
-/** A run-state store in this process only. */
+/** The turns of a conversation a run-state store keeps by default. */
+export const DEFAULT_HISTORY_TURNS = 50;
+
+/**
+ * The state to store of a conversation: its last `maxTurns` turns, cut only where a user message
+ * starts one, so a tool call is never parted from its results (`trimHistory`); the leading system
+ * messages stay. Throws `INVALID_OPTIONS` for a `maxTurns` that is not a whole number of at least 1.
+ *
+ * @example
+ * await redis.set(key, JSON.stringify(keepLastTurns(state, 50)));
+ */
+export function keepLastTurns(state: RunState, maxTurns: number): RunState {
+  const { messages, droppedTurns } = trimHistory({ messages: state.messages, maxTurns });
+  return droppedTurns === 0 ? state : { ...state, messages };
+}
+
+/** Checks a store's `maxTurns` option; returns it. */
+export function checkedMaxTurns(store: string, maxTurns: number): number {
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `${store} maxTurns must be a whole number of at least 1, got ${maxTurns}.`,
+    });
+  }
+  return maxTurns;
+}
+
+/** A run-state store in this process only; it keeps the last `maxTurns` turns of each conversation (default 50). */
 export class MemoryRunStateStore implements RunStateStore {
   readonly #states = new Map<string, string>();
+  readonly #maxTurns: number;
+
+  constructor({ maxTurns = DEFAULT_HISTORY_TURNS }: { maxTurns?: number } = {}) {
+    this.#maxTurns = checkedMaxTurns('MemoryRunStateStore', maxTurns);
+  }
 
   async load(conversation: string): Promise<RunState | undefined> {
     const stored = this.#states.get(conversation);
@@ -25,6 +57,6 @@ export class MemoryRunStateStore implements RunStateStore {
   }
 
   async save(conversation: string, state: RunState): Promise<void> {
-    this.#states.set(conversation, JSON.stringify(state));
+    this.#states.set(conversation, JSON.stringify(keepLastTurns(state, this.#maxTurns)));
   }
 }

@@ -1,5 +1,6 @@
 import type { IntentBegin, IntentFinish, IntentRecord, IntentStart, IntentStore } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
+import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 const BEGIN = `
 local current = redis.call('GET', KEYS[1])
@@ -24,7 +25,8 @@ return 1
 
 /**
  * Intent records of non-idempotent tools in Redis, shared by every replica: `begin` is one atomic
- * script, so two replicas racing on the same action cannot both start it.
+ * script, so two replicas racing on the same action cannot both start it. Each record expires
+ * `ttlSeconds` (default 7 days) after it began.
  */
 export class RedisIntentStore implements IntentStore {
   readonly #redis: Redis;
@@ -34,7 +36,7 @@ export class RedisIntentStore implements IntentStore {
   constructor({
     redis,
     prefix,
-    ttlSeconds = 30 * 24 * 3600,
+    ttlSeconds = DEFAULT_RETENTION_SECONDS,
   }: { redis: Redis; prefix: string; ttlSeconds?: number }) {
     this.#redis = redis;
     this.#prefix = prefix;

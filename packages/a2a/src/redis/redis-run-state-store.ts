@@ -1,7 +1,14 @@
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
-import { RunState, type RunStateStore } from '../executor/run-state-store.ts';
+import {
+  checkedMaxTurns,
+  DEFAULT_HISTORY_TURNS,
+  keepLastTurns,
+  RunState,
+  type RunStateStore,
+} from '../executor/run-state-store.ts';
+import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 /** Options of {@link RedisRunStateStore}. */
 export interface RedisRunStateStoreOptions {
@@ -9,15 +16,21 @@ export interface RedisRunStateStoreOptions {
   redis: Redis;
   /** Key prefix of this agent, e.g. `{switchboard:orders}`; state lives at `<prefix>:run:<conversation>`. */
   prefix: string;
-  /** How long a conversation's state is kept after its last save; default 30 days. */
+  /** How long a conversation's state is kept after its last save; default 7 days. */
   ttlSeconds?: number;
+  /**
+   * The turns of a conversation kept (default 50): older ones are dropped on save, by whole turns,
+   * so a tool call is never parted from its results.
+   */
+  maxTurns?: number;
   /** Where corrupt entries are reported; default JSON lines on stderr. */
   logger?: Pick<Logger, 'warn'>;
 }
 
 /**
  * The {@link RunStateStore} on Redis, shared by all replicas of an agent: one JSON value per A2A
- * `conversation`, validated with the {@link RunState} schema on load, its TTL refreshed on every save.
+ * `conversation`, validated with the {@link RunState} schema on load, its TTL refreshed on every save
+ * and its history cut to the last `maxTurns` turns.
  * A corrupt entry is logged and read as absent, so the conversation starts afresh instead of failing.
  *
  * @example
@@ -27,12 +40,14 @@ export class RedisRunStateStore implements RunStateStore {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
+  readonly #maxTurns: number;
   readonly #logger: Pick<Logger, 'warn'>;
 
   constructor({
     redis,
     prefix,
-    ttlSeconds = 30 * 24 * 60 * 60,
+    ttlSeconds = DEFAULT_RETENTION_SECONDS,
+    maxTurns = DEFAULT_HISTORY_TURNS,
     logger = stderrLogger(),
   }: RedisRunStateStoreOptions) {
     if (typeof prefix !== 'string' || prefix === '') {
@@ -48,6 +63,7 @@ export class RedisRunStateStore implements RunStateStore {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlSeconds = ttlSeconds;
+    this.#maxTurns = checkedMaxTurns('RedisRunStateStore', maxTurns);
     this.#logger = logger;
   }
 
@@ -76,7 +92,12 @@ export class RedisRunStateStore implements RunStateStore {
 
   async save(conversation: string, state: RunState): Promise<void> {
     try {
-      await this.#redis.set(this.#key(conversation), JSON.stringify(state), 'EX', this.#ttlSeconds);
+      await this.#redis.set(
+        this.#key(conversation),
+        JSON.stringify(keepLastTurns(state, this.#maxTurns)),
+        'EX',
+        this.#ttlSeconds,
+      );
     } catch (cause) {
       throw new A2aError('REDIS_UNAVAILABLE', {
         message: `Run state of ${conversation} could not be saved.`,

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
+import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 import { loadStoredTasks } from './stored-task.ts';
 import { readTaskWindow } from './task-list-window.ts';
 import {
@@ -26,7 +27,7 @@ import {
 export interface TaskRetention {
   /** For COMPLETED, FAILED, CANCELED and REJECTED tasks; default 7 days. */
   terminalTtlSeconds?: number;
-  /** For every other state; default 30 days. */
+  /** For every other state; default 7 days. */
   activeTtlSeconds?: number;
 }
 
@@ -43,7 +44,6 @@ export interface RedisTaskStoreOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
-const DAY_SECONDS = 24 * 60 * 60;
 const DEFAULT_PAGE_SIZE = 50;
 const scoreArg = (score: number) => (Number.isFinite(score) ? score : '-inf');
 
@@ -89,7 +89,8 @@ export class RedisTaskStore implements TaskStore {
         message: 'RedisTaskStore needs a non-empty prefix, e.g. { prefix: "{switchboard:orders}" }.',
       });
     }
-    const { terminalTtlSeconds = 7 * DAY_SECONDS, activeTtlSeconds = 30 * DAY_SECONDS } = retention;
+    const { terminalTtlSeconds = DEFAULT_RETENTION_SECONDS, activeTtlSeconds = DEFAULT_RETENTION_SECONDS } =
+      retention;
     this.#terminalTtlMs = positiveSeconds('terminalTtlSeconds', terminalTtlSeconds) * 1000;
     this.#activeTtlMs = positiveSeconds('activeTtlSeconds', activeTtlSeconds) * 1000;
     this.#redis = redis;

@@ -49,8 +49,9 @@ const DROP_IF_GONE = `if redis.call('EXISTS', KEYS[2]) == 0 then return redis.ca
  * `<namespace>:registry:agent:<name>:<instanceId>` (fields `card` = `AgentCard.toJSON` JSON,
  * `metadata`, `lastSeen`) that expires `ttlSeconds` after its last heartbeat; a sorted set
  * `<namespace>:registry:instances` (member `["<name>","<instanceId>"]`, score = last heartbeat, ms)
- * lets `list()` find them without SCAN. An instance whose entry has expired is not listed, and its
- * index member is dropped on the next `list()`.
+ * lets `list()` find them without SCAN; it expires `ttlSeconds` after the last heartbeat of any
+ * instance. An instance whose entry has expired is not listed, and its index member is dropped on
+ * the next `list()`.
  *
  * @example
  * const registration = await new AgentRegistry({ redis }).register({ card, instanceId: hostname() });
@@ -112,6 +113,8 @@ export class AgentRegistry {
         .hset(key, { ...fields, lastSeen: String(now) })
         .pexpire(key, this.#ttlMs)
         .zadd(this.#indexKey(), now, member)
+        // Kept alive by every live instance's heartbeat: once none is left, nor is the index.
+        .pexpire(this.#indexKey(), this.#ttlMs)
         .exec();
       const failed = results?.find(([err]) => err !== null)?.[0];
       if (!results || failed)
