@@ -62,13 +62,25 @@ export async function startServing({
     logger.warn({ err: error }, 'Redis connection lost; reconnecting');
   });
   const { model, label } = createModel(config.model);
-  const queue = new QueueTransportFactory({ redis, timeoutMs: config.hopTimeoutMs });
+  // Reply streams live under the namespace too, as every other key of the system.
+  const queue = new QueueTransportFactory({
+    redis,
+    namespace: config.namespace,
+    timeoutMs: config.hopTimeoutMs,
+  });
   const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
   const built = await setup({ config, redis, model, logger, tracer: telemetry.tracer, registry, queue });
   const { agent } = built;
   const address = defaultQueueAddress(agent.name, config.namespace);
   const { prefix } = address;
-  const taskStore = new RedisTaskStore({ redis, prefix, ownerResolver: actingForOwner(), logger });
+  const retentionSeconds = config.retentionDays * 24 * 60 * 60;
+  const taskStore = new RedisTaskStore({
+    redis,
+    prefix,
+    retention: { terminalTtlSeconds: retentionSeconds, activeTtlSeconds: retentionSeconds },
+    ownerResolver: actingForOwner(),
+    logger,
+  });
   const host = await hostAgent({
     agent,
     model,
@@ -92,15 +104,24 @@ export async function startServing({
     stores: {
       taskStore,
       ledger: new RedisTaskLedger({ redis, prefix, instanceId: config.instanceId, logger }),
-      runState: new RedisRunStateStore({ redis, prefix, logger }),
-      intents: new RedisIntentStore({ redis, prefix }),
+      runState: new RedisRunStateStore({
+        redis,
+        prefix,
+        ttlSeconds: retentionSeconds,
+        maxTurns: config.historyTurns,
+        logger,
+      }),
+      intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
     },
+    limits: { customers: config.customerLimits },
     cancels: { redis, prefix },
     registry: { registry, instanceId: config.instanceId, metadata: { url: config.publicUrl } },
     ownerResolver: actingForOwner(),
     audit: new LogAuditSink(logger),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
-    ...(approvalsBoard ? { approvals: new RedisApprovalBoard({ redis, prefix }) } : {}),
+    ...(approvalsBoard
+      ? { approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }) }
+      : {}),
     tracer: telemetry.tracer,
     logger,
   });

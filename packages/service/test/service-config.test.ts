@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadServiceConfig } from '../src/index.ts';
 
-const base = { SWITCHBOARD_SERVICE_TOKEN: 'svc-0123456789abcdef' };
+const base = { SWITCHBOARD_SERVICE_TOKEN: 'svc-7Kq2Xw9Lm4Tz8Rb3' };
 
 function problemsOf(env: NodeJS.ProcessEnv, isPublic = false) {
   try {
@@ -78,15 +78,100 @@ describe('loadServiceConfig', () => {
     const config = loadServiceConfig({
       env: {
         ...base,
-        SWITCHBOARD_CUSTOMER_TOKENS: 'tok-0123456789abcdef=alice',
-        SWITCHBOARD_OPERATOR_TOKENS: 'ops-0123456789abcdef=ada',
+        SWITCHBOARD_CUSTOMER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
+        SWITCHBOARD_OPERATOR_TOKENS: 'ops-Gf2Mk8Rt4Lx6Zb1n=ada',
       },
       service: 'supervisor',
       defaultPort: 4100,
       public: true,
     });
-    expect(config.customerTokens).toEqual({ 'tok-0123456789abcdef': 'alice' });
-    expect(config.operatorTokens).toEqual({ 'ops-0123456789abcdef': 'ada' });
+    expect(config.customerTokens).toEqual({ 'tok-Vn5Hc1Jp7Qy3Ws9d': 'alice' });
+    expect(config.operatorTokens).toEqual({ 'ops-Gf2Mk8Rt4Lx6Zb1n': 'ada' });
+  });
+
+  it('refuses placeholder and guessable tokens, naming the variable, why, and how to make one', () => {
+    const error = problemsOf(
+      {
+        ...base,
+        SWITCHBOARD_CUSTOMER_TOKENS: 'aaaaaaaaaaaaaaaaaaaa=alice,tok-0123456789abcdef=bob',
+        SWITCHBOARD_OPERATOR_TOKENS: 'your-operator-token-here=ada',
+      },
+      true,
+    );
+    expect(error.problems).toEqual([
+      {
+        variable: 'SWITCHBOARD_CUSTOMER_TOKENS',
+        message:
+          'the token for "alice" repeats one character 8 times or more; make one with `openssl rand -hex 32`',
+      },
+      {
+        variable: 'SWITCHBOARD_OPERATOR_TOKENS',
+        message:
+          'the token for "ada" is a placeholder (it contains "token"); make one with `openssl rand -hex 32`',
+      },
+    ]);
+    const weak = (token: string) =>
+      problemsOf({ ...base, SWITCHBOARD_CUSTOMER_TOKENS: `${token}=alice` }).problems.map((problem) =>
+        problem.message.replace('the token for "alice" ', ''),
+      );
+    expect(weak('svc-0123456789abcdef')).toEqual([
+      'has a run of 8 or more consecutive characters (such as 01234567 or abcdefgh); make one with `openssl rand -hex 32`',
+    ]);
+    expect(weak('abababababababababab')).toEqual([
+      'is too easy to guess (about 20 bits of entropy, at least 64 needed); make one with `openssl rand -hex 32`',
+    ]);
+    expect(weak('changeme-please-now')[0]).toMatch(/^is a placeholder \(it contains "changeme"\)/);
+    expect(weak('XXXXXXXXXXXXXXXXXXXX')[0]).toMatch(/^is a placeholder \(it contains "xxxx"\)/);
+    // What the message says to run makes a token that passes.
+    const made = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    expect(
+      loadServiceConfig({
+        env: { ...base, SWITCHBOARD_CUSTOMER_TOKENS: `${made}=alice` },
+        service: 'orders',
+        defaultPort: 1,
+      }).customerTokens,
+    ).toEqual({ [made]: 'alice' });
+    expect(problemsOf({ ...base, OPENAI_API_KEY: 'REPLACE_ME' }).problems).toEqual([
+      {
+        variable: 'OPENAI_API_KEY',
+        message:
+          'is a placeholder (it contains "replaceme"); set the key your provider gave you, or unset it',
+      },
+    ]);
+  });
+
+  it('reads the limits and retention, 0 turning a per-customer limit off', () => {
+    const read = (env: NodeJS.ProcessEnv) =>
+      loadServiceConfig({ env: { ...base, ...env }, service: 'orders', defaultPort: 1 });
+    expect(read({})).toMatchObject({
+      customerLimits: { requestsPerMinute: 60, maxTasksInFlight: 5, maxMessageBytes: 16_384 },
+      historyTurns: 50,
+      retentionDays: 7,
+    });
+    expect(
+      read({
+        SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
+        SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '2',
+        SWITCHBOARD_MAX_MESSAGE_BYTES: '4096',
+        SWITCHBOARD_HISTORY_TURNS: '10',
+        SWITCHBOARD_RETENTION_DAYS: '30',
+      }),
+    ).toMatchObject({
+      customerLimits: {
+        requestsPerMinute: Number.POSITIVE_INFINITY,
+        maxTasksInFlight: 2,
+        maxMessageBytes: 4096,
+      },
+      historyTurns: 10,
+      retentionDays: 30,
+    });
+    expect(
+      problemsOf({ ...base, SWITCHBOARD_RETENTION_DAYS: '0', SWITCHBOARD_MAX_MESSAGE_BYTES: 'lots' })
+        .problems,
+    ).toEqual([
+      { variable: 'SWITCHBOARD_MAX_MESSAGE_BYTES', message: 'must be a whole number' },
+      { variable: 'SWITCHBOARD_RETENTION_DAYS', message: 'must be at least 1' },
+    ]);
   });
 
   describe('an identity provider (SWITCHBOARD_OIDC_*)', () => {

@@ -1,4 +1,5 @@
 import { HttpUrl } from './env-values.ts';
+import { placeholderProblem } from './secret-strength.ts';
 
 /** Which model an agent runs on: the offline planner, or an OpenAI-compatible endpoint. */
 export type ModelConfig =
@@ -40,6 +41,15 @@ export function readModelConfig(
     const url = HttpUrl.safeParse(baseURL.value);
     if (!url.success)
       problems.push({ variable: baseURL.variable, message: 'must be an http(s) URL up to /v1' });
+  }
+  // A provider's key is checked by the provider; only a placeholder left in place is refused here
+  // (a local server may take any key at all).
+  const placeholder = apiKey.value ? placeholderProblem(apiKey.value) : undefined;
+  if (placeholder) {
+    problems.push({
+      variable: apiKey.variable,
+      message: `${placeholder}; set the key your provider gave you, or unset it`,
+    });
   }
   if (!apiKey.value && !baseURL.value) {
     problems.push({

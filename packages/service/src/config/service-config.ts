@@ -3,7 +3,7 @@ import { type JwtAuthenticatorOptions, staticTokenProblems } from '@switchboard/
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
-import { HttpUrl, Millis, Port, RedisUrl, TokenList } from './env-values.ts';
+import { HttpUrl, Millis, Port, RedisUrl, SecretToken, TokenList, WholeNumber } from './env-values.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
 
@@ -52,6 +52,20 @@ export interface ServiceConfig {
    * a crashed replica's jobs are taken over by another after about this long.
    */
   jobLockMs: number;
+  /**
+   * What one customer may ask of this service: requests per minute (`SWITCHBOARD_RATE_LIMIT_PER_MIN`,
+   * default 60), tasks running at once (`SWITCHBOARD_MAX_TASKS_IN_FLIGHT`, default 5) and bytes of
+   * content per message (`SWITCHBOARD_MAX_MESSAGE_BYTES`, default 16 384). `Infinity` where the
+   * variable is 0 (no limit). Operators and services keep `hostAgent`'s own limits.
+   */
+  customerLimits: { requestsPerMinute: number; maxTasksInFlight: number; maxMessageBytes: number };
+  /** The turns of a conversation its run state keeps (`SWITCHBOARD_HISTORY_TURNS`, default 50). */
+  historyTurns: number;
+  /**
+   * How long tasks, conversations, intents and approvals are kept after their last change
+   * (`SWITCHBOARD_RETENTION_DAYS`, default 7).
+   */
+  retentionDays: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** `deployment.environment.name` of its traces (`NODE_ENV`, default `development`). */
   environment: string;
@@ -80,9 +94,7 @@ const Common = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: Port.optional(),
   PUBLIC_URL: HttpUrl.optional(),
-  SWITCHBOARD_SERVICE_TOKEN: z
-    .string({ error: 'is required: the token services present to each other (16+ characters)' })
-    .regex(/^[A-Za-z0-9\-._~+/]{16,}$/, 'must be at least 16 characters of letters, digits or -._~+/'),
+  SWITCHBOARD_SERVICE_TOKEN: SecretToken,
   SWITCHBOARD_CUSTOMER_TOKENS: TokenList.optional(),
   SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
@@ -92,6 +104,11 @@ const Common = z.object({
   SWITCHBOARD_WORKER_WAIT_MS: Millis.optional(),
   SWITCHBOARD_DRAIN_MS: Millis.default(30_000),
   SWITCHBOARD_JOB_LOCK_MS: Millis.min(1_000, 'must be at least 1000 ms').default(30_000),
+  SWITCHBOARD_RATE_LIMIT_PER_MIN: WholeNumber(0).default(60),
+  SWITCHBOARD_MAX_TASKS_IN_FLIGHT: WholeNumber(0).default(5),
+  SWITCHBOARD_MAX_MESSAGE_BYTES: WholeNumber(1024).default(16 * 1024),
+  SWITCHBOARD_HISTORY_TURNS: WholeNumber(1).default(50),
+  SWITCHBOARD_RETENTION_DAYS: WholeNumber(1).max(3650, 'must be at most 3650').default(7),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   NODE_ENV: z.string().trim().min(1).default('development'),
 });
@@ -179,6 +196,13 @@ export function loadServiceConfig({
     workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
+    customerLimits: {
+      requestsPerMinute: c.SWITCHBOARD_RATE_LIMIT_PER_MIN || Number.POSITIVE_INFINITY,
+      maxTasksInFlight: c.SWITCHBOARD_MAX_TASKS_IN_FLIGHT || Number.POSITIVE_INFINITY,
+      maxMessageBytes: c.SWITCHBOARD_MAX_MESSAGE_BYTES,
+    },
+    historyTurns: c.SWITCHBOARD_HISTORY_TURNS,
+    retentionDays: c.SWITCHBOARD_RETENTION_DAYS,
     logLevel: c.LOG_LEVEL,
     environment: c.NODE_ENV,
     instanceId: `${service}-${hostname()}-${process.pid}`,
