@@ -17,8 +17,16 @@ import { isRecord, parseYamlDocuments } from './support/yaml-files.ts';
 const text = readRepoFile('infra/docker-compose.yml');
 const [raw] = parseYamlDocuments(text, 'docker-compose.yml');
 const exampleEnv = parseEnvFile(readRepoFile('infra/.env.example'));
-/** The file as `docker compose` sees it with infra/.env copied from the example. */
-const compose = interpolateAll(raw, exampleEnv) as { services: Record<string, Record<string, unknown>> };
+/** What an operator writes in place of the example's REPLACE_ME tokens (`openssl rand -hex 32`). */
+const FILLED_TOKENS = {
+  SWITCHBOARD_SERVICE_TOKEN: '5d41a9f0c2b7e8316a4f9d2c7b0e5a83f1c6d9e2b4a7f0c3d8e1b6a9f2c5d07e',
+  SWITCHBOARD_CUSTOMER_TOKENS: '9b2e7f4a1c8d3e6b0f5a2d9c4e7b1a8f3d6c0e9b2a5f8d1c4e7a0b3f6d9c2e5a=alice',
+  SWITCHBOARD_OPERATOR_TOKENS: 'c7e0a3f6d9b2c5e8a1f4d7b0e3c6a9f2d5b8e1c4a7f0d3b6e9c2a5f8d1b4e7c0=olivia',
+} as const;
+/** The file as `docker compose` sees it with infra/.env copied from the example and filled in. */
+const compose = interpolateAll(raw, { ...exampleEnv, ...FILLED_TOKENS }) as {
+  services: Record<string, Record<string, unknown>>;
+};
 const service = (name: string) => {
   const found = compose.services[name];
   if (!found) throw new Error(`docker-compose.yml has no service "${name}"`);
@@ -89,6 +97,20 @@ describe('infra/docker-compose.yml', () => {
       expect(env.SWITCHBOARD_CUSTOMER_TOKENS).toBeUndefined();
       expect(env.SWITCHBOARD_OPERATOR_TOKENS).toBeUndefined();
     }
+  });
+
+  it('starts no service with the example’s placeholders left in place, naming each variable', () => {
+    const copied = interpolateAll(raw, exampleEnv) as typeof compose;
+    const supervisor = environmentOf(copied.services.supervisor ?? {});
+    expect(() => loadSupervisorConfig(supervisor)).toThrow(
+      /SWITCHBOARD_SERVICE_TOKEN: is a placeholder \(it contains "replaceme"\); make one with `openssl rand -hex 32`/,
+    );
+    expect(() => loadSupervisorConfig(supervisor)).toThrow(
+      /SWITCHBOARD_CUSTOMER_TOKENS: the token for "alice" is a placeholder/,
+    );
+    expect(() => loadSupervisorConfig(supervisor)).toThrow(
+      /SWITCHBOARD_OPERATOR_TOKENS: the token for "olivia" is a placeholder/,
+    );
   });
 
   it('commits no secret: every token comes from infra/.env and stops Compose when missing', () => {

@@ -287,7 +287,7 @@ export const FILLED_SECRETS = {
   REDIS_PASSWORD: 'p@ss/w0rd',
   SWITCHBOARD_SERVICE_TOKEN: 'svc-7f3a9c2e41b8d05f6a',
   SWITCHBOARD_CUSTOMER_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
-  SWITCHBOARD_OPERATOR_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
+  SWITCHBOARD_OPERATOR_TOKENS: 'ops-4d8b2f6a0c9e1d7b3a5f=olivia',
 } as const;
 const filled: Readonly<Record<string, string | undefined>> = FILLED_SECRETS;
 
