@@ -14,7 +14,7 @@ await runServiceMain({
     return runAgentService({
       config,
       approvalsBoard: true,
-      setup: async ({ registry, queue, logger }) => {
+      setup: async ({ registry, queue, signer, logger }) => {
         const peers = await discoverWorkers({
           registry,
           names: config.workers,
@@ -28,7 +28,7 @@ await runServiceMain({
             names: config.workers,
             hopTimeoutMs: config.hopTimeoutMs,
             workerWaitMs: config.workerWaitMs,
-            serviceToken: config.serviceToken,
+            signer,
             logger,
           },
           peers,

@@ -1,5 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import type { ServiceSigner } from '@switchboard/a2a';
 import { delegationTools } from '@switchboard/a2a/delegate';
 import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
@@ -22,7 +23,8 @@ interface WorkerToolsOptions {
   hopTimeoutMs: number;
   /** How long a delegation waits while its worker has no live replica in the registry. */
   workerWaitMs: number;
-  serviceToken: string;
+  /** Signs each delegation's assertion: this service, for the customer the request is for. */
+  signer: ServiceSigner;
   logger: Logger;
 }
 
@@ -72,13 +74,13 @@ export class WorkerTools {
   }
 
   #build(peers: readonly AgentCard[]): Agent {
-    const { queue, hopTimeoutMs, workerWaitMs, serviceToken, logger } = this.#o;
+    const { queue, hopTimeoutMs, workerWaitMs, signer, logger } = this.#o;
     const tools = delegationTools({
       peers,
       timeoutMs: hopTimeoutMs,
       liveReplicas: (name) => this.#liveReplicas(name),
       replicaWaitMs: workerWaitMs,
-      token: serviceToken,
+      signer,
       logger,
       clientFor: (card) => {
         let client = this.#clients.get(card.name);

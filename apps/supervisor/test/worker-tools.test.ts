@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { buildAgentCard } from '@switchboard/a2a';
+import { buildAgentCard, generateServiceKey, serviceSigner } from '@switchboard/a2a';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import {
   BULLMQ_BINDING,
@@ -32,7 +32,7 @@ describe('the supervisor’s worker tools', () => {
         names: ['inventory'],
         hopTimeoutMs: 1_000,
         workerWaitMs: 1_000,
-        serviceToken: 'svc-0123456789abcdef',
+        signer: serviceSigner({ key: generateServiceKey({ service: 'supervisor' }).privateKey }),
         logger: silentLogger(),
       },
       [],

@@ -1,4 +1,4 @@
-import type { SkillSpec } from '@switchboard/a2a';
+import type { ServiceSigner, SkillSpec } from '@switchboard/a2a';
 import type { AgentRegistry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
@@ -14,8 +14,13 @@ export interface ServiceContext {
   logger: Logger;
   tracer: AgentTracer;
   registry: AgentRegistry;
-  /** The queue binding's client side, for calling peers; the kit closes it. */
+  /**
+   * The queue binding's client side, for calling peers; the kit closes it. A call made with
+   * `signedCallOptions` (as `delegationTools` makes them) carries an assertion bound to its request.
+   */
   queue: QueueTransportFactory;
+  /** Signs this service's on-behalf-of assertions (its `SWITCHBOARD_SERVICE_KEY`), for `delegationTools`. */
+  signer: ServiceSigner;
 }
 
 /** What a service's `setup` returns: the agent it hosts and how its card shows it. */

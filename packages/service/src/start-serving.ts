@@ -1,8 +1,16 @@
-import { hostAgent } from '@switchboard/a2a';
+import {
+  hostAgent,
+  ownKeyProblem,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '@switchboard/a2a';
 import { actingForOwner } from '@switchboard/a2a/approvals';
+import { signQueuedRequests } from '@switchboard/a2a/delegate';
 import {
   RedisApprovalBoard,
   RedisIntentStore,
+  RedisReplayGuard,
   RedisRunStateStore,
   RedisTaskLedger,
   RedisTaskStore,
@@ -67,12 +75,39 @@ export async function startServing({
     redis,
     namespace: config.namespace,
     timeoutMs: config.hopTimeoutMs,
+    serviceParameters: signQueuedRequests,
   });
   const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
-  const built = await setup({ config, redis, model, logger, tracer: telemetry.tracer, registry, queue });
+  // Each request to a peer carries an assertion of this service, for its end user, that lives no
+  // longer than the hop it is made for.
+  const signer = serviceSigner({ key: config.serviceKey, lifetimeMs: config.hopTimeoutMs });
+  const built = await setup({
+    config,
+    redis,
+    model,
+    logger,
+    tracer: telemetry.tracer,
+    registry,
+    queue,
+    signer,
+  });
   const { agent } = built;
   const address = defaultQueueAddress(agent.name, config.namespace);
   const { prefix } = address;
+  const trusted = trustedKeys({ source: config.trustedKeys, logger });
+  if (config.trustedKeys.kind === 'url') {
+    // A set served from a URL is first seen now: peers trust what it lists, so say when this
+    // service's own key is missing (every request it signs would be refused).
+    const problem = await trusted
+      .keySet()
+      .then((keySet) => ownKeyProblem(keySet, config.serviceKey))
+      .catch(
+        (error: unknown) =>
+          `could not be fetched (${error instanceof Error ? error.message : String(error)})`,
+      );
+    if (problem)
+      logger.warn({ variable: 'SWITCHBOARD_TRUSTED_KEYS', problem }, `the trusted keys ${problem}`);
+  }
   const retentionSeconds = config.retentionDays * 24 * 60 * 60;
   const taskStore = new RedisTaskStore({
     redis,
@@ -97,8 +132,16 @@ export async function startServing({
       tokens: {
         customers: config.customerTokens,
         operators: config.operatorTokens,
-        services: { [config.serviceToken]: 'peer' },
       },
+      // Peers prove themselves with assertions signed by their own keys, bound to each request.
+      authenticators: [
+        serviceAssertionAuthenticator({
+          audience: agent.name,
+          trustedKeys: trusted,
+          replay: new RedisReplayGuard({ redis, prefix }),
+          logger,
+        }),
+      ],
       ...(config.identityProvider ? { identityProvider: config.identityProvider } : {}),
     },
     stores: {

@@ -7,6 +7,7 @@ import { AgentRegistry } from '@switchboard/a2a/registry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -55,7 +56,7 @@ describe('a service whose launcher is killed with SIGKILL', () => {
         REDIS_URL: redisUrl,
         PORT: String(await freePort()),
         SWITCHBOARD_NAMESPACE: namespace,
-        SWITCHBOARD_SERVICE_TOKEN: 'svc-exit-with-parent-test',
+        ...serviceKeyEnv('echo'),
         SWITCHBOARD_SPAN_FILE: join(workdir, `${namespace}.spans.jsonl`),
         SWITCHBOARD_DRAIN_MS: '2000',
       });
@@ -95,7 +96,7 @@ describe('a service whose launcher is killed while the service is still starting
       REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
       PORT: String(await freePort()),
       SWITCHBOARD_NAMESPACE: namespace,
-      SWITCHBOARD_SERVICE_TOKEN: 'svc-exit-with-parent-test',
+      ...serviceKeyEnv('echo'),
       SWITCHBOARD_SPAN_FILE: join(workdir, `${namespace}.spans.jsonl`),
     });
     await launcher.waitForLine(/^service (\d+)$/, { describe: 'the pid of its service' });

@@ -1,7 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateServiceKey } from '@switchboard/a2a';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadServiceConfig } from '../src/index.ts';
+import { serviceKeyEnv } from './support/service-keys.ts';
 
-const base = { SWITCHBOARD_SERVICE_TOKEN: 'svc-7Kq2Xw9Lm4Tz8Rb3' };
+/** The keys of the orders service (`problemsOf` reads the orders service), and the supervisor's. */
+const base = serviceKeyEnv('orders');
+const supervisorBase = serviceKeyEnv('supervisor');
 
 function problemsOf(env: NodeJS.ProcessEnv, isPublic = false) {
   try {
@@ -38,7 +45,8 @@ describe('loadServiceConfig', () => {
       'PORT',
       'REDIS_URL',
       'SWITCHBOARD_HOP_TIMEOUT_MS',
-      'SWITCHBOARD_SERVICE_TOKEN',
+      'SWITCHBOARD_SERVICE_KEY',
+      'SWITCHBOARD_TRUSTED_KEYS',
     ]);
     expect(error.message).toContain('The orders service cannot start');
     expect(error.message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
@@ -46,7 +54,8 @@ describe('loadServiceConfig', () => {
 
   it('waits 30 s for a worker with no live replica, never longer than the hop timeout', () => {
     const read = (env: NodeJS.ProcessEnv) =>
-      loadServiceConfig({ env: { ...base, ...env }, service: 'supervisor', defaultPort: 4100 }).workerWaitMs;
+      loadServiceConfig({ env: { ...supervisorBase, ...env }, service: 'supervisor', defaultPort: 4100 })
+        .workerWaitMs;
     expect(read({})).toBe(30_000);
     expect(read({ SWITCHBOARD_HOP_TIMEOUT_MS: '3000' })).toBe(3_000);
     expect(read({ SWITCHBOARD_WORKER_WAIT_MS: '5000' })).toBe(5_000);
@@ -77,7 +86,7 @@ describe('loadServiceConfig', () => {
     expect(malformed.message).toContain('SWITCHBOARD_OPERATOR_TOKENS: "nopair…" is not token=name');
     const config = loadServiceConfig({
       env: {
-        ...base,
+        ...supervisorBase,
         SWITCHBOARD_CUSTOMER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
         SWITCHBOARD_OPERATOR_TOKENS: 'ops-Gf2Mk8Rt4Lx6Zb1n=ada',
       },
@@ -181,7 +190,12 @@ describe('loadServiceConfig', () => {
       SWITCHBOARD_OIDC_JWKS_URL: 'https://login.example.com/realms/shop/protocol/openid-connect/certs',
     };
     const load = (env: NodeJS.ProcessEnv) =>
-      loadServiceConfig({ env: { ...base, ...env }, service: 'supervisor', defaultPort: 4100, public: true });
+      loadServiceConfig({
+        env: { ...supervisorBase, ...env },
+        service: 'supervisor',
+        defaultPort: 4100,
+        public: true,
+      });
 
     it('is off without its variables, and stands in for the tokens of a public service', () => {
       expect(
@@ -293,5 +307,121 @@ describe('loadServiceConfig', () => {
         ),
       },
     ]);
+  });
+
+  describe('the service keys (SWITCHBOARD_SERVICE_KEY, SWITCHBOARD_TRUSTED_KEYS)', () => {
+    const orders = generateServiceKey({ service: 'orders', label: 'k1' });
+    const comms = generateServiceKey({ service: 'comms', label: 'k1' });
+    const keysOf = (problems: readonly { variable: string; message: string }[]) =>
+      problems.filter((problem) => problem.variable.startsWith('SWITCHBOARD_'));
+
+    it('reads the private key and an inline trusted set, or a file of one', () => {
+      const trusted = { keys: [orders.publicKey, comms.publicKey] };
+      const inline = loadServiceConfig({
+        env: {
+          SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.privateKey),
+          SWITCHBOARD_TRUSTED_KEYS: JSON.stringify(trusted),
+        },
+        service: 'orders',
+        defaultPort: 1,
+      });
+      expect(inline.serviceKey.kid).toBe('orders:k1');
+      expect(inline.trustedKeys).toEqual({ kind: 'inline', keySet: trusted });
+      const dir = mkdtempSync(join(tmpdir(), 'sb-keys-'));
+      try {
+        writeFileSync(join(dir, 'keys.json'), JSON.stringify(trusted));
+        const fromFile = loadServiceConfig({
+          env: {
+            SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.privateKey),
+            SWITCHBOARD_TRUSTED_KEYS: `file:${join(dir, 'keys.json')}`,
+          },
+          service: 'orders',
+          defaultPort: 1,
+        });
+        expect(fromFile.trustedKeys).toEqual({ kind: 'file', path: join(dir, 'keys.json') });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const url = loadServiceConfig({
+        env: {
+          SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.privateKey),
+          SWITCHBOARD_TRUSTED_KEYS: 'https://keys.example.com/switchboard/jwks.json',
+        },
+        service: 'orders',
+        defaultPort: 1,
+      });
+      expect(url.trustedKeys).toEqual({ kind: 'url', url: 'https://keys.example.com/switchboard/jwks.json' });
+    });
+
+    it('says how to make a key when none is set', () => {
+      expect(keysOf(problemsOf({}).problems)).toEqual([
+        {
+          variable: 'SWITCHBOARD_SERVICE_KEY',
+          message:
+            "is required: orders's private signing key, a JWK; make one with `switchboard keys generate --service orders`",
+        },
+        {
+          variable: 'SWITCHBOARD_TRUSTED_KEYS',
+          message:
+            'is required: the public keys of every service (a JWKS {"keys":[...]}, inline, as file:/path, or an https:// URL)',
+        },
+      ]);
+    });
+
+    it('refuses another service’s key, a public key given as the private one, and a set without its own key', () => {
+      const otherService = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: JSON.stringify(comms.privateKey),
+        SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [comms.publicKey] }),
+      });
+      expect(otherService.message).toContain(
+        'SWITCHBOARD_SERVICE_KEY: the key\'s kid "comms:k1" names the service "comms", not "orders": give orders its own key (switchboard keys generate --service orders)',
+      );
+      const publicOnly = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.publicKey),
+        SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [orders.publicKey] }),
+      });
+      expect(publicOnly.message).toContain(
+        'SWITCHBOARD_SERVICE_KEY: d is required: this must be the private key',
+      );
+      const withoutOwn = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.privateKey),
+        SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [comms.publicKey] }),
+      });
+      expect(withoutOwn.message).toContain(
+        'SWITCHBOARD_TRUSTED_KEYS: does not list this service\'s own public key (kid "orders:k1")',
+      );
+      const rotatedWrong = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: JSON.stringify(orders.privateKey),
+        SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({
+          keys: [{ ...generateServiceKey({ service: 'orders', label: 'k1' }).publicKey }],
+        }),
+      });
+      expect(rotatedWrong.message).toContain('lists the kid "orders:k1" with another public key');
+    });
+
+    it('refuses a trusted set with a private key in it, or one that is not a key set, or a file that is not there', () => {
+      const own = JSON.stringify(orders.privateKey);
+      const leaked = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: own,
+        SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [orders.privateKey] }),
+      });
+      expect(leaked.message).toContain(
+        'SWITCHBOARD_TRUSTED_KEYS: keys[0] is a private key: list only public keys (without "d") in the trusted set',
+      );
+      const garbage = problemsOf({ SWITCHBOARD_SERVICE_KEY: own, SWITCHBOARD_TRUSTED_KEYS: 'orders,comms' });
+      expect(garbage.message).toContain('SWITCHBOARD_TRUSTED_KEYS: is neither a JSON Web Key Set');
+      const plainHttp = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: own,
+        SWITCHBOARD_TRUSTED_KEYS: 'http://keys.example.com/jwks',
+      });
+      expect(plainHttp.message).toContain('SWITCHBOARD_TRUSTED_KEYS: must be an https:// URL');
+      const missing = problemsOf({
+        SWITCHBOARD_SERVICE_KEY: own,
+        SWITCHBOARD_TRUSTED_KEYS: 'file:/nonexistent/switchboard/keys.json',
+      });
+      expect(missing.message).toContain(
+        'SWITCHBOARD_TRUSTED_KEYS: names the file /nonexistent/switchboard/keys.json, which does not exist',
+      );
+    });
   });
 });

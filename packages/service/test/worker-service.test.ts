@@ -7,6 +7,7 @@ import { AgentRegistry } from '@switchboard/a2a/registry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -46,13 +47,13 @@ describe('a worker service’s main (runWorkerService)', () => {
     expect(worker.output()).toContain('The echo service cannot start; fix its environment:');
     expect(worker.output()).toContain('PORT: must be a number');
     expect(worker.output()).toContain('REDIS_URL');
-    expect(worker.output()).toContain('SWITCHBOARD_SERVICE_TOKEN: is required');
+    expect(worker.output()).toContain('SWITCHBOARD_SERVICE_KEY: is required');
   });
 
   it('exits 2 when Redis cannot be reached, saying so with the URL', async () => {
     const worker = startWorker({
       REDIS_URL: 'redis://127.0.0.1:1',
-      SWITCHBOARD_SERVICE_TOKEN: 'svc-worker-service-test',
+      ...serviceKeyEnv('echo'),
     });
     expect(await worker.exited, worker.output()).toBe(2);
     expect(worker.output()).toContain('echo failed to start: Redis is not reachable at redis://127.0.0.1:1');
@@ -66,7 +67,7 @@ describe('a worker service’s main (runWorkerService)', () => {
       REDIS_URL: redisUrl,
       PORT: String(port),
       SWITCHBOARD_NAMESPACE: namespace,
-      SWITCHBOARD_SERVICE_TOKEN: 'svc-worker-service-test',
+      ...serviceKeyEnv('echo'),
     });
     const registry = new AgentRegistry({ redis, namespace });
     let listed: string[] = [];

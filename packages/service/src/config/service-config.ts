@@ -1,11 +1,17 @@
 import { hostname } from 'node:os';
-import { type JwtAuthenticatorOptions, staticTokenProblems } from '@switchboard/a2a';
+import {
+  type JwtAuthenticatorOptions,
+  type ServicePrivateKey,
+  staticTokenProblems,
+  type TrustedKeysSource,
+} from '@switchboard/a2a';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
-import { HttpUrl, Millis, Port, RedisUrl, SecretToken, TokenList, WholeNumber } from './env-values.ts';
+import { HttpUrl, Millis, Port, RedisUrl, TokenList, WholeNumber } from './env-values.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
+import { readServiceKeysConfig } from './service-keys-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
 export interface ServiceConfig {
@@ -18,8 +24,16 @@ export interface ServiceConfig {
   port: number;
   /** The base URL clients reach this service at, published in its card. */
   publicUrl: string;
-  /** The token services present to each other (`SWITCHBOARD_SERVICE_TOKEN`). */
-  serviceToken: string;
+  /**
+   * This service's private signing key (`SWITCHBOARD_SERVICE_KEY`, an Ed25519 JWK whose kid is
+   * `<service>:<label>`): it signs the assertions its requests to peers carry.
+   */
+  serviceKey: ServicePrivateKey;
+  /**
+   * The public keys of every service whose assertions it accepts (`SWITCHBOARD_TRUSTED_KEYS`: a JWKS
+   * inline, `file:/path` read again as keys are added, or an `https://` URL).
+   */
+  trustedKeys: TrustedKeysSource;
   /** Customers who call the A2A HTTP routes: token → customer id (`SWITCHBOARD_CUSTOMER_TOKENS`). */
   customerTokens: Record<string, string>;
   /** Operators who decide approvals: token → operator name (`SWITCHBOARD_OPERATOR_TOKENS`). */
@@ -94,7 +108,6 @@ const Common = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: Port.optional(),
   PUBLIC_URL: HttpUrl.optional(),
-  SWITCHBOARD_SERVICE_TOKEN: SecretToken,
   SWITCHBOARD_CUSTOMER_TOKENS: TokenList.optional(),
   SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
@@ -142,6 +155,8 @@ export function loadServiceConfig({
   if ('problems' in model) problems.push(...model.problems);
   const identityProvider = readIdentityProvider(env);
   if ('problems' in identityProvider) problems.push(...identityProvider.problems);
+  const keys = readServiceKeysConfig(env, service);
+  if (!keys.ok) problems.push(...keys.problems);
   // A public service's customers and operators sign in with tokens, or with the identity provider.
   if (parsed.success && isPublic && !('config' in identityProvider && identityProvider.config)) {
     for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
@@ -170,7 +185,13 @@ export function loadServiceConfig({
       message: `must not be longer than SWITCHBOARD_HOP_TIMEOUT_MS (${parsed.data.SWITCHBOARD_HOP_TIMEOUT_MS} ms), which ends every delegation; lower it, or raise the hop timeout`,
     });
   }
-  if (!parsed.success || 'problems' in model || 'problems' in identityProvider || problems.length > 0)
+  if (
+    !parsed.success ||
+    'problems' in model ||
+    'problems' in identityProvider ||
+    !keys.ok ||
+    problems.length > 0
+  )
     throw new ConfigError(service, problems);
   const c = parsed.data;
   const port = c.PORT ?? defaultPort;
@@ -184,7 +205,8 @@ export function loadServiceConfig({
       /\/+$/,
       '',
     ),
-    serviceToken: c.SWITCHBOARD_SERVICE_TOKEN,
+    serviceKey: keys.config.serviceKey,
+    trustedKeys: keys.config.trustedKeys,
     customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     identityProvider: identityProvider.config,

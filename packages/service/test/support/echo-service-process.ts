@@ -1,7 +1,7 @@
 /**
  * A real agent service (`runAgentService`) with a one-line agent, for the tests of how a service ends:
  * `node echo-service-process.ts` with the usual service environment (REDIS_URL, PORT,
- * SWITCHBOARD_NAMESPACE, SWITCHBOARD_SERVICE_TOKEN, ...). Sends `{ type: 'ready' }` over its IPC
+ * SWITCHBOARD_NAMESPACE, SWITCHBOARD_SERVICE_KEY, ...). Sends `{ type: 'ready' }` over its IPC
  * channel once it serves.
  */
 import { defineAgent } from '@switchboard/agent';
