@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { generateServiceKey, publicKeyOf } from '@switchboard/a2a';
 import { customerTokens, type SystemAccess, tokensToIds } from '@switchboard/customer-service/system';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
@@ -59,8 +60,8 @@ const token = (label: string) => `${label}-${randomBytes(18).toString('base64url
 
 /**
  * Starts the customer-service system: each service its own `node` child process (workers first,
- * then the supervisor, which finds them in the registry), with fresh tokens, waiting until each
- * logs that it is ready. With `restart`, a service that exits by itself is reported (`onEvent`) and
+ * then the supervisor, which finds them in the registry), with fresh tokens and a fresh signing key
+ * per service (all trusted by all), waiting until each logs that it is ready. With `restart`, a service that exits by itself is reported (`onEvent`) and
  * restarted with backoff, so the work queued for it is taken up again within seconds; one that
  * keeps crashing stops the system (`failed`). Each child has an IPC channel that closes when this
  * process dies, so the services do not outlive it. Used by `switchboard dev` and the demo (through
@@ -83,14 +84,20 @@ export async function launchSystem({
     supervisorUrl: `http://127.0.0.1:${ports.supervisor ?? 4100}`,
     ...customerTokens(() => token('cust')),
     adminToken: token('ops'),
-    serviceToken: token('svc'),
+    // A fresh signing key per service, every start; every service trusts all their public keys.
+    serviceKeys: Object.fromEntries(
+      SYSTEM_SERVICES.map(({ name }) => [
+        name,
+        generateServiceKey({ service: name, label: 'dev' }).privateKey,
+      ]),
+    ),
     redisUrl,
     namespace,
   };
   const common: Record<string, string> = {
     REDIS_URL: redisUrl,
     SWITCHBOARD_NAMESPACE: namespace,
-    SWITCHBOARD_SERVICE_TOKEN: access.serviceToken,
+    SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: Object.values(access.serviceKeys).map(publicKeyOf) }),
     SWITCHBOARD_CUSTOMER_TOKENS: Object.entries(tokensToIds(access.customers))
       .map(([secret, id]) => `${secret}=${id}`)
       .join(','),
@@ -107,7 +114,12 @@ export async function launchSystem({
         service,
         replica,
         port: portOf(service, replica),
-        env: { ...baseEnv, ...common, ...(serviceEnv[service.name] ?? {}) },
+        env: {
+          ...baseEnv,
+          SWITCHBOARD_SERVICE_KEY: JSON.stringify(access.serviceKeys[service.name]),
+          ...common,
+          ...(serviceEnv[service.name] ?? {}),
+        },
         ...(onLog ? { onLog } : {}),
       }),
     readyTimeoutMs,

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { hostAgent, type SkillSpec } from '@switchboard/a2a';
+import {
+  generateServiceKey,
+  hostAgent,
+  MemoryReplayGuard,
+  publicKeyOf,
+  type ServicePrivateKey,
+  type SkillSpec,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '@switchboard/a2a';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { delegationTools } from '@switchboard/a2a/delegate';
 import {
@@ -34,7 +44,11 @@ export interface SystemAccess {
   customers: Record<string, string>;
   /** An operator's token (operator `operator`). */
   adminToken: string;
-  serviceToken: string;
+  /**
+   * Each service's private signing key, by service name (fresh for every start): what the services
+   * sign their requests to each other with. A test signs its own requests with one.
+   */
+  serviceKeys: Record<string, ServicePrivateKey>;
   redisUrl: string;
   namespace: string;
 }
@@ -105,11 +119,18 @@ export async function startInProcessSystem({
   hopTimeoutMs = 60_000,
 }: InProcessSystemOptions): Promise<InProcessSystem> {
   const secret = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
+  const keyOf = (service: string) => generateServiceKey({ service, label: 'in-process' }).privateKey;
+  const supervisorKey = keyOf('supervisor');
   const access: SystemAccess = {
     supervisorUrl: '',
     ...customerTokens(() => secret('cust')),
     adminToken: secret('ops'),
-    serviceToken: secret('svc'),
+    serviceKeys: {
+      supervisor: supervisorKey,
+      orders: keyOf('orders'),
+      inventory: keyOf('inventory'),
+      comms: keyOf('comms'),
+    },
     redisUrl: 'redis://in-process.invalid:6379',
     namespace: 'in-process',
   };
@@ -125,20 +146,31 @@ export async function startInProcessSystem({
     listenPort: number,
     admin: boolean,
   ) => {
-    const services = { [access.serviceToken]: 'supervisor' };
+    // The workers take the supervisor's signed assertions (over HTTP: bound to the audience, short
+    // lived and used once), which carry the customer the request is for.
+    const peers = serviceAssertionAuthenticator({
+      audience: agent.name,
+      trustedKeys: trustedKeys({
+        source: { kind: 'inline', keySet: { keys: Object.values(access.serviceKeys).map(publicKeyOf) } },
+      }),
+      replay: new MemoryReplayGuard(),
+      logger,
+    });
     const host = await hostAgent({
       agent,
       model: model(agent.name),
       ...(skills ? { skills } : {}),
       http: { port: listenPort, host: '127.0.0.1' },
       auth: {
-        tokens: admin
+        ...(admin
           ? {
-              customers: tokensToIds(access.customers),
-              operators: { [access.adminToken]: 'operator' },
-              services,
+              tokens: {
+                customers: tokensToIds(access.customers),
+                operators: { [access.adminToken]: 'operator' },
+              },
             }
-          : { services },
+          : {}),
+        authenticators: [peers],
       },
       ownerResolver: actingForOwner(),
       ...(admin ? { approvals: new MemoryApprovalBoard() } : {}),
@@ -161,7 +193,10 @@ export async function startInProcessSystem({
     const tools = delegationTools({
       peers: workers,
       clientFor: (card) => factory.createFromAgentCard(card),
-      token: access.serviceToken,
+      signer: serviceSigner({
+        key: supervisorKey,
+        lifetimeMs: hopTimeoutMs,
+      }),
       timeoutMs: hopTimeoutMs,
       logger,
     });

@@ -21,10 +21,15 @@ export interface StartedSystem {
     supervisorUrl: string;
     /** A user's token (A2A calls). */
     token: string;
+    /** A token of every customer of the system, by customer id: a case is sent with its customer's. */
+    customers: Readonly<Record<string, string>>;
     /** An operator's token (the admin API). */
     adminToken: string;
-    /** The token the agents present to each other; an answer must not hold it either. */
-    serviceToken: string;
+    /**
+     * Each agent's private signing key (its JWK's secret part `d`), by agent name: what the agents
+     * prove themselves to each other with; an answer must not hold it either.
+     */
+    serviceKeys: Readonly<Record<string, { d: string }>>;
   };
   stop(): Promise<void>;
 }
