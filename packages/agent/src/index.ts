@@ -58,6 +58,7 @@ export {
 } from './model/messages.ts';
 export type {
   ApprovalAuditRecord,
+  ApprovalMismatchAuditRecord,
   AuditRecord,
   AuditSink,
   AuditStatus,
@@ -78,7 +79,14 @@ export type {
 } from './observe/tracer.ts';
 export { noopTracer } from './observe/tracer.ts';
 export type { ApprovalText, Approver } from './policy/approvals.ts';
-export { ApprovalDecision, ApprovalRequest, approvalId, createApprovalRequest } from './policy/approvals.ts';
+export {
+  ApprovalDecision,
+  ApprovalRequest,
+  approvalId,
+  createApprovalRequest,
+  decisionFor,
+} from './policy/approvals.ts';
+export { argumentsHash, canonicalJson } from './policy/arguments-hash.ts';
 export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
 export { describePrincipal, Principal, PrincipalKind, principalKey } from './policy/principal.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type ApprovalDecision,
+  argumentsHash,
   defineAgent,
   defineTool,
   MemoryAuditSink,
@@ -9,6 +10,9 @@ import {
   TaskState,
 } from '../src/index.ts';
 import { ScriptedModel } from '../src/testing/index.ts';
+
+/** The hash of the arguments of the delegate's waiting call. */
+const WORKER_HASH = argumentsHash({ orderId: 'A10086' });
 
 /** A supervisor's delegation tool: the delegate stops for an approval, which is handed on to a human. */
 function supervisor() {
@@ -31,6 +35,8 @@ function supervisor() {
         agent: 'orders',
         tool: 'refund_order',
         action: 'Refund order A10086 in full (59.90 EUR)',
+        arguments: { orderId: 'A10086' },
+        argumentsHash: WORKER_HASH,
         reversible: false,
         repeatable: false,
         text: 'The orders agent wants to: Refund order A10086 in full (59.90 EUR). This cannot be undone.',
@@ -53,9 +59,10 @@ function supervisor() {
   return { agent, model, handed };
 }
 
-const decision = (verdict: 'approved' | 'denied'): ApprovalDecision => ({
+const decision = (verdict: 'approved' | 'denied', hash = WORKER_HASH): ApprovalDecision => ({
   approvalId: 'apr_worker0000001',
   decision: verdict,
+  argumentsHash: hash,
   decidedBy: 'op-ada',
   decidedAt: '2026-11-30T10:05:00Z',
 });
@@ -98,7 +105,9 @@ describe('an approval asked for by a delegate', () => {
     });
     expect(resumed.stopReason).toBe('model');
     expect(resumed.output).toContain('Order A10086 was refunded');
-    expect(handed.map((d) => [d.decision, d.decidedBy])).toEqual([['approved', 'op-ada']]);
+    expect(handed.map((d) => [d.decision, d.decidedBy, d.argumentsHash])).toEqual([
+      ['approved', 'op-ada', WORKER_HASH],
+    ]);
     expect(resumed.pendingApprovals).toEqual([]);
     expect(audit.records.filter((r) => r.kind === 'approval_decision')).toEqual([
       expect.objectContaining({ approvalId: 'apr_worker0000001', tool: 'refund_order', decidedBy: 'op-ada' }),
@@ -117,6 +126,22 @@ describe('an approval asked for by a delegate', () => {
     });
     expect(handed.map((d) => d.decision)).toEqual(['denied']);
     expect(resumed.output).toContain('was not done');
+  });
+
+  it('an approval of other arguments than the delegate asked for is not handed on', async () => {
+    const { agent, model, handed } = supervisor();
+    const first = await runAgent({ agent, model: model(), input: 'Refund A10086 please' });
+    const resumed = await runAgent({
+      agent,
+      model: model(),
+      history: first.messages,
+      state: first.state,
+      decisions: [decision('approved', argumentsHash({ orderId: 'A10001' }))],
+    });
+    expect(handed).toEqual([]);
+    expect(resumed.stopReason).toBe('approval');
+    expect(resumed.output).toContain('The approved action differs from the one now requested');
+    expect(resumed.pendingApprovals).toMatchObject([{ id: 'apr_worker0000001', argumentsHash: WORKER_HASH }]);
   });
 
   it('a new message instead of a decision withdraws the waiting call', async () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type AgentEvent,
+  argumentsHash,
+  decisionFor,
   defineAgent,
   defineTool,
   MemoryAuditSink,
@@ -302,13 +304,19 @@ describe('dangerous actions wait for a human', () => {
     expect(first.stopReason).toBe('approval');
     // The stopped run is stored as JSON and resumed from there, as a task store would.
     const stored = JSON.parse(JSON.stringify({ messages: first.messages, state: first.state }));
-    const approvalId = first.pendingApprovals[0]?.id ?? '';
-    const decision = {
-      approvalId,
-      decision: 'approved' as const,
+    const [request] = first.pendingApprovals;
+    if (!request) throw new Error('no pending approval');
+    const approvalId = request.id;
+    expect(request).toMatchObject({
+      arguments: { orderId: 'A10086' },
+      argumentsHash: argumentsHash({ orderId: 'A10086' }),
+    });
+    const decision = decisionFor({
+      request,
+      decision: 'approved',
       decidedBy: 'op-ada',
-      decidedAt: '2026-11-30T10:00:00Z',
-    };
+      now: new Date('2026-11-30T10:00:00Z'),
+    });
     const resumed = await runAgent({
       agent,
       model,
@@ -330,8 +338,9 @@ describe('dangerous actions wait for a human', () => {
         approvalId,
         tool: 'refund_order',
         decision: 'approved',
+        argumentsHash: argumentsHash({ orderId: 'A10086' }),
         decidedBy: 'op-ada',
-        decidedAt: '2026-11-30T10:00:00Z',
+        decidedAt: '2026-11-30T10:00:00.000Z',
       },
     ]);
     // Resuming again with the same decision does not refund twice.
@@ -360,20 +369,20 @@ describe('dangerous actions wait for a human', () => {
       ],
     });
     const first = await runAgent({ agent, model, input: 'Refund A10086' });
-    const approvalId = first.pendingApprovals[0]?.id ?? '';
+    const [request] = first.pendingApprovals;
+    if (!request) throw new Error('no pending approval');
     const resumed = await runAgent({
       agent,
       model,
       history: first.messages,
       state: first.state,
       decisions: [
-        {
-          approvalId,
+        decisionFor({
+          request,
           decision: 'denied',
           decidedBy: 'op-ada',
-          decidedAt: '2026-11-30T10:00:00Z',
           reason: 'outside the refund window',
-        },
+        }),
       ],
     });
     expect(counter.runs).toBe(0);
@@ -382,6 +391,48 @@ describe('dangerous actions wait for a human', () => {
     expect(toolMessage?.content).toContain(
       'The operator declined this action: Refund order A10086 in full (59.9 EUR). It was not done. Reason given: outside the refund window',
     );
+  });
+
+  it('an approval does not run a call whose arguments were changed after it was asked; it is asked again', async () => {
+    const counter = { runs: 0 };
+    const agent = agentWith(counter);
+    const audit = new MemoryAuditSink();
+    const model = new ScriptedModel({
+      turns: [{ toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] }],
+    });
+    const first = await runAgent({ agent, model, input: 'Refund A10086' });
+    const [request] = first.pendingApprovals;
+    if (!request) throw new Error('no pending approval');
+    const approval = decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' });
+    // Someone with access to the stored conversation rewrites the waiting call before it resumes.
+    const stored = JSON.stringify({ messages: first.messages, state: first.state }).replaceAll(
+      'A10086',
+      'A10001',
+    );
+    const edited = JSON.parse(stored);
+    const resumed = await runAgent({
+      agent,
+      model,
+      history: edited.messages,
+      state: TaskState.parse(edited.state),
+      decisions: [approval],
+      audit,
+    });
+    expect(counter.runs).toBe(0);
+    expect(resumed.stopReason).toBe('approval');
+    expect(resumed.output).toContain(
+      'The approved action differs from the one now requested; it was not done. Ask for approval again.',
+    );
+    expect(resumed.pendingApprovals).toMatchObject([
+      {
+        id: request.id,
+        arguments: { orderId: 'A10001' },
+        argumentsHash: argumentsHash({ orderId: 'A10001' }),
+      },
+    ]);
+    expect(audit.records.filter((record) => record.kind !== 'tool_call')).toEqual([
+      expect.objectContaining({ kind: 'approval_mismatch', approvalId: request.id, decidedBy: 'op-ada' }),
+    ]);
   });
 
   it('a new user message withdraws a pending approval instead of running it', async () => {

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type AnyTool,
+  type ApprovalRequest,
+  argumentsHash,
   CredentialVault,
   createTaskState,
+  decisionFor,
   defineTool,
   MemoryAuditSink,
   MemoryIntentStore,
@@ -170,12 +173,7 @@ describe('approvers', () => {
       },
     });
     const approveAll = {
-      decide: (request: { id: string }) => ({
-        approvalId: request.id,
-        decision: 'approved' as const,
-        decidedBy: 'op-1',
-        decidedAt: '2026-11-30T10:00:00Z',
-      }),
+      decide: (request: ApprovalRequest) => decisionFor({ request, decision: 'approved', decidedBy: 'op-1' }),
     };
     const { runner, logger, state } = setup([refund], { approver: approveAll });
     const outcome = await settle(runner, call('refund_order', { orderId: 'A10086' }));
@@ -192,17 +190,65 @@ describe('approvers', () => {
   it('a decision for another approval id does not approve this call', async () => {
     const counter = { runs: 0 };
     const approver = {
-      decide: () => ({
-        approvalId: 'apr_other',
-        decision: 'approved' as const,
-        decidedBy: 'op',
-        decidedAt: 'now',
-      }),
+      decide: (request: ApprovalRequest) =>
+        decisionFor({ request: { ...request, id: 'apr_other' }, decision: 'approved', decidedBy: 'op' }),
     };
     const { runner } = setup([refundTool(counter)], { approver });
     const outcome = await runner.run(call('refund_order', { orderId: 'A10086' }), 1);
     expect(outcome.kind).toBe('awaiting_approval');
     expect(counter.runs).toBe(0);
+  });
+
+  it('an approval for other arguments is refused and audited; the request waits with what is asked now', async () => {
+    const counter = { runs: 0 };
+    const approver = {
+      decide: (request: ApprovalRequest) =>
+        decisionFor({
+          request: { ...request, argumentsHash: argumentsHash({ orderId: 'A10001' }) },
+          decision: 'approved',
+          decidedBy: 'op-ada',
+        }),
+    };
+    const { runner, audit, state } = setup([refundTool(counter)], { approver });
+    const outcome = await runner.run(call('refund_order', { orderId: 'A10086' }), 1);
+    expect(counter.runs).toBe(0);
+    expect(outcome).toMatchObject({ kind: 'awaiting_approval', mismatch: true });
+    expect(state.pendingApprovals).toMatchObject([
+      { arguments: { orderId: 'A10086' }, argumentsHash: argumentsHash({ orderId: 'A10086' }) },
+    ]);
+    expect(audit.records.filter((record) => record.kind !== 'tool_call')).toEqual([
+      expect.objectContaining({
+        kind: 'approval_mismatch',
+        decidedBy: 'op-ada',
+        approvedHash: argumentsHash({ orderId: 'A10001' }),
+        requestedHash: argumentsHash({ orderId: 'A10086' }),
+      }),
+    ]);
+  });
+
+  it('a request shows every validated argument with the vault’s secrets redacted, and binds them by hash', async () => {
+    const notify = defineTool({
+      name: 'notify_partner',
+      summary: 'Send a note to a partner system.',
+      whenToUse: 'Tests.',
+      input: z.object({ partner: z.string(), note: z.string(), priority: z.number().default(1) }),
+      risk: 'dangerous',
+      describeForApproval: ({ partner }) => ({ action: `Send a note to ${partner}`, reversible: false }),
+      handler: () => ({ sent: true }),
+    });
+    const { runner } = setup([notify], {
+      vault: new CredentialVault({ values: { PARTNER_KEY: 'pk-live-123456' } }),
+    });
+    const outcome = await runner.run(
+      call('notify_partner', { note: 'key pk-live-123456', partner: 'acme' }),
+      1,
+    );
+    if (outcome.kind !== 'awaiting_approval') throw new Error('expected the call to wait');
+    expect(outcome.request.arguments).toEqual({ partner: 'acme', note: 'key [REDACTED]', priority: 1 });
+    // The hash is of the validated arguments themselves (defaults applied), in any key order.
+    expect(outcome.request.argumentsHash).toBe(
+      argumentsHash({ priority: 1, partner: 'acme', note: 'key pk-live-123456' }),
+    );
   });
 });
 
@@ -288,12 +334,7 @@ describe('non-idempotent actions never run twice', () => {
     const refund = refundTool(counter);
     const intents = new MemoryIntentStore();
     const approveAll = {
-      decide: (request: { id: string }) => ({
-        approvalId: request.id,
-        decision: 'approved' as const,
-        decidedBy: 'op-1',
-        decidedAt: '2026-11-30T10:00:00Z',
-      }),
+      decide: (request: ApprovalRequest) => decisionFor({ request, decision: 'approved', decidedBy: 'op-1' }),
     };
     const first = setup([refund], { intents, approver: approveAll });
     const replica = setup([refund], { intents, approver: approveAll });

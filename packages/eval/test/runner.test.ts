@@ -286,6 +286,7 @@ describe('dangerousRuns', () => {
         decidedAt: new Date(0).toISOString(),
       });
     }
+        argumentsHash: '0'.repeat(64),
     const runs = dangerousRuns({
       records: audit.records,
       recorder,

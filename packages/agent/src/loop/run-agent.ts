@@ -34,7 +34,11 @@ export interface RunAgentOptions {
   state?: TaskState;
   /** Default: the state's, else a new UUID. Becomes `gen_ai.conversation.id`. */
   conversationId?: string;
-  /** Operator decisions on pending approvals (when resuming). */
+  /**
+   * Operator decisions on pending approvals (when resuming). An approval runs its call only while
+   * the call's arguments have the `argumentsHash` it approved; otherwise it is refused (audited as
+   * `approval_mismatch`) and the request waits again.
+   */
   decisions?: readonly ApprovalDecision[];
   /** Decides approvals as they arise; without one, dangerous calls wait and the run stops. */
   approver?: Approver;
@@ -163,6 +167,8 @@ class AgentRun {
   readonly #toolCalls: ToolCallRecord[] = [];
   readonly #failures = new Map<string, { count: number; last: ToolResultEnvelope | undefined }>();
   #usage = emptyUsage();
+  /** An approval of this run came for other arguments than its call has now, and was refused. */
+  #mismatched = false;
 
   constructor(options: RunAgentOptions, conversationId: string, maxSteps: number, maxToolFailures: number) {
     this.#o = options;
@@ -214,7 +220,7 @@ class AgentRun {
       if (input !== undefined) await this.#withdraw(pending);
       else {
         const waiting = await this.#runCalls(pending, this.#state.step);
-        if (waiting.length > 0) return this.#finish('approval', stopMessages.approval(waiting));
+        if (waiting.length > 0) return this.#finish('approval', this.#approvalMessage(waiting));
         const stuck = this.#stuckTool();
         if (stuck)
           return this.#finish('failures', stopMessages.failures(stuck.tool, stuck.count, stuck.last));
@@ -236,7 +242,7 @@ class AgentRun {
       if (calls.length === 0) return this.#finish('model', assistant.content ?? '');
       const waiting = await this.#runCalls(calls, step);
       if (this.#signal.aborted) return this.#finish('cancelled', stopMessages.cancelled());
-      if (waiting.length > 0) return this.#finish('approval', stopMessages.approval(waiting));
+      if (waiting.length > 0) return this.#finish('approval', this.#approvalMessage(waiting));
       const stuck = this.#stuckTool();
       if (stuck) return this.#finish('failures', stopMessages.failures(stuck.tool, stuck.count, stuck.last));
     }
@@ -311,6 +317,7 @@ class AgentRun {
       this.#toolCalls.push(outcome.record);
       if (outcome.kind === 'awaiting_approval') {
         waiting.push(outcome.request);
+        if (outcome.mismatch) this.#mismatched = true;
         this.#emit({ type: 'approval-required', step, request: outcome.request });
         this.#emit({ type: 'tool-call-finished', step, record: outcome.record, result: undefined });
         continue;
@@ -336,6 +343,10 @@ class AgentRun {
       if (count >= this.#maxToolFailures) return { tool, count, last };
     }
     return undefined;
+  }
+
+  #approvalMessage(waiting: readonly ApprovalRequest[]): string {
+    return stopMessages.approval(waiting, { mismatched: this.#mismatched });
   }
 
   /** Calls of the last assistant message that have no result yet (a run that stopped for approval). */

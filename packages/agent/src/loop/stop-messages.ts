@@ -9,8 +9,12 @@ export const stopMessages = {
     const why = last && !last.ok ? ` ${last.error.message}` : '';
     return `I could not complete this: the ${tool} step failed ${count} times in a row, so I stopped.${why}`;
   },
-  approval: (requests: readonly ApprovalRequest[]) =>
+  /** `mismatched`: an approval came for other arguments than the calls have now, and was refused. */
+  approval: (requests: readonly ApprovalRequest[], { mismatched = false } = {}) =>
     [
+      ...(mismatched
+        ? ['The approved action differs from the one now requested; it was not done. Ask for approval again.']
+        : []),
       'This needs an operator’s approval before I can go on:',
       ...requests.map((request) => `- ${request.text} (approval id ${request.id})`),
     ].join('\n'),

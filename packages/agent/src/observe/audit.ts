@@ -31,12 +31,32 @@ export interface ApprovalAuditRecord {
   approvalId: string;
   tool: string;
   decision: 'approved' | 'denied';
+  /** The hash of the arguments the decision was taken on (see `argumentsHash`). */
+  argumentsHash: string;
   decidedBy: string;
   decidedAt: string;
   reason?: string;
 }
 
-export type AuditRecord = ToolCallAuditRecord | ApprovalAuditRecord;
+/**
+ * An approval refused because it was for other arguments than the call has now (they changed
+ * after the human saw them): the call did not run and waits for a new decision.
+ */
+export interface ApprovalMismatchAuditRecord {
+  kind: 'approval_mismatch';
+  agent: string;
+  conversationId: string;
+  approvalId: string;
+  tool: string;
+  decidedBy: string;
+  decidedAt: string;
+  /** The hash of the arguments the human approved. */
+  approvedHash: string;
+  /** The hash of the arguments the call has now. */
+  requestedHash: string;
+}
+
+export type AuditRecord = ToolCallAuditRecord | ApprovalAuditRecord | ApprovalMismatchAuditRecord;
 
 /** Where audit records go (a log, a Redis stream, a database). Failures to write are logged, not thrown. */
 export interface AuditSink {

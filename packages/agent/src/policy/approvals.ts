@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { argumentsHash } from './arguments-hash.ts';
 
 /** How a dangerous action is described to the human who must approve it. */
 export interface ApprovalText {
@@ -7,7 +8,15 @@ export interface ApprovalText {
   action: string;
   /** Whether the action can be undone afterwards. */
   reversible: boolean;
+  /**
+   * What the action carries that the one line cannot hold, in full or its first lines: an email's
+   * body, a message's text. Shown under the action; every argument is shown besides.
+   */
+  details?: string;
 }
+
+/** A SHA-256 in hex, as {@link argumentsHash} writes it. */
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex (64 characters 0-9a-f)');
 
 /** A dangerous action waiting for a human, written for that human. */
 export const ApprovalRequest = z.object({
@@ -19,6 +28,15 @@ export const ApprovalRequest = z.object({
   tool: z.string(),
   /** What will happen, on which data: "Refund order A10086 in full (59.90 EUR)". */
   action: z.string(),
+  /** What the one line cannot hold (an email's body), as the tool wrote it for the approver. */
+  details: z.string().optional(),
+  /** The call's validated arguments, all of them, with the credential vault's secrets redacted. */
+  arguments: z.record(z.string(), z.unknown()),
+  /**
+   * The SHA-256 of the canonical JSON of the validated arguments (before redaction; see
+   * `argumentsHash`). A decision approves this hash: the call runs only with these arguments.
+   */
+  argumentsHash: Sha256Hex,
   reversible: z.boolean(),
   /** Whether running it again would be harmless. */
   repeatable: z.boolean(),
@@ -37,6 +55,11 @@ export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 export const ApprovalDecision = z.object({
   approvalId: z.string().min(1),
   decision: z.enum(['approved', 'denied']),
+  /**
+   * The `argumentsHash` of the request the human saw. An approval runs the call only while the
+   * call's arguments still have this hash; for other arguments it is refused and asked again.
+   */
+  argumentsHash: Sha256Hex,
   /** Who decided (an operator id or name); recorded in the audit. */
   decidedBy: z.string().min(1),
   decidedAt: z.string().min(1),
@@ -47,6 +70,8 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 /**
  * Decides approval requests as they come, e.g. an interactive prompt or an operator policy.
  * Returning `undefined` means "not decided yet": the run stops and waits with `stopReason: "approval"`.
+ * A decision approves the request's `argumentsHash` (build it with {@link decisionFor}); one for
+ * another hash or another id does not run the call.
  */
 export interface Approver {
   decide(request: ApprovalRequest): Promise<ApprovalDecision | undefined> | ApprovalDecision | undefined;
@@ -63,7 +88,10 @@ export function approvalId({
   return `apr_${createHash('sha256').update(`${conversationId}\u0000${toolCallId}`).digest('hex').slice(0, 16)}`;
 }
 
-/** Builds the approval request a human reads: what, on which data, undoable or not, repeatable or not. */
+/**
+ * Builds the approval request a human reads: what, on which data, undoable or not, repeatable or
+ * not, with every argument, bound to the arguments by their hash.
+ */
 export function createApprovalRequest({
   agent,
   conversationId,
@@ -71,6 +99,8 @@ export function createApprovalRequest({
   tool,
   text,
   repeatable,
+  input,
+  shownArguments,
   now = new Date(),
 }: {
   agent: string;
@@ -79,6 +109,10 @@ export function createApprovalRequest({
   tool: string;
   text: ApprovalText;
   repeatable: boolean;
+  /** The call's validated arguments: what the hash is taken of. */
+  input: Readonly<Record<string, unknown>>;
+  /** The arguments as the approver may read them, secrets redacted (default: `input`). */
+  shownArguments?: Readonly<Record<string, unknown>>;
   now?: Date;
 }): ApprovalRequest {
   const action = text.action.trim().replace(/\.$/, '');
@@ -96,9 +130,41 @@ export function createApprovalRequest({
     toolCallId,
     tool,
     action,
+    ...(text.details?.trim() ? { details: text.details.trimEnd() } : {}),
+    arguments: { ...(shownArguments ?? input) },
+    argumentsHash: argumentsHash(input),
     reversible: text.reversible,
     repeatable,
     text: paragraph,
     requestedAt: now.toISOString(),
+  };
+}
+
+/**
+ * A human's decision on a request, bound to the arguments the request showed them.
+ *
+ * @example
+ * const approver: Approver = { decide: (request) => decisionFor({ request, decision: 'approved', decidedBy: 'ada' }) };
+ */
+export function decisionFor({
+  request,
+  decision,
+  decidedBy,
+  reason,
+  now = new Date(),
+}: {
+  request: Pick<ApprovalRequest, 'id' | 'argumentsHash'>;
+  decision: ApprovalDecision['decision'];
+  decidedBy: string;
+  reason?: string;
+  now?: Date;
+}): ApprovalDecision {
+  return {
+    approvalId: request.id,
+    decision,
+    argumentsHash: request.argumentsHash,
+    decidedBy,
+    decidedAt: now.toISOString(),
+    ...(reason ? { reason } : {}),
   };
 }

@@ -31,7 +31,16 @@ export type ToolCallOutcome =
       /** Counts towards the run's "same tool keeps failing" stop. */
       countsAsFailure: boolean;
     }
-  | { kind: 'awaiting_approval'; request: ApprovalRequest; record: ToolCallRecord };
+  | {
+      kind: 'awaiting_approval';
+      request: ApprovalRequest;
+      record: ToolCallRecord;
+      /**
+       * True when an approval came for other arguments than the call has now: it was refused, and
+       * the request waits for a decision on what is asked now.
+       */
+      mismatch?: boolean;
+    };
 
 /** Failures that say the model is stuck on a tool (as opposed to a human's decision). */
 export const REPEATABLE_FAILURES: ReadonlySet<ToolErrorCode> = new Set([

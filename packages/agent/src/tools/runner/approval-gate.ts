@@ -27,7 +27,8 @@ export interface ApprovalGateOptions {
 
 /**
  * Where a call stands with its approval. `undescribed`: the tool could not say what it would do, so
- * no human can approve it.
+ * no human can approve it. `mismatch`: an approval came for other arguments than the call has now
+ * (they changed after the human saw them); it was refused and the request waits again.
  */
 export type ApprovalVerdict =
   | { kind: 'undescribed' }
@@ -35,9 +36,11 @@ export type ApprovalVerdict =
   | { kind: 'decided'; request: ApprovalRequest; decision: ApprovalDecision };
 
 /**
+  | { kind: 'mismatch'; request: ApprovalRequest; decision: ApprovalDecision }
  * Holds dangerous calls until a human decides, and keeps the task state's pending approvals. A
  * decision only ever comes from the run's decisions or its approver, never from what a message or
- * a tool result claims.
+ * a tool result claims; an approval runs a call only while the call's validated arguments have the
+ * hash it approved.
  */
 export class ApprovalGate {
   readonly #o: ApprovalGateOptions;
@@ -72,6 +75,7 @@ export class ApprovalGate {
     const request = createApprovalRequest({
       agent,
       conversationId,
+    const args = input as Record<string, unknown>;
       toolCallId: call.id,
       tool: tool.name,
       text,
@@ -79,12 +83,10 @@ export class ApprovalGate {
       now: now(),
     });
     const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
-    if (!decision) {
-      if (!state.pendingApprovals.some((pending) => pending.id === request.id))
-        state.pendingApprovals.push(request);
-      this.#holdPending(input);
-      return { kind: 'waiting', request };
-    }
+      input: args,
+      shownArguments: this.#redacted(args),
+    if (!decision) return { kind: 'waiting', request: this.#pend(request, input) };
+    if (!this.#binds(decision, request)) return this.#refuse(request, decision, input);
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
     await this.#o.audit.decision({ request, decision });
     return { kind: 'decided', request, decision };
@@ -108,6 +110,7 @@ export class ApprovalGate {
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
     state.slots.pending = {};
     await this.#o.audit.decision({ request, decision });
+    if (!this.#binds(decision, request)) return this.#refuse(request, decision);
     return { kind: 'decided', request, decision };
   }
 
@@ -129,7 +132,54 @@ export class ApprovalGate {
 
   /** The arguments of a waiting call, redacted, kept as the task's pending slots. */
   #holdPending(input: unknown): void {
-    Object.assign(this.#o.state.slots.pending, redactValue(input, { secrets: this.#o.vault.secrets() }));
+    Object.assign(this.#o.state.slots.pending, this.#redacted(input));
+  }
+
+  #redacted(input: unknown): Record<string, unknown> {
+    return redactValue(input, { secrets: this.#o.vault.secrets() }) as Record<string, unknown>;
+  }
+
+  /**
+   * The request joins the pending approvals, or stays there as it was asked first; when the
+   * arguments changed since, what is asked now replaces it, so nobody approves what was asked before.
+   */
+  #pend(request: ApprovalRequest, input: unknown): ApprovalRequest {
+    const { state } = this.#o;
+    const asked = state.pendingApprovals.find((pending) => pending.id === request.id);
+    const current = asked?.argumentsHash === request.argumentsHash ? asked : request;
+    if (current !== asked)
+      state.pendingApprovals = [...state.pendingApprovals.filter((p) => p.id !== request.id), current];
+    this.#holdPending(input);
+    return current;
+  }
+
+  /** A denial always holds (nothing runs); an approval holds only for the arguments it saw. */
+  #binds(decision: ApprovalDecision, request: ApprovalRequest): boolean {
+    return decision.decision === 'denied' || decision.argumentsHash === request.argumentsHash;
+  }
+
+  /**
+   * An approval for other arguments than the call has now: the call does not run, the refusal is
+   * audited, and the request waits for a decision on what is asked now.
+   */
+  async #refuse(
+    request: ApprovalRequest,
+    decision: ApprovalDecision,
+    input?: unknown,
+  ): Promise<Extract<ApprovalVerdict, { kind: 'mismatch' }>> {
+    const pending = input === undefined ? request : this.#pend(request, input);
+    this.#o.logger.warn(
+      {
+        approvalId: request.id,
+        tool: request.tool,
+        decidedBy: decision.decidedBy,
+        approvedHash: decision.argumentsHash,
+        requestedHash: request.argumentsHash,
+      },
+      'an approval for other arguments was refused; the call waits for a new decision',
+    );
+    await this.#o.audit.mismatch({ request, decision });
+    return { kind: 'mismatch', request: pending, decision };
   }
 
   /** An approver that fails leaves the call waiting: a broken approver must never approve. */

@@ -4,7 +4,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../../policy/approvals.t
 import type { CredentialVault } from '../../policy/credentials.ts';
 import type { ToolCallOutcome } from '../tool-call-record.ts';
 import type { Toolset } from '../toolset.ts';
-import { approvalAuditRecord, toolCallAuditRecord } from './tool-audit.ts';
+import { approvalAuditRecord, approvalMismatchAuditRecord, toolCallAuditRecord } from './tool-audit.ts';
 
 /** Where a run's audit records go, and what they are written with. */
 export interface AuditWriterOptions {
@@ -42,6 +42,12 @@ export class AuditWriter {
   decision({ request, decision }: { request: ApprovalRequest; decision: ApprovalDecision }): Promise<void> {
     const { agent, conversationId } = this.#o;
     return this.#write(approvalAuditRecord({ agent, conversationId, request, decision }));
+  }
+
+  /** An approval refused because it was for other arguments than the call has now. */
+  mismatch({ request, decision }: { request: ApprovalRequest; decision: ApprovalDecision }): Promise<void> {
+    const { agent, conversationId } = this.#o;
+    return this.#write(approvalMismatchAuditRecord({ agent, conversationId, request, decision }));
   }
 
   async #write(record: AuditRecord): Promise<void> {

@@ -87,10 +87,10 @@ export class CallLedger {
   }
 
   /** The call waits for a human's decision on `request`; the run stops until it comes. */
-  wait(draft: CallDraft, request: ApprovalRequest): ToolCallOutcome {
+  wait(draft: CallDraft, request: ApprovalRequest, { mismatch = false } = {}): ToolCallOutcome {
     draft.record.approvalId = request.id;
     draft.record.status = 'awaiting_approval';
-    return { kind: 'awaiting_approval', request, record: draft.record };
+    return { kind: 'awaiting_approval', request, record: draft.record, ...(mismatch ? { mismatch } : {}) };
   }
 
   /**

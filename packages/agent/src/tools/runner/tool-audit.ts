@@ -1,4 +1,9 @@
-import type { ApprovalAuditRecord, AuditStatus, ToolCallAuditRecord } from '../../observe/audit.ts';
+import type {
+  ApprovalAuditRecord,
+  ApprovalMismatchAuditRecord,
+  AuditStatus,
+  ToolCallAuditRecord,
+} from '../../observe/audit.ts';
 import { summarize } from '../../observe/redact.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../policy/approvals.ts';
 import type { ToolRisk } from '../../policy/tool-risk.ts';
@@ -67,8 +72,34 @@ export function approvalAuditRecord({
     approvalId: request.id,
     tool: request.tool,
     decision: decision.decision,
+    argumentsHash: decision.argumentsHash,
     decidedBy: decision.decidedBy,
     decidedAt: decision.decidedAt,
     ...(decision.reason ? { reason: decision.reason } : {}),
+  };
+}
+
+/** The audit record of an approval refused because the call's arguments are not those approved. */
+export function approvalMismatchAuditRecord({
+  agent,
+  conversationId,
+  request,
+  decision,
+}: {
+  agent: string;
+  conversationId: string;
+  request: ApprovalRequest;
+  decision: ApprovalDecision;
+}): ApprovalMismatchAuditRecord {
+  return {
+    kind: 'approval_mismatch',
+    agent,
+    conversationId,
+    approvalId: request.id,
+    tool: request.tool,
+    decidedBy: decision.decidedBy,
+    decidedAt: decision.decidedAt,
+    approvedHash: decision.argumentsHash,
+    requestedHash: request.argumentsHash,
   };
 }
