@@ -8,6 +8,7 @@ import {
 } from '../approvals/approval-board.ts';
 import { BoardApproval, boardEntry } from '../approvals/board-approval.ts';
 import { A2aError } from '../errors.ts';
+import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 /** Options of {@link RedisApprovalBoard}. */
 export interface RedisApprovalBoardOptions {
@@ -15,7 +16,7 @@ export interface RedisApprovalBoardOptions {
   redis: Redis;
   /** Key prefix, e.g. `{switchboard:supervisor}` (a hash tag keeps the board on one Cluster slot). */
   prefix: string;
-  /** How long an entry is kept after its last change (default 30 days). */
+  /** How long an entry is kept after its last change (default 7 days), and the index with it. */
   ttlSeconds?: number;
 }
 
@@ -46,6 +47,8 @@ for i, entry in ipairs(entries) do
   redis.call('SADD', taskKey, entry.id)
 end
 redis.call('EXPIRE', taskKey, ttl)
+-- The index lives as long as the newest entry it lists may: no approval is kept forever.
+if redis.call('EXISTS', prefix .. ':approvals') == 1 then redis.call('EXPIRE', prefix .. ':approvals', ttl) end
 return 1
 `;
 
@@ -88,7 +91,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
   readonly #prefix: string;
   readonly #ttl: number;
 
-  constructor({ redis, prefix, ttlSeconds = 30 * 24 * 60 * 60 }: RedisApprovalBoardOptions) {
+  constructor({ redis, prefix, ttlSeconds = DEFAULT_RETENTION_SECONDS }: RedisApprovalBoardOptions) {
     if (!redis || !prefix) {
       throw new A2aError('INVALID_OPTIONS', {
         message:
