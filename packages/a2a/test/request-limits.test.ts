@@ -170,7 +170,7 @@ describe('request limits', () => {
     const retryAfter = Number(rpc.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    const body = await rpc.json();
+    const body = (await rpc.json()) as { error: { data: unknown[] } };
     expect(body).toMatchObject({ id: 7, error: { message: expect.stringMatching(/^Too many requests/) } });
     expect(body.error.data[0]).toMatchObject({
       reason: 'TOO_MANY_REQUESTS',
