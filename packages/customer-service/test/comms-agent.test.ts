@@ -1,5 +1,6 @@
-import { MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
+import { ScriptedModel } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { createCommsAgent, Ticket, ticketCues } from '../src/index.ts';
 import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
@@ -54,17 +55,23 @@ describe('the comms agent on the offline model', () => {
     });
     expect(first.stopReason).toBe('approval');
     expect(first.toolCalls.map((call) => call.tool)).toEqual(['draft_apology_email', 'send_email']);
-    expect(first.pendingApprovals[0]?.action).toBe(
+    const [request] = first.pendingApprovals;
+    if (!request) throw new Error('no pending approval');
+    expect(request.action).toBe(
       'Send the email "We are sorry about your order A10086" to ada.lovelace@example.com',
     );
+    // The approver reads the body that will be sent, and every argument.
+    const body = String(request.arguments.body);
+    expect(body).toContain('Dear Ada,');
+    expect(request.details).toBe(`Body:\n${body}`);
+    expect(request.arguments).toEqual({
+      to: 'ada.lovelace@example.com',
+      subject: 'We are sorry about your order A10086',
+      body,
+    });
     expect(await store.listOutbox()).toEqual([]);
 
-    const decision = {
-      approvalId: first.pendingApprovals[0]?.id ?? '',
-      decision: 'approved' as const,
-      decidedBy: 'op-ada',
-      decidedAt: '2026-11-30T10:05:00Z',
-    };
+    const decision = decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' });
     const stored = JSON.parse(JSON.stringify({ messages: first.messages, state: first.state }));
     for (const fresh of [false, true]) {
       await runAgent({
@@ -87,6 +94,30 @@ describe('the comms agent on the offline model', () => {
     expect(outbox[0]?.body).toContain('Stainless Steel Kettle');
   });
 
+  it('shows a long body’s first lines under the action, and the whole body in the arguments', async () => {
+    const store = await seededMemoryStore();
+    const body = Array.from({ length: 40 }, (_, line) => `Line ${line + 1} of the letter.`).join('\n');
+    const email = { to: 'ada.lovelace@example.com', subject: 'A long letter', body };
+    const first = await runAgent({
+      agent: createCommsAgent({ store, model }),
+      model: new ScriptedModel({ turns: [{ toolCalls: [{ name: 'send_email', arguments: email }] }] }),
+      input: 'Send Ada the long letter.',
+      ...quiet,
+    });
+    const [request] = first.pendingApprovals;
+    expect(request?.action).toBe('Send the email "A long letter" to ada.lovelace@example.com');
+    expect(request?.details?.split('\n').slice(0, 3)).toEqual([
+      'Body (the first 20 of 40 lines; the whole body is in the arguments):',
+      'Line 1 of the letter.',
+      'Line 2 of the letter.',
+    ]);
+    expect(request?.details).toContain('Line 20 of the letter.');
+    expect(request?.details).not.toContain('Line 21 of the letter.');
+    expect(request?.details).toMatch(/\[… \d+ more characters\]$/);
+    expect(request?.arguments).toEqual(email);
+    expect(await store.listOutbox()).toEqual([]);
+  });
+
   it('refuses to email an address that is not a customer', async () => {
     const store = await seededMemoryStore();
     const agent = createCommsAgent({ store, model });
@@ -101,14 +132,9 @@ describe('the comms agent on the offline model', () => {
       model,
       history: first.messages,
       state: first.state,
-      decisions: [
-        {
-          approvalId: first.pendingApprovals[0]?.id ?? '',
-          decision: 'approved',
-          decidedBy: 'op-ada',
-          decidedAt: '2026-11-30T10:05:00Z',
-        },
-      ],
+      decisions: first.pendingApprovals.map((request) =>
+        decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' }),
+      ),
       ...quiet,
     });
     expect(resumed.output).toContain('eve@evil.example is not the email of a customer');

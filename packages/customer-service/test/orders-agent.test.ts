@@ -1,4 +1,4 @@
-import { MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { argumentsHash, decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -168,12 +168,9 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
     expect(approval?.text).toContain('This cannot be undone.');
     expect(await refundsOfA10086()).toEqual([]);
 
-    const decision = {
-      approvalId: approval?.id ?? '',
-      decision: 'approved' as const,
-      decidedBy: 'op-ada',
-      decidedAt: '2026-11-30T10:05:00Z',
-    };
+    if (!approval) throw new Error('no pending approval');
+    expect(approval.arguments).toEqual({ orderId: 'A10086' });
+    const decision = decisionFor({ request: approval, decision: 'approved', decidedBy: 'op-ada' });
     const resume = (fresh = false) =>
       runAgent({
         agent,
@@ -200,6 +197,30 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
     expect(await refundsOfA10086()).toHaveLength(1);
   });
 
+  it('refunds nothing when the waiting call was changed to another order after it was approved', async () => {
+    const { agent, first, stored } = await askForRefund();
+    const [approval] = first.pendingApprovals;
+    if (!approval) throw new Error('no pending approval');
+    const decision = decisionFor({ request: approval, decision: 'approved', decidedBy: 'op-ada' });
+    // The stored conversation is edited between the approval and the resume.
+    const edited = JSON.parse(JSON.stringify(stored).replaceAll('A10086', 'A10087'));
+    const resumed = await runAgent({
+      agent,
+      model,
+      history: edited.messages,
+      state: TaskState.parse(edited.state),
+      decisions: [decision],
+      ...quiet,
+    });
+    expect(resumed.stopReason).toBe('approval');
+    expect(resumed.output).toContain('The approved action differs from the one now requested');
+    expect(resumed.pendingApprovals).toMatchObject([
+      { arguments: { orderId: 'A10087' }, argumentsHash: argumentsHash({ orderId: 'A10087' }) },
+    ]);
+    expect(await refundsOfA10086()).toEqual([]);
+    expect((await store.getOrder('A10087'))?.status).not.toBe('refunded');
+  });
+
   it('refunds nothing when the human denies it', async () => {
     const { agent, first, stored } = await askForRefund();
     const resumed = await runAgent({
@@ -207,15 +228,14 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       model,
       history: stored.messages,
       state: TaskState.parse(stored.state),
-      decisions: [
-        {
-          approvalId: first.pendingApprovals[0]?.id ?? '',
+      decisions: first.pendingApprovals.map((request) =>
+        decisionFor({
+          request,
           decision: 'denied',
           decidedBy: 'op-ada',
-          decidedAt: '2026-11-30T10:05:00Z',
           reason: 'the customer already got a replacement',
-        },
-      ],
+        }),
+      ),
       ...quiet,
     });
     expect(resumed.output).toContain('approval was denied');
@@ -231,14 +251,9 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       model,
       history: first.messages,
       state: first.state,
-      decisions: [
-        {
-          approvalId: first.pendingApprovals[0]?.id ?? '',
-          decision: 'approved',
-          decidedBy: 'op-ada',
-          decidedAt: '2026-11-30T10:05:00Z',
-        },
-      ],
+      decisions: first.pendingApprovals.map((request) =>
+        decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' }),
+      ),
       ...quiet,
     });
     expect(toolResults(resumed)).toEqual([

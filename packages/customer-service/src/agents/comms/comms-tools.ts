@@ -4,6 +4,7 @@ import { OrderId } from '../../domain/order-id.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
 import { actionKey } from '../action-key.ts';
 import { draftApologyEmail } from './apology-email.ts';
+import { emailPreview } from './email-preview.ts';
 import { TICKET_INSTRUCTIONS, Ticket, ticketCues, ticketPrompt } from './ticket.ts';
 
 function extractTicketTool(store: ShopStore, model: ChatModel) {
@@ -83,9 +84,11 @@ function sendEmailTool(store: ShopStore) {
     }),
     risk: 'dangerous',
     idempotent: false,
-    describeForApproval: ({ to, subject }) => ({
+    // The approver reads what will be sent, the body too: a harmless subject may carry any body.
+    describeForApproval: ({ to, subject, body }) => ({
       action: `Send the email "${subject}" to ${to}`,
       reversible: false,
+      details: emailPreview(body),
     }),
     fallbackMessage: 'The email could not be sent right now. Do not try again; an operator will check it.',
     handler: async ({ to, subject, body }, context) => {
