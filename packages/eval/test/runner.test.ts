@@ -282,11 +282,11 @@ describe('dangerousRuns', () => {
         approvalId,
         tool: 'x',
         decision: 'approved',
+        argumentsHash: '0'.repeat(64),
         decidedBy: 'someone',
         decidedAt: new Date(0).toISOString(),
       });
     }
-        argumentsHash: '0'.repeat(64),
     const runs = dangerousRuns({
       records: audit.records,
       recorder,

@@ -33,10 +33,10 @@ export interface ApprovalGateOptions {
 export type ApprovalVerdict =
   | { kind: 'undescribed' }
   | { kind: 'waiting'; request: ApprovalRequest }
+  | { kind: 'mismatch'; request: ApprovalRequest; decision: ApprovalDecision }
   | { kind: 'decided'; request: ApprovalRequest; decision: ApprovalDecision };
 
 /**
-  | { kind: 'mismatch'; request: ApprovalRequest; decision: ApprovalDecision }
  * Holds dangerous calls until a human decides, and keeps the task state's pending approvals. A
  * decision only ever comes from the run's decisions or its approver, never from what a message or
  * a tool result claims; an approval runs a call only while the call's validated arguments have the
@@ -72,19 +72,19 @@ export class ApprovalGate {
       logger.error({ err: error, tool: tool.name, callId: call.id }, 'describeForApproval failed');
       return { kind: 'undescribed' };
     }
+    const args = input as Record<string, unknown>;
     const request = createApprovalRequest({
       agent,
       conversationId,
-    const args = input as Record<string, unknown>;
       toolCallId: call.id,
       tool: tool.name,
       text,
       repeatable: tool.idempotent,
+      input: args,
+      shownArguments: this.#redacted(args),
       now: now(),
     });
     const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
-      input: args,
-      shownArguments: this.#redacted(args),
     if (!decision) return { kind: 'waiting', request: this.#pend(request, input) };
     if (!this.#binds(decision, request)) return this.#refuse(request, decision, input);
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
@@ -107,10 +107,10 @@ export class ApprovalGate {
     const { decisions, state } = this.#o;
     const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
     if (!decision) return { kind: 'waiting', request };
+    if (!this.#binds(decision, request)) return this.#refuse(request, decision);
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
     state.slots.pending = {};
     await this.#o.audit.decision({ request, decision });
-    if (!this.#binds(decision, request)) return this.#refuse(request, decision);
     return { kind: 'decided', request, decision };
   }
 

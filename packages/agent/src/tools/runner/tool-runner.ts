@@ -132,8 +132,8 @@ export class ToolRunner {
       draft.record.approvalId = delegated.id;
       const verdict = await this.#gate.resume(delegated);
       if (verdict.kind === 'waiting') return this.#ledger.wait(draft, verdict.request);
-      return this.#runHandler(call, draft, tool, { request: delegated, decision: verdict.decision });
       if (verdict.kind === 'mismatch') return this.#ledger.wait(draft, verdict.request, { mismatch: true });
+      return this.#runHandler(call, draft, tool, { request: delegated, decision: verdict.decision });
     }
     if (tool.risk === 'dangerous') {
       const verdict = await this.#gate.ask({ call, tool, input: draft.input });
@@ -142,8 +142,8 @@ export class ToolRunner {
       }
       draft.record.approvalId = verdict.request.id;
       if (verdict.kind === 'waiting') return this.#ledger.wait(draft, verdict.request);
-      if (verdict.decision.decision !== 'approved') return this.#ledger.fail(draft, deniedRefusal(verdict));
       if (verdict.kind === 'mismatch') return this.#ledger.wait(draft, verdict.request, { mismatch: true });
+      if (verdict.decision.decision !== 'approved') return this.#ledger.fail(draft, deniedRefusal(verdict));
     }
     return this.#runHandler(call, draft, tool);
   }
