@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Task } from '@a2a-js/sdk';
+import { serviceSigner } from '@switchboard/a2a';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileRequests } from './support/hostile-requests.ts';
@@ -91,10 +92,14 @@ describe('bad input at every door', () => {
     const prefix = `{${namespace}:orders}`;
     const queue = new Queue('a2a.orders', { connection: system.redis, prefix });
     const replyTo = `${prefix}:drill-replies:${randomUUID()}`;
-    const parameters = {
-      authorization: `Bearer ${system.launched.access.serviceToken}`,
+    // Each job carries what the supervisor would send: its assertion, signed over that request's text.
+    const { supervisor } = system.launched.access.serviceKeys;
+    if (!supervisor) throw new Error('the launched system has no supervisor key');
+    const signer = serviceSigner({ key: supervisor });
+    const parameters = async (request: string) => ({
+      authorization: `Bearer ${await signer.sign({ audience: 'orders', request })}`,
       'a2a-version': '1.0',
-    };
+    });
     const requests = hostileRequests(450, { huge: false });
     const ids: string[] = [];
     for (const [n, request] of requests.entries()) {
@@ -102,7 +107,13 @@ describe('bad input at every door', () => {
       ids.push(requestId);
       await queue.add(
         'SendMessage',
-        { v: 1, requestId, replyTo, serviceParameters: parameters, request: request.body.toString() },
+        {
+          v: 1,
+          requestId,
+          replyTo,
+          serviceParameters: await parameters(request.body.toString()),
+          request: request.body.toString(),
+        },
         { jobId: requestId },
       );
     }

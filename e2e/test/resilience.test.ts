@@ -136,7 +136,7 @@ describe('a service with a wrong setting', () => {
       env: {
         ...process.env,
         PORT: 'eighty',
-        SWITCHBOARD_SERVICE_TOKEN: 'short',
+        SWITCHBOARD_SERVICE_KEY: 'not json',
         SWITCHBOARD_MODEL: 'gpt-4.1',
       },
       ipc: true,
@@ -147,7 +147,9 @@ describe('a service with a wrong setting', () => {
     expect(code, stderr).toBe(2);
     expect(stderr).toContain('The orders service cannot start; fix its environment:');
     expect(stderr).toContain('PORT: must be a number');
-    expect(stderr).toContain('SWITCHBOARD_SERVICE_TOKEN: must be at least 16 characters');
+    expect(stderr).toContain(
+      'SWITCHBOARD_SERVICE_KEY: is not JSON: give the private JWK that "switchboard keys generate" printed',
+    );
     expect(stderr).toContain('OPENAI_API_KEY: is needed for model "gpt-4.1"');
   });
 });
