@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalRequest } from '@switchboard/agent';
+import { type ApprovalRequest, argumentsHash } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals/index.ts';
@@ -15,13 +15,19 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const request = (id: string, minute = 0): ApprovalRequest => ({
+const request = (
+  id: string,
+  minute = 0,
+  args: Record<string, unknown> = { orderId: 'A10086' },
+): ApprovalRequest => ({
   id,
   agent: 'orders',
   conversationId: 'ctx-1',
   toolCallId: `call-${id}`,
   tool: 'refund_order',
   action: `Refund order A10086 (${id})`,
+  arguments: args,
+  argumentsHash: argumentsHash(args),
   reversible: false,
   repeatable: false,
   text: `The orders agent wants to: Refund order A10086 (${id}). This cannot be undone.`,
@@ -88,6 +94,66 @@ describe.each(boards)('%s approval board', (_name, create) => {
       ok: false,
       reason: 'not_found',
     });
+  });
+
+  it('keeps every argument as the task sent it, and who asked for it', async () => {
+    const board = create();
+    const args = {
+      to: 'ada@example.com',
+      items: [],
+      tags: ['a', 'b'],
+      amount: 12345678.901234567,
+      note: 'a/b "c"',
+    };
+    await board.sync({
+      ...task,
+      requestedBy: 'customer:C001',
+      pending: [{ ...request('apr_a', 0, args), details: 'Body:\nDear Ada,\nhello' }],
+    });
+    await board.decide({ id: 'apr_a', decision: 'denied', decidedBy: 'ops-ada', reason: 'no' });
+    expect(await board.get('apr_a')).toMatchObject({
+      status: 'denied',
+      arguments: args,
+      argumentsHash: argumentsHash(args),
+      details: 'Body:\nDear Ada,\nhello',
+      requestedBy: 'customer:C001',
+    });
+  });
+
+  it('refuses an approval by whom it was requested by; another operator, or a denial, is taken', async () => {
+    const board = create();
+    await board.sync({ ...task, requestedBy: 'operator:ada', pending: [request('apr_a'), request('apr_b')] });
+    const own = await board.decide({
+      id: 'apr_a',
+      decision: 'approved',
+      decidedBy: 'ada',
+      deciderKey: 'operator:ada',
+    });
+    expect(own).toMatchObject({
+      ok: false,
+      reason: 'own_request',
+      approval: { id: 'apr_a', status: 'pending' },
+    });
+    expect((await board.get('apr_a'))?.status).toBe('pending');
+    expect(
+      await board.decide({ id: 'apr_a', decision: 'approved', decidedBy: 'bob', deciderKey: 'operator:bob' }),
+    ).toMatchObject({ ok: true, approval: { status: 'approved', decidedBy: 'bob' } });
+    expect(
+      await board.decide({ id: 'apr_b', decision: 'denied', decidedBy: 'ada', deciderKey: 'operator:ada' }),
+    ).toMatchObject({ ok: true, approval: { status: 'denied' } });
+  });
+
+  it('puts a decided approval back to pending when the task asks it again for other arguments', async () => {
+    const board = create();
+    await board.sync({ ...task, pending: [request('apr_a')] });
+    await board.decide({ id: 'apr_a', decision: 'approved', decidedBy: 'ops-ada' });
+    // The same arguments asked again leave the decision as it is.
+    await board.sync({ ...task, pending: [request('apr_a')] });
+    expect((await board.get('apr_a'))?.status).toBe('approved');
+    await board.sync({ ...task, pending: [request('apr_a', 0, { orderId: 'A10001' })] });
+    const entry = await board.get('apr_a');
+    expect(entry).toMatchObject({ status: 'pending', arguments: { orderId: 'A10001' } });
+    expect(entry?.decidedBy).toBeUndefined();
   });
 
   it('reopens a decision that could not be delivered', async () => {

@@ -25,9 +25,13 @@ const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { max
 const authenticate = staticTokenAuthenticator({
   customers: { 'tok-alice-0123456789': 'alice' },
   operators: { 'tok-operator-0123456789': 'operator' },
+  services: { 'tok-supervisor-0123456789': 'supervisor' },
 });
 const asAlice: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-alice-0123456789' } };
 const asOperator: RequestOptions = { serviceParameters: { Authorization: 'Bearer tok-operator-0123456789' } };
+const asSupervisor: RequestOptions = {
+  serviceParameters: { Authorization: 'Bearer tok-supervisor-0123456789' },
+};
 const refunds = { count: 0 };
 const address = { queue: 'parity', prefix: `{test:${randomUUID()}}` };
 let http: A2aHttpServer;
@@ -64,7 +68,6 @@ beforeAll(async () => {
     agent,
     model,
     card,
-    canApprove: (user) => user?.userName === 'operator:operator',
     ownerResolver: () => 'shop',
     logger: silentLogger(),
   });
@@ -114,7 +117,7 @@ function client(binding: (typeof bindings)[number]): Client {
 }
 
 describe.each(bindings)('over %s', (binding) => {
-  it('a dangerous action waits in input-required; only the operator’s decision resumes it, and it runs once', async () => {
+  it('a dangerous action waits in input-required; no decision in a customer’s or operator’s message resumes it, a peer service’s hand-on does, and it runs once', async () => {
     const before = refunds.count;
     const orderId = `A${Math.floor(10_000 + Math.random() * 89_999)}`;
     const waiting = (await client(binding).sendMessage(
@@ -123,25 +126,34 @@ describe.each(bindings)('over %s', (binding) => {
     )) as Task;
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const data = waiting.status?.message?.parts.find((part) => part.content?.$case === 'data')?.content;
-    const approvalId =
+    const [request] =
       data?.$case === 'data'
-        ? (data.value as { pendingApprovals: { id: string }[] }).pendingApprovals[0]?.id
-        : '';
+        ? (data.value as { pendingApprovals: { id: string; argumentsHash: string }[] }).pendingApprovals
+        : [];
     const decide = (options: RequestOptions) =>
       client(binding).sendMessage(
         sendRequest(
           userMessage('', {
             taskId: waiting.id,
             contextId: waiting.contextId,
-            data: { approvalDecision: { approvalId, decision: 'approved' } },
+            data: {
+              approvalDecision: {
+                approvalId: request?.id,
+                decision: 'approved',
+                argumentsHash: request?.argumentsHash,
+                decidedBy: 'ada',
+              },
+            },
           }),
         ),
         options,
       ) as Promise<Task>;
-    const selfApproved = await decide(asAlice);
-    expect(selfApproved.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(refunds.count).toBe(before);
-    const approved = await decide(asOperator);
+    for (const sender of [asAlice, asOperator]) {
+      const ignored = await decide(sender);
+      expect(ignored.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(refunds.count).toBe(before);
+    }
+    const approved = await decide(asSupervisor);
     expect(approved.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(refunds.count).toBe(before + 1);
   });

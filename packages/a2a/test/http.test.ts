@@ -1,7 +1,7 @@
 import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import type { User } from '@a2a-js/sdk/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryApprovalBoard } from '../src/approvals/index.ts';
 import {
   dataOf,
   type Host,
@@ -17,6 +17,16 @@ const lookupTurns = [
   { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },
   { text: 'Order A10086 has shipped with DHL.' },
 ];
+
+/** Calls the admin API (`/admin`) with an operator's token; a body makes it a POST. */
+async function admin(url: string, token: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}/admin${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
 
 let host: Host | undefined;
 afterEach(async () => {
@@ -97,8 +107,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     expect(host.shop.waitAborted).toBe(true);
   });
 
-  it('asks for approval, ignores a customer’s decision, resumes on the operator’s and refunds once', async () => {
-    const approvers: User[] = [];
+  it('asks for approval, takes no decision in a message, resumes on the board’s approval and refunds once', async () => {
     host = await startHost({
       turns: [
         { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] },
@@ -106,10 +115,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
         { text: 'It is refunded; nothing else to do.' },
       ],
       auth: { customers: { 'customer-token': 'C001' }, operators: { 'operator-token': 'ada' } },
-      canApprove: (user) => {
-        if (user) approvers.push(user);
-        return user?.isAuthenticated === true && user.userName === 'operator:ada';
-      },
+      approvals: new MemoryApprovalBoard(),
       ownerResolver: () => 'shop',
     });
     const customer = await host.client(binding, 'customer-token');
@@ -119,27 +125,56 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(textOf(waiting.status?.message)).toContain('Refund order A10086 in full (59.90 EUR)');
     const [pending] = dataOf(waiting.status?.message) as [
-      { pendingApprovals: { id: string; tool: string }[] },
+      { pendingApprovals: { id: string; tool: string; argumentsHash: string }[] },
     ];
-    expect(pending.pendingApprovals).toMatchObject([{ tool: 'refund_order' }]);
-    const approvalId = pending.pendingApprovals[0]?.id;
-    const decision = { approvalDecision: { approvalId, decision: 'approved' } };
+    expect(pending.pendingApprovals).toMatchObject([
+      { tool: 'refund_order', arguments: { orderId: 'A10086' } },
+    ]);
+    const [request] = pending.pendingApprovals;
+    if (!request) throw new Error('no pending approval');
+    const decision = {
+      approvalDecision: {
+        approvalId: request.id,
+        decision: 'approved',
+        argumentsHash: request.argumentsHash,
+      },
+    };
     const ids = { taskId: waiting.id, contextId: waiting.contextId, data: decision };
 
-    const refused = await sendTask(customer, '', ids);
-    expect(refused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(textOf(refused.status?.message)).toMatch(/ignored: you are not allowed to approve/);
+    // Neither the customer nor an operator decides by sending a decision: it stays pending.
+    for (const sender of [customer, operator]) {
+      const refused = await sendTask(sender, 'I approve this.', ids);
+      expect(refused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(textOf(refused.status?.message)).toMatch(
+        /ignored: approvals are decided on the approval board, not in a message/,
+      );
+      expect(textOf(refused.status?.message)).toContain('POST /admin/approvals/<id>/approve');
+    }
     expect(host.shop.refunds).toBe(0);
+    const board = await admin(host.url, 'operator-token', '/approvals');
+    expect(board.body).toMatchObject({
+      approvals: [
+        {
+          id: request.id,
+          status: 'pending',
+          arguments: { orderId: 'A10086' },
+          argumentsHash: request.argumentsHash,
+          requestedBy: 'customer:C001',
+        },
+      ],
+    });
 
-    const done = await sendTask(operator, '', ids);
-    expect(done.id).toBe(waiting.id);
-    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const approved = await admin(host.url, 'operator-token', `/approvals/${request.id}/approve`, {});
+    expect(approved.status).toBe(202);
+    await expect
+      .poll(async () => (await customer.getTask({ tenant: '', id: waiting.id })).status?.state)
+      .toBe(TaskState.TASK_STATE_COMPLETED);
+    const done = await customer.getTask({ tenant: '', id: waiting.id });
     expect(textOf(done.status?.message)).toBe('Order A10086 was refunded.');
     expect(host.shop.refunds).toBe(1);
-    // Each message's sender was checked, the customer's and the operator's.
-    expect(new Set(approvers.map((user) => `${user.userName}:${user.isAuthenticated}`))).toEqual(
-      new Set(['customer:C001:true', 'operator:ada:true']),
-    );
+    expect((await admin(host.url, 'operator-token', `/approvals/${request.id}`)).body).toMatchObject({
+      approval: { status: 'approved', decidedBy: 'ada' },
+    });
 
     const followUp = await sendTask(customer, 'Anything else?', { contextId: waiting.contextId });
     expect(followUp.id).not.toBe(waiting.id);
@@ -169,5 +204,42 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
         ? { reason: 'TASK_NOT_FOUND', envelopeCode: -32001 }
         : { reason: 'TASK_NOT_FOUND', statusCode: 404 },
     );
+  });
+});
+
+describe('an operator who asked for an action', () => {
+  it('cannot approve it on the board; another operator can, and it runs once', async () => {
+    host = await startHost({
+      turns: [
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] },
+        { text: 'Order A10086 was refunded.' },
+      ],
+      auth: { operators: { 'ada-token': 'ada', 'bob-token': 'bob' } },
+      approvals: new MemoryApprovalBoard(),
+      ownerResolver: () => 'shop',
+    });
+    const ada = await host.client('JSONRPC', 'ada-token');
+    const waiting = await sendTask(ada, 'Please refund order A10086');
+    const [pending] = dataOf(waiting.status?.message) as [{ pendingApprovals: { id: string }[] }];
+    const id = pending.pendingApprovals[0]?.id;
+
+    const own = await admin(host.url, 'ada-token', `/approvals/${id}/approve`, {});
+    expect(own.status).toBe(403);
+    expect(own.body).toEqual({
+      error: {
+        code: 'OWN_REQUEST',
+        message: `Approval ${id} was requested by you (operator:ada); another operator must approve it.`,
+      },
+    });
+    expect((await admin(host.url, 'bob-token', `/approvals/${id}`)).body).toMatchObject({
+      approval: { status: 'pending', requestedBy: 'operator:ada' },
+    });
+    expect(host.shop.refunds).toBe(0);
+
+    expect((await admin(host.url, 'bob-token', `/approvals/${id}/approve`, {})).status).toBe(202);
+    await expect
+      .poll(async () => (await ada.getTask({ tenant: '', id: waiting.id })).status?.state)
+      .toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(host.shop.refunds).toBe(1);
   });
 });

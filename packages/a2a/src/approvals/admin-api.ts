@@ -5,6 +5,10 @@ import { BoardApproval } from './board-approval.ts';
 export const ApprovalList = z.object({ approvals: z.array(BoardApproval) });
 export type ApprovalList = z.infer<typeof ApprovalList>;
 
+/** `GET /admin/approvals/{id}` → 200: one approval, every argument of its call included. */
+export const ApprovalReply = z.object({ approval: BoardApproval });
+export type ApprovalReply = z.infer<typeof ApprovalReply>;
+
 /** `POST /admin/approvals/{id}/approve|deny` → 202: the decided approval and the task it resumes. */
 export const DecisionReply = z.object({ approval: BoardApproval, taskId: z.string().min(1) });
 export type DecisionReply = z.infer<typeof DecisionReply>;

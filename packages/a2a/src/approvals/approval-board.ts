@@ -7,6 +7,8 @@ export interface TaskApprovals {
   contextId: string;
   owner: string;
   tenant: string;
+  /** The principal key of whom the task acts for (`customer:C001`): who asked for these actions. */
+  requestedBy?: string | undefined;
   pending: readonly ApprovalRequest[];
 }
 
@@ -15,6 +17,11 @@ export interface BoardDecision {
   id: string;
   decision: 'approved' | 'denied';
   decidedBy: string;
+  /**
+   * The decider's principal key (`operator:ada`). An approval by the principal the entry was
+   * requested by is refused (`own_request`): nobody approves what they asked for themselves.
+   */
+  deciderKey?: string;
   reason?: string;
   now?: Date;
 }
@@ -23,18 +30,23 @@ export interface BoardDecision {
 export type DecideResult =
   | { ok: true; approval: BoardApproval }
   | { ok: false; reason: 'not_found' }
-  | { ok: false; reason: 'already_decided'; approval: BoardApproval };
+  | { ok: false; reason: 'already_decided'; approval: BoardApproval }
+  | { ok: false; reason: 'own_request'; approval: BoardApproval };
 
 /**
  * The operators' view of every approval that waits on this service's tasks. The executor keeps it
  * in step with each task; `decide` is atomic, so two operators can never both decide one approval.
  */
 export interface ApprovalBoard {
-  /** Adds a task's pending approvals; its earlier ones still pending and no longer asked become `withdrawn`. */
+  /**
+   * Adds a task's pending approvals; its earlier ones still pending and no longer asked become
+   * `withdrawn`. An entry whose arguments are not those the task asks for now (they changed, e.g.
+   * after an approval that was then refused) is pending again with what is asked now.
+   */
   sync(task: TaskApprovals): Promise<void>;
   list(options?: { status?: 'pending' | 'decided' | 'all' }): Promise<BoardApproval[]>;
   get(id: string): Promise<BoardApproval | undefined>;
-  /** Moves a pending approval to its decision, once. */
+  /** Moves a pending approval to its decision, once; never an approval by whom it was requested by. */
   decide(decision: BoardDecision): Promise<DecideResult>;
   /** Puts a decided approval back to pending (the decision could not be delivered to its task). */
   reopen(id: string): Promise<void>;
@@ -59,7 +71,7 @@ export class MemoryApprovalBoard implements ApprovalBoard {
     }
     for (const request of pending) {
       const existing = this.#entries.get(request.id);
-      if (!existing || existing.status === 'withdrawn')
+      if (!existing || existing.status === 'withdrawn' || existing.argumentsHash !== request.argumentsHash)
         this.#entries.set(request.id, boardEntry(request, task));
     }
   }
@@ -76,11 +88,20 @@ export class MemoryApprovalBoard implements ApprovalBoard {
     return entry && structuredClone(entry);
   }
 
-  async decide({ id, decision, decidedBy, reason, now = new Date() }: BoardDecision): Promise<DecideResult> {
+  async decide({
+    id,
+    decision,
+    decidedBy,
+    deciderKey,
+    reason,
+    now = new Date(),
+  }: BoardDecision): Promise<DecideResult> {
     const entry = this.#entries.get(id);
     if (!entry) return { ok: false, reason: 'not_found' };
     if (entry.status !== 'pending')
       return { ok: false, reason: 'already_decided', approval: structuredClone(entry) };
+    if (decision === 'approved' && deciderKey && entry.requestedBy === deciderKey)
+      return { ok: false, reason: 'own_request', approval: structuredClone(entry) };
     Object.assign(
       entry,
       { status: decision, decidedBy, decidedAt: now.toISOString() },

@@ -16,6 +16,12 @@ export const BoardApproval = z.object({
   agent: z.string(),
   tool: z.string(),
   action: z.string(),
+  /** What the one line cannot hold (an email's body, or its first lines), as the tool wrote it. */
+  details: z.string().optional(),
+  /** Every validated argument of the call, secrets redacted: exactly what runs when approved. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** The hash of those arguments (see `argumentsHash`); an approval runs the call only with them. */
+  argumentsHash: z.string(),
   text: z.string(),
   reversible: z.boolean(),
   repeatable: z.boolean(),
@@ -26,6 +32,11 @@ export const BoardApproval = z.object({
   /** Whose task it is (the task store's owner scope) and its tenant, so the decision reaches it. */
   owner: z.string(),
   tenant: z.string(),
+  /**
+   * The principal key (`customer:C001`) of whom the task acts for: who asked for the action. They
+   * cannot approve it themselves.
+   */
+  requestedBy: z.string().optional(),
   decidedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   reason: z.string().optional(),
@@ -35,7 +46,10 @@ export type BoardApproval = z.infer<typeof BoardApproval>;
 /** The board entry of a pending request of a task. */
 export function boardEntry(
   request: ApprovalRequest,
-  task: { taskId: string; contextId: string; owner: string; tenant: string },
+  {
+    requestedBy,
+    ...task
+  }: { taskId: string; contextId: string; owner: string; tenant: string; requestedBy?: string | undefined },
 ): BoardApproval {
   return {
     id: request.id,
@@ -43,10 +57,14 @@ export function boardEntry(
     agent: request.agent,
     tool: request.tool,
     action: request.action,
+    ...(request.details === undefined ? {} : { details: request.details }),
+    arguments: request.arguments,
+    argumentsHash: request.argumentsHash,
     text: request.text,
     reversible: request.reversible,
     repeatable: request.repeatable,
     requestedAt: request.requestedAt,
     ...task,
+    ...(requestedBy ? { requestedBy } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // API (what a client of /admin/approvals reads), and the owner resolver that lets the admin routes
 // act in a task owner's scope.
 export { actingForOwner } from './acting-for.ts';
-export { AdminErrorBody, ApprovalList, DecisionReply } from './admin-api.ts';
+export { AdminErrorBody, ApprovalList, ApprovalReply, DecisionReply } from './admin-api.ts';
 export type {
   ApprovalBoard,
   BoardDecision,

@@ -178,7 +178,14 @@ async function delegate({
   const delegateTask = resume?.request.delegate;
   const params = sendMessageRequest({
     message: userMessage({
-      messageId: stableId(context.conversationId, context.callId, resume?.decision.approvalId ?? ''),
+      // A decision for the same approval but other arguments (asked again after a refused one) is
+      // a new message, not a repeat of the first.
+      messageId: stableId(
+        context.conversationId,
+        context.callId,
+        resume?.decision.approvalId ?? '',
+        resume?.decision.argumentsHash ?? '',
+      ),
       taskId: delegateTask?.taskId ?? '',
       // One delegate conversation per call: two calls to one peer in the same step must not share
       // (and overwrite) its conversation state; a retry of the same call lands in the same one.
@@ -189,6 +196,8 @@ async function delegate({
               [APPROVAL_DECISION_KEY]: {
                 approvalId: resume.decision.approvalId,
                 decision: resume.decision.decision,
+                // What the operator saw and approved: the delegate runs the call only with these arguments.
+                argumentsHash: resume.decision.argumentsHash,
                 decidedBy: resume.decision.decidedBy,
                 ...(resume.decision.reason ? { reason: resume.decision.reason } : {}),
               },

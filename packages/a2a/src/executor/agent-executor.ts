@@ -23,11 +23,13 @@ import {
   type Logger,
   maskContacts,
   Principal,
+  principalKey,
   runAgent,
   type StopReason,
   stderrLogger,
 } from '@switchboard/agent';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import { boardDeciderOf } from '../approvals/board-delivery.ts';
 import { principalOf } from '../auth/principal-user.ts';
 import { agentMessage, dataPart, readMessage, textPart } from '../protocol/messages.ts';
 import {
@@ -52,12 +54,17 @@ export interface AgentExecutorOptions {
   /** Conversation state by A2A contextId (default: in memory, this process only). */
   runState?: RunStateStore;
   /**
-   * Who may approve a pending dangerous action by sending a decision in a message (default:
-   * operators and services, by the kind of principal they authenticated as, and requests a service
-   * relayed, whose principal has a `via`). A decision may name
-   * the operator it is sent for (`decidedBy`); the audit then records both.
+   * Who may read approval requests whole (contact details unmasked) and speak for a caller's
+   * conversation (default: operators and services, by the kind of principal they authenticated as,
+   * and requests a service relayed, whose principal has a `via`).
+   *
+   * Approvals are decided on the approval board only. A decision in a message is taken from the
+   * board's own delivery (`/admin/approvals`, in process), or from a trusted peer service — a
+   * service principal, or a request a service relayed — handing on a decision its board took,
+   * naming the operator (`decidedBy`) and the arguments' hash; the audit then records both. An
+   * operator's or a customer's message never decides: the approval stays pending.
    */
-  canApprove?: (user: User | undefined) => boolean;
+  trusted?: (user: User | undefined) => boolean;
   /** Where operators see what this agent's tasks wait for (default: nowhere). */
   approvals?: ApprovalBoard;
   /** Whose task is whose, as the task store scopes them; recorded on the board (default: per user). */
@@ -88,6 +95,16 @@ const operatorsAndServices = (user: User | undefined) => {
   const principal = principalOf(user);
   return principal?.kind === 'operator' || principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
 };
+
+/** What the board delivers: the decision and the hash of the arguments it showed. */
+const BoardDelivery = ApprovalDecision.omit({ decidedAt: true, decidedBy: true });
+/** What a peer service hands on: its board's decision, naming the operator who took it. */
+const HandedOn = ApprovalDecision.omit({ decidedAt: true });
+
+/** The reply to a decision sent in a message that was not taken. */
+const DECIDE_ON_THE_BOARD =
+  'An approval decision in your message was ignored: approvals are decided on the approval board, not in a message. ' +
+  'An operator decides with `switchboard approvals approve <id>` (or `deny <id>`), or POST /admin/approvals/<id>/approve (or /deny).';
 
 const defaultScope = (context: ServerCallContext) =>
   `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;
@@ -161,25 +178,35 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         return;
       }
       const { text, data } = readMessage(userMessage);
-      // Who may approve may also see approval requests whole and speak for a caller's conversation.
-      const trusted = (this.#o.canApprove ?? operatorsAndServices)(requestContext.context.user);
+      // Who is trusted sees approval requests whole and speaks for a caller's conversation.
+      const trusted = (this.#o.trusted ?? operatorsAndServices)(requestContext.context.user);
       const decisions = this.#decisions(data, requestContext, trusted);
-      if (!text && decisions.accepted.length === 0 && decisions.refused === 0) {
+      const decisive = decisions.accepted.length > 0 || decisions.refused > 0;
+      if (!text && !decisive) {
         publisher.finish(
           TaskState.TASK_STATE_REJECTED,
           'The message has no text to act on. Send the request as a text part.',
         );
         return;
       }
-      publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const stored = await this.#runState.load(conversation);
+      if (
+        decisions.accepted.length === 0 &&
+        decisions.refused > 0 &&
+        !stored?.state.pendingApprovals.length
+      ) {
+        publisher.finish(TaskState.TASK_STATE_REJECTED, `${DECIDE_ON_THE_BOARD} Nothing here waits for one.`);
+        return;
+      }
+      publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
       const intentScope = trusted && typeof caller === 'string' && caller ? `caller:${caller}` : undefined;
       const result = await runAgent({
         agent: this.#o.currentAgent?.() ?? this.#o.agent,
         model: this.#o.model,
-        // A message that carries a decision answers the approval; its text must not withdraw it.
-        ...(text && decisions.accepted.length === 0 ? { input: text } : {}),
+        // A message that carries a decision (taken or refused) answers the approval; its text must
+        // not withdraw it.
+        ...(text && !decisive ? { input: text } : {}),
         ...(stored ? { history: stored.messages, state: stored.state } : {}),
         conversationId: contextId,
         ...(principal ? { principal } : {}),
@@ -194,7 +221,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         ...this.#runOptions(),
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
-      await this.#postApprovals(requestContext, result);
+      await this.#postApprovals(requestContext, result, principal && principalKey(principal));
       this.#publishResult(publisher, result, { refusedDecision: decisions.refused > 0, operator: trusted });
     } catch (error) {
       this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
@@ -259,8 +286,12 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     };
   }
 
-  /** Keeps the operators' board in step with what this task waits for now. */
-  async #postApprovals(requestContext: RequestContext, result: AgentRunResult): Promise<void> {
+  /** Keeps the operators' board in step with what this task waits for now, and who asked for it. */
+  async #postApprovals(
+    requestContext: RequestContext,
+    result: AgentRunResult,
+    requestedBy: string | undefined,
+  ): Promise<void> {
     const board = this.#o.approvals;
     if (!board) return;
     const { taskId, contextId, context } = requestContext;
@@ -270,6 +301,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         contextId,
         owner: (this.#o.ownerResolver ?? resolveUserScope)(context),
         tenant: context.tenant ?? '',
+        requestedBy,
         pending: result.pendingApprovals,
       });
     } catch (error) {
@@ -280,39 +312,64 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     }
   }
 
+  /**
+   * The decisions a message carries that this task takes: the board's own delivery (in process,
+   * recorded as the operator who decided there), or a trusted peer service handing on its board's
+   * decision (recorded as that operator via the service). Any other is refused and counted, and the
+   * approval stays pending: approvals are decided on the board, not in a message.
+   */
   #decisions(
     data: unknown[],
     requestContext: RequestContext,
-    allowed: boolean,
+    trusted: boolean,
   ): { accepted: ApprovalDecision[]; refused: number } {
-    const user = requestContext.context.user;
+    const { context } = requestContext;
+    const board = boardDeciderOf(context);
+    const from = principalOf(context.user);
+    const peerService = trusted && from !== undefined && (from.kind === 'service' || from.via.length > 0);
     const accepted: ApprovalDecision[] = [];
     let refused = 0;
     for (const item of data) {
       if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
-      const parsed = ApprovalDecision.omit({ decidedAt: true })
-        .partial({ decidedBy: true })
-        .safeParse((item as Record<string, unknown>)[APPROVAL_DECISION_KEY]);
-      if (!allowed || !parsed.success) {
-        refused++;
-        continue;
+      const sent = (item as Record<string, unknown>)[APPROVAL_DECISION_KEY];
+      const now = new Date().toISOString();
+      if (board) {
+        const parsed = BoardDelivery.safeParse(sent);
+        if (parsed.success) {
+          accepted.push({ ...parsed.data, decidedBy: board.id, decidedAt: now });
+          continue;
+        }
+      } else if (peerService) {
+        const parsed = HandedOn.safeParse(sent);
+        if (parsed.success) {
+          // A relayed decision is the relaying service's word (the last hop), not the end user's.
+          const service = from.via.at(-1) ?? from.id;
+          const { decidedBy: operator, ...decision } = parsed.data;
+          accepted.push({
+            ...decision,
+            decidedBy: operator === service ? service : `${operator} (via ${service})`,
+            decidedAt: now,
+          });
+          continue;
+        }
       }
-      // A relayed decision is the relaying service's word (the last hop), not the end user's.
-      const from = principalOf(user);
-      const caller = (from ? (from.via.at(-1) ?? from.id) : user?.userName) ?? 'unknown';
-      const { decidedBy: operator, ...decision } = parsed.data;
-      accepted.push({
-        ...decision,
-        decidedBy: operator && operator !== caller ? `${operator} (via ${caller})` : caller,
-        decidedAt: new Date().toISOString(),
-      });
+      refused++;
+      this.#logger.warn(
+        {
+          taskId: requestContext.taskId,
+          caller: from ? principalKey(from) : context.user?.userName,
+          approvalId: (sent as { approvalId?: unknown } | undefined)?.approvalId,
+        },
+        'a decision sent in a message was ignored: approvals are decided on the board',
+      );
     }
     return { accepted, refused };
   }
 
   /**
-   * The operator's approval requests go to the board whole; a caller who may not approve (the
-   * customer) reads them with contact details masked, since they may be about someone else.
+   * The operator's approval requests go to the board whole; a caller who is not trusted (the
+   * customer) reads them, arguments too, with contact details masked, since they may be about
+   * someone else.
    */
   #publishResult(
     publisher: TaskPublisher,
@@ -326,15 +383,16 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       return;
     }
     if (result.stopReason === 'approval') {
-      const note = refusedDecision
-        ? 'An approval decision in your message was ignored: you are not allowed to approve, or it was malformed.\n'
-        : '';
+      const note = refusedDecision ? `${DECIDE_ON_THE_BOARD}\n` : '';
       const shown = (text: string) => (operator ? text : maskContacts(text));
       publisher.finish(state, shown(`${note}${result.output}`), [
         dataPart({
           pendingApprovals: result.pendingApprovals.map((request) => ({
             ...request,
             action: shown(request.action),
+            ...(request.details === undefined ? {} : { details: shown(request.details) }),
+            // Contacts hold no JSON syntax, so masking the JSON text keeps it JSON.
+            arguments: JSON.parse(shown(JSON.stringify(request.arguments))),
             text: shown(request.text),
           })),
         }),

@@ -51,7 +51,7 @@ export interface HostedAgent {
  * every binding (HTTP, queue) serves the same tasks the same way, under the same spans.
  *
  * @example
- * const hosted = createHostedAgent({ agent, model, card, canApprove: (user) => user?.userName === 'ops' });
+ * const hosted = createHostedAgent({ agent, model, card, approvals: new MemoryApprovalBoard() });
  * const app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card: hosted.card });
  */
 export function createHostedAgent({

@@ -1,11 +1,12 @@
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { type Logger, type Principal, stderrLogger } from '@switchboard/agent';
+import { type Logger, type Principal, principalKey, stderrLogger } from '@switchboard/agent';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { ACTING_FOR } from '../approvals/acting-for.ts';
-import type { AdminErrorBody, ApprovalList, DecisionReply } from '../approvals/admin-api.ts';
+import type { AdminErrorBody, ApprovalList, ApprovalReply, DecisionReply } from '../approvals/admin-api.ts';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
 import type { BoardApproval } from '../approvals/board-approval.ts';
+import { markDecidedOnBoard } from '../approvals/board-delivery.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { PrincipalUser } from '../auth/principal-user.ts';
 import { A2aError } from '../errors.ts';
@@ -16,6 +17,7 @@ import { APPROVAL_DECISION_KEY } from '../protocol/metadata-keys.ts';
 export const ADMIN_ERRORS = {
   UNAUTHORIZED: 401,
   INVALID_REQUEST: 400,
+  OWN_REQUEST: 403,
   APPROVAL_NOT_FOUND: 404,
   APPROVAL_ALREADY_DECIDED: 409,
   TASK_UNREACHABLE: 502,
@@ -45,11 +47,15 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
 /**
  * The operators' API, mounted under `/admin` next to the A2A routes:
  * - `GET /approvals?status=pending|decided|all` lists the board (default pending);
- * - `GET /approvals/:id` shows one approval;
+ * - `GET /approvals/:id` shows one approval (every entry carries its call's arguments, their
+ *   hash, and whom it was requested by);
  * - `POST /approvals/:id/approve` and `/deny` (body `{ reason? }`) decide it once (409 when it is
- *   decided already) and deliver the decision to the waiting task, which resumes; answers 202 with
- *   the approval and the task id to follow.
+ *   decided already; 403 when operators approve what they asked for themselves) and deliver the
+ *   decision, bound to the arguments the board shows (`argumentsHash`), to the waiting task, which
+ *   resumes; answers 202 with the approval and the task id to follow.
  * Every route needs an operator's bearer credential; the operator's id is what the audit records.
+ * This is where approvals are decided: a task takes a decision only from here (or from a peer
+ * service handing on one taken here), never from a message an operator or customer sends.
  *
  * @example
  * const authenticate = staticTokenAuthenticator({ operators: { [token]: 'ada' } });
@@ -105,7 +111,7 @@ export function adminApprovalsRouter({
     try {
       const approval = await board.get(req.params.id);
       if (!approval) fail(res, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
-      else res.json({ approval });
+      else res.json({ approval } satisfies ApprovalReply);
     } catch (error) {
       next(error);
     }
@@ -127,6 +133,7 @@ export function adminApprovalsRouter({
           id: req.params.id,
           decision,
           decidedBy: operator.id,
+          deciderKey: principalKey(operator),
           ...(body.data.reason ? { reason: body.data.reason } : {}),
         });
         if (!result.ok && result.reason === 'not_found') {
@@ -134,6 +141,18 @@ export function adminApprovalsRouter({
             res,
             'APPROVAL_NOT_FOUND',
             `There is no approval ${req.params.id}. List the pending ones with GET /admin/approvals (switchboard approvals list).`,
+          );
+          return;
+        }
+        if (!result.ok && result.reason === 'own_request') {
+          logger.warn(
+            { approvalId: req.params.id, operator: operator.id },
+            'admin API refused an operator approving their own request',
+          );
+          fail(
+            res,
+            'OWN_REQUEST',
+            `Approval ${req.params.id} was requested by you (${principalKey(operator)}); another operator must approve it.`,
           );
           return;
         }
@@ -188,7 +207,10 @@ export function adminApprovalsRouter({
   return router;
 }
 
-/** Sends the decision into the waiting task, in its owner's scope, as the operator. */
+/**
+ * Sends the decision into the waiting task, in its owner's scope, as the operator, marked as taken
+ * on the board (only in-process code can), with the hash of the arguments the board showed.
+ */
 async function deliver(
   handler: A2ARequestHandler,
   approval: BoardApproval,
@@ -200,6 +222,7 @@ async function deliver(
     requestedVersion: '1.0',
   });
   context.state.set(ACTING_FOR, approval.owner);
+  markDecidedOnBoard(context, operator);
   await handler.sendMessage(
     {
       ...sendMessageRequest({
@@ -210,6 +233,7 @@ async function deliver(
             [APPROVAL_DECISION_KEY]: {
               approvalId: approval.id,
               decision: approval.status,
+              argumentsHash: approval.argumentsHash,
               decidedBy: operator.id,
               ...(approval.reason ? { reason: approval.reason } : {}),
             },

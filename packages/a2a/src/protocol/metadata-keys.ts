@@ -1,9 +1,12 @@
-/** The data part key that carries an operator's decision on a pending approval. */
+/**
+ * The data part key that carries a decision taken on the approval board to the waiting task (the
+ * board's own delivery, or a peer service handing it on); see `AgentExecutorOptions.trusted`.
+ */
 export const APPROVAL_DECISION_KEY = 'approvalDecision';
 
 /**
  * The message metadata key a delegating agent sets to its own conversation id: a trusted caller's
- * (one that `canApprove`) delegations share intent records across calls of that conversation.
+ * (see `trusted`) delegations share intent records across calls of that conversation.
  */
 export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
 

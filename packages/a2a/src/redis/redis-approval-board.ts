@@ -40,7 +40,8 @@ end
 for i, entry in ipairs(entries) do
   local key = prefix .. ':approval:' .. entry.id
   local raw = redis.call('GET', key)
-  if not raw or cjson.decode(raw).status == 'withdrawn' then
+  local old = raw and cjson.decode(raw)
+  if not old or old.status == 'withdrawn' or old.argumentsHash ~= entry.argumentsHash then
     redis.call('SET', key, ARGV[4 + i], 'EX', ttl)
     redis.call('ZADD', prefix .. ':approvals', ARGV[4 + #entries + i], entry.id)
   end
@@ -57,6 +58,9 @@ local raw = redis.call('GET', KEYS[1])
 if not raw then return {'not_found'} end
 local entry = cjson.decode(raw)
 if entry.status ~= 'pending' then return {'already_decided', raw} end
+if ARGV[1] == 'approved' and ARGV[5] ~= '' and entry.requestedBy == ARGV[5] then
+  return {'own_request', raw}
+end
 entry.status = ARGV[1]
 entry.decidedBy = ARGV[2]
 entry.decidedAt = ARGV[3]
@@ -77,6 +81,14 @@ entry.reason = nil
 redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
 return 1
 `;
+
+/**
+ * An entry as it is stored: its arguments as JSON text, so the scripts' cjson, which re-encodes the
+ * entries it changes, never rewrites them (it turns `[]` into `{}` and rounds long numbers).
+ */
+function storedForm({ arguments: args, ...entry }: BoardApproval): string {
+  return JSON.stringify({ ...entry, argumentsJson: JSON.stringify(args) });
+}
 
 /**
  * The approval board on Redis, shared by every replica of a service: one JSON entry per approval
@@ -111,15 +123,16 @@ export class RedisApprovalBoard implements ApprovalBoard {
   async sync({ pending, ...task }: TaskApprovals): Promise<void> {
     const entries = pending.map((request) => boardEntry(request, task));
     const scores = entries.map((entry) => String(Date.parse(entry.requestedAt) || Date.now()));
-    // The entries travel twice: decoded by the script to read ids, and verbatim to be stored as sent.
+    // The entries travel twice: decoded by the script to read ids and hashes, and verbatim to be
+    // stored as sent.
     await this.#redis.eval(
       SYNC,
       0,
       this.#prefix,
       task.taskId,
       String(this.#ttl),
-      JSON.stringify(entries.map(({ id }) => ({ id }))),
-      ...entries.map((entry) => JSON.stringify(entry)),
+      JSON.stringify(entries.map(({ id, argumentsHash }) => ({ id, argumentsHash }))),
+      ...entries.map(storedForm),
       ...scores,
     );
   }
@@ -142,7 +155,14 @@ export class RedisApprovalBoard implements ApprovalBoard {
     return raw === null ? undefined : this.#parse(raw);
   }
 
-  async decide({ id, decision, decidedBy, reason, now = new Date() }: BoardDecision): Promise<DecideResult> {
+  async decide({
+    id,
+    decision,
+    decidedBy,
+    deciderKey,
+    reason,
+    now = new Date(),
+  }: BoardDecision): Promise<DecideResult> {
     const [outcome, raw] = (await this.#redis.eval(
       DECIDE,
       1,
@@ -151,10 +171,12 @@ export class RedisApprovalBoard implements ApprovalBoard {
       decidedBy,
       now.toISOString(),
       reason ?? '',
+      deciderKey ?? '',
     )) as [string, string | undefined];
     const approval = raw === undefined ? undefined : this.#parse(raw);
     if (outcome === 'ok' && approval) return { ok: true, approval };
-    if (outcome === 'already_decided' && approval) return { ok: false, reason: 'already_decided', approval };
+    if ((outcome === 'already_decided' || outcome === 'own_request') && approval)
+      return { ok: false, reason: outcome, approval };
     return { ok: false, reason: 'not_found' };
   }
 
@@ -168,7 +190,9 @@ export class RedisApprovalBoard implements ApprovalBoard {
 
   #parse(raw: string): BoardApproval | undefined {
     try {
-      const parsed = BoardApproval.safeParse(JSON.parse(raw));
+      const { argumentsJson, ...entry } = JSON.parse(raw) as { argumentsJson?: unknown };
+      const args = typeof argumentsJson === 'string' ? JSON.parse(argumentsJson) : undefined;
+      const parsed = BoardApproval.safeParse({ ...entry, arguments: args });
       return parsed.success ? parsed.data : undefined;
     } catch {
       return undefined;

@@ -6,11 +6,13 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
-import type { OwnerResolver, User } from '@a2a-js/sdk/server';
+import type { OwnerResolver } from '@a2a-js/sdk/server';
 import { type Agent, defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel, type ScriptedModelOptions } from '@switchboard/agent/testing';
 import { z } from 'zod';
+import type { ApprovalBoard } from '../../src/approvals/approval-board.ts';
 import type { StaticTokens } from '../../src/auth/static-tokens.ts';
+import type { RunStateStore } from '../../src/executor/run-state-store.ts';
 import type { ReadinessCheck } from '../../src/http/index.ts';
 import { hostAgent, sendMessageRequest } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
@@ -66,7 +68,10 @@ function shopTools(record: ShopRecord, onWaitStarted: () => void) {
 /** Options of {@link startHost}. */
 export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenExhausted'> {
   auth?: StaticTokens;
-  canApprove?: (user: User | undefined) => boolean;
+  /** Where approvals wait; with it, operators decide them at `/admin/approvals`. */
+  approvals?: ApprovalBoard;
+  /** Where conversations are kept (default: in memory). */
+  runState?: RunStateStore;
   ownerResolver?: OwnerResolver;
   readiness?: ReadinessCheck;
 }
@@ -89,7 +94,8 @@ export async function startHost({
   turns,
   whenExhausted,
   auth,
-  canApprove,
+  approvals,
+  runState,
   ownerResolver,
   readiness,
 }: HostOptions): Promise<Host> {
@@ -114,7 +120,8 @@ export async function startHost({
     logger,
     http: readiness ? { readiness } : {},
     ...(auth ? { auth: { tokens: auth } } : {}),
-    ...(canApprove ? { canApprove } : {}),
+    ...(approvals ? { approvals } : {}),
+    ...(runState ? { stores: { runState } } : {}),
     ...(ownerResolver ? { ownerResolver } : {}),
   });
   await host.start();
