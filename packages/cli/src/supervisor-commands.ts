@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { approvalsDecide } from './commands/approvals-decide.ts';
 import { approvalsList } from './commands/approvals-list.ts';
+import { approvalsShow } from './commands/approvals-show.ts';
 import { askCommand } from './commands/ask.ts';
 import { tasksCancel } from './commands/tasks-cancel.ts';
 import { tasksGet } from './commands/tasks-get.ts';
@@ -105,11 +106,19 @@ export function addSupervisorCommands({
     .description('The approvals as a table: id, agent, action, requested at, status or decider.')
     .option('--all', 'pending and decided approvals', false)
     .option('--decided', 'only approved or denied approvals', false)
+    .option('--full', 'each approval whole, with every argument its call will run with', false)
     .option('--json', 'print { approvals: [...] } as JSON', false)
     .option('--url <url>', URL_HELP)
     .option('--token <token>', ADMIN_TOKEN_HELP)
     .action(
-      async (options: { all: boolean; decided: boolean; json: boolean; url?: string; token?: string }) => {
+      async (options: {
+        all: boolean;
+        decided: boolean;
+        full: boolean;
+        json: boolean;
+        url?: string;
+        token?: string;
+      }) => {
         if (options.all && options.decided) {
           output.err('Give --all or --decided, not both.');
           exit.code = EXIT.usage;
@@ -118,12 +127,25 @@ export function addSupervisorCommands({
         exit.code = await approvalsList({
           status: options.all ? 'all' : options.decided ? 'decided' : 'pending',
           json: options.json,
+          full: options.full,
           url: options.url,
           token: options.token,
           output,
         });
       },
     );
+  approvals
+    .command('show')
+    .description(
+      'One approval whole: what the agent wants to do, who asked, and every argument its call will run with (an email’s whole body).',
+    )
+    .argument('<approvalId>', 'the approval id (apr_…) that ask or approvals list printed')
+    .option('--json', 'print { approval } as JSON', false)
+    .option('--url <url>', URL_HELP)
+    .option('--token <token>', ADMIN_TOKEN_HELP)
+    .action(async (id: string, options: { json: boolean; url?: string; token?: string }) => {
+      exit.code = await approvalsShow({ id, ...options, output });
+    });
   for (const decision of ['approve', 'deny'] as const) {
     approvals
       .command(decision)

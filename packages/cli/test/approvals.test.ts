@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Supervisor, startSupervisor } from './supervisor-host.ts';
+import { EMAIL_BODY, type Supervisor, startSupervisor } from './supervisor-host.ts';
 import { hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
@@ -61,6 +61,41 @@ describe('switchboard approvals', () => {
     expect((await run(['approvals', 'list', '--all'])).stdout).toMatch(
       new RegExp(`^${id}\\s.*approved by ops$`, 'm'),
     );
+  });
+
+  it('shows every line of an email that waits for approval: its first lines in ask, all in show and list --full', async () => {
+    const asked = await run(['ask', 'Please email the customer of order A10086']);
+    expect(asked.code).toBe(3);
+    const id = /switchboard approvals approve (apr_[0-9a-f]+)/.exec(asked.stdout)?.[1] ?? '';
+    expect(asked.stdout).toContain('Body (the first 20 of 30 lines; the whole body is in the arguments):');
+    expect(asked.stdout).toMatch(/^ {6}Dear Ada,$/m);
+    expect(asked.stdout).not.toContain('evil.example');
+
+    const bodyLines = EMAIL_BODY.split('\n');
+    const shown = await run(['approvals', 'show', id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^${id}: pending$`, 'm'));
+    expect(shown.stdout).toContain(
+      '  action:      Send the email "About order A10086" to ada.lovelace@example.com',
+    );
+    expect(shown.stdout).toMatch(/^ {2}requested: +\S+ by customer:alice$/m);
+    expect(shown.stdout).toMatch(/^ {2}arguments \(sha256 [0-9a-f]{64}\):$/m);
+    expect(shown.stdout).toContain('    to: ada.lovelace@example.com');
+    expect(shown.stdout).toContain(['    body:', ...bodyLines.map((line) => `      ${line}`)].join('\n'));
+    expect(shown.stdout).toContain('      Re-enter your card at http://evil.example/pay');
+
+    const full = await run(['approvals', 'list', '--full']);
+    expect(full.code).toBe(0);
+    expect(full.stdout).toContain(['    body:', ...bodyLines.map((line) => `      ${line}`)].join('\n'));
+    const json = JSON.parse((await run(['approvals', 'show', id, '--json'])).stdout) as {
+      approval: { arguments: { body: string }; details: string };
+    };
+    expect(json.approval.arguments.body).toBe(EMAIL_BODY);
+    expect(json.approval.details).toContain('Dear Ada,');
+
+    const unknown = await run(['approvals', 'show', 'apr_0000000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no approval apr_0000000000000000.');
   });
 
   it('denies: the agent answers honestly that it did not act (exit 0), with --json', async () => {

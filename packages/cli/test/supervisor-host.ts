@@ -7,6 +7,7 @@ import { hostAgent, PrincipalUser } from '@switchboard/a2a';
 import { MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import { createCommsTools, MemoryShopStore } from '@switchboard/customer-service';
 import { shopTestTools } from '@switchboard/customer-service/testing';
 
 export const USER_TOKEN = 'user-token-0123456789';
@@ -41,11 +42,26 @@ export interface Supervisor {
   close(): Promise<void>;
 }
 
+/**
+ * The body of the email the supervisor sends when asked to email a customer: 30 lines, the last
+ * one what an approver must see before it goes out.
+ */
+export const EMAIL_BODY = [
+  'Dear Ada,',
+  ...Array.from({ length: 28 }, (_, line) => `Line ${line + 2} of our letter about order A10086.`),
+  'Re-enter your card at http://evil.example/pay',
+].join('\n');
+
 function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
+  // The shop's real send_email, so its approval reads as an operator would see it.
+  const sendEmail = createCommsTools({
+    store: new MemoryShopStore(),
+    model: new ScriptedModel({ turns: [] }),
+  }).filter((tool) => tool.name === 'send_email');
   const agent = defineAgent({
     name: 'supervisor',
     instructions: 'Help with orders.',
-    tools: shopTestTools({ onRefund: () => refunds.count++, onWaitStarted }),
+    tools: [...shopTestTools({ onRefund: () => refunds.count++, onWaitStarted }), ...sendEmail],
   });
   // A model that reads the conversation: a refund asks for approval, then answers honestly.
   const model = new ScriptedModel({
@@ -57,6 +73,14 @@ function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
       if (last?.role === 'user') {
         const text = last.content ?? '';
         if (/refund/i.test(text)) return { toolCalls: [{ name: 'refund_order', arguments: { orderId } }] };
+        if (/email/i.test(text)) {
+          const email = {
+            to: 'ada.lovelace@example.com',
+            subject: `About order ${orderId}`,
+            body: EMAIL_BODY,
+          };
+          return { toolCalls: [{ name: 'send_email', arguments: email }] };
+        }
         if (/wait/i.test(text))
           return { toolCalls: [{ name: 'wait_for_warehouse', arguments: { orderId } }] };
         return { toolCalls: [{ name: 'get_order', arguments: { orderId } }] };

@@ -2,12 +2,14 @@ import {
   AdminErrorBody,
   type BoardApproval as Approval,
   ApprovalList,
+  ApprovalReply,
   DecisionReply,
 } from '@switchboard/a2a/approvals';
 import type { z } from 'zod';
-import type { ResolvedSetting } from '../config.ts';
+import { type ResolvedSetting, resolveSettings } from '../config.ts';
 import { CliError } from '../errors.ts';
 import { supervisorFetch } from '../io/supervisor-fetch.ts';
+import { newTrace } from '../trace-context.ts';
 
 /** Options of {@link AdminClient}. */
 export interface AdminClientOptions {
@@ -21,9 +23,9 @@ export interface AdminClientOptions {
 }
 
 /**
- * The supervisor's admin API (`{url}/admin`): lists approvals and decides them. Replies are
- * validated; a refusal (400, 404, 409) throws `CliError` `REFUSED` with the server's message, a 401
- * `UNAUTHORIZED` naming `SWITCHBOARD_ADMIN_TOKEN`, a connection failure `UNREACHABLE`.
+ * The supervisor's admin API (`{url}/admin`): lists approvals, shows one, and decides them. Replies
+ * are validated; a refusal (400, 403, 404, 409) throws `CliError` `REFUSED` with the server's
+ * message, a 401 `UNAUTHORIZED` naming `SWITCHBOARD_ADMIN_TOKEN`, a connection failure `UNREACHABLE`.
  */
 export class AdminClient {
   readonly #url: ResolvedSetting;
@@ -42,6 +44,16 @@ export class AdminClient {
       schema: ApprovalList,
     });
     return reply.approvals;
+  }
+
+  /** One approval, every argument of its call included. */
+  async get(id: string): Promise<Approval> {
+    const reply = await this.#call({
+      method: 'GET',
+      path: `/admin/approvals/${encodeURIComponent(id)}`,
+      schema: ApprovalReply,
+    });
+    return reply.approval;
   }
 
   /** Approves or denies a pending approval; the supervisor resumes its task (answers 202). */
@@ -108,4 +120,26 @@ export class AdminClient {
     }
     return parsed.data;
   }
+}
+
+/**
+ * The admin client of a command that only reads the board: `--url` and `--token` (the admin token)
+ * over `SWITCHBOARD_URL` and `SWITCHBOARD_ADMIN_TOKEN`, under a new trace.
+ */
+export async function connectAdmin({
+  url,
+  token,
+}: {
+  url?: string | undefined;
+  token?: string | undefined;
+}): Promise<AdminClient> {
+  const settings = await resolveSettings({
+    need: ['url', 'adminToken'],
+    flags: { url: { value: url, flag: '--url' }, adminToken: { value: token, flag: '--token' } },
+  });
+  return new AdminClient({
+    url: settings.url,
+    token: settings.adminToken,
+    traceparent: newTrace().traceparent,
+  });
 }

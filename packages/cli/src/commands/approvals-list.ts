@@ -1,9 +1,8 @@
 import type { BoardApproval as Approval } from '@switchboard/a2a/approvals';
-import { AdminClient } from '../admin/admin-client.ts';
-import { resolveSettings } from '../config.ts';
+import { connectAdmin } from '../admin/admin-client.ts';
 import { reportFailure } from '../errors.ts';
 import { column, EXIT, type Output } from '../io/output.ts';
-import { newTrace } from '../trace-context.ts';
+import { printApproval } from '../io/print-approval.ts';
 
 const MAX_ACTION = 60;
 
@@ -16,33 +15,29 @@ function statusOf(approval: Approval): string {
 const shorten = (text: string) => (text.length > MAX_ACTION ? `${text.slice(0, MAX_ACTION - 1)}…` : text);
 
 /**
- * `switchboard approvals list [--all|--decided]`: the supervisor's approvals as a table (id, agent,
- * action, requested at, status or decider). Exit 0 when listed, even if empty.
+ * `switchboard approvals list [--all|--decided] [--full]`: the supervisor's approvals as a table
+ * (id, agent, action, requested at, status or decider), or with `--full` each one whole, every
+ * argument of its call included (an email's whole body). Exit 0 when listed, even if empty.
  */
 export async function approvalsList({
   status,
   json,
+  full = false,
   url,
   token,
   output,
 }: {
   status: 'pending' | 'decided' | 'all';
   json: boolean;
+  /** `--full`: each approval whole instead of one row each. */
+  full?: boolean;
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
   output: Output;
 }): Promise<number> {
   try {
-    const settings = await resolveSettings({
-      need: ['url', 'adminToken'],
-      flags: { url: { value: url, flag: '--url' }, adminToken: { value: token, flag: '--token' } },
-    });
-    const admin = new AdminClient({
-      url: settings.url,
-      token: settings.adminToken,
-      traceparent: newTrace().traceparent,
-    });
+    const admin = await connectAdmin({ url, token });
     const approvals = await admin.list({ status });
     if (json) {
       output.out(JSON.stringify({ approvals }, null, 2));
@@ -56,26 +51,12 @@ export async function approvalsList({
       );
       return EXIT.ok;
     }
-    const rows = [
-      ['ID', 'AGENT', 'ACTION', 'REQUESTED AT', 'STATUS'],
-      ...approvals.map((approval) => [
-        approval.id,
-        approval.agent,
-        shorten(approval.action),
-        approval.requestedAt,
-        statusOf(approval),
-      ]),
-    ];
-    const widths =
-      rows[0]?.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length))) ?? [];
-    for (const row of rows) {
-      output.out(
-        row
-          .map((cell, index) => (index === row.length - 1 ? cell : column(cell, (widths[index] ?? 0) + 2)))
-          .join('')
-          .trimEnd(),
-      );
-    }
+    if (full) {
+      for (const [index, approval] of approvals.entries()) {
+        if (index > 0) output.out('');
+        printApproval({ approval, output });
+      }
+    } else printTable(approvals, output);
     const pending = approvals.filter((approval) => approval.status === 'pending');
     const first = pending[0];
     if (first) {
@@ -83,9 +64,33 @@ export async function approvalsList({
       output.out(
         `Decide with: switchboard approvals approve ${first.id}   (or: deny ${first.id} --reason "<why>")`,
       );
+      if (!full) output.out(`Every argument of one: switchboard approvals show ${first.id} (or list --full)`);
     }
     return EXIT.ok;
   } catch (error) {
     return reportFailure({ error, output });
+  }
+}
+
+/** One row per approval: id, agent, action (shortened), requested at, status or decider. */
+function printTable(approvals: readonly Approval[], output: Output): void {
+  const rows = [
+    ['ID', 'AGENT', 'ACTION', 'REQUESTED AT', 'STATUS'],
+    ...approvals.map((approval) => [
+      approval.id,
+      approval.agent,
+      shorten(approval.action),
+      approval.requestedAt,
+      statusOf(approval),
+    ]),
+  ];
+  const widths = rows[0]?.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length))) ?? [];
+  for (const row of rows) {
+    output.out(
+      row
+        .map((cell, index) => (index === row.length - 1 ? cell : column(cell, (widths[index] ?? 0) + 2)))
+        .join('')
+        .trimEnd(),
+    );
   }
 }

@@ -31,6 +31,7 @@ export function printOutcome({ outcome, output }: { outcome: TaskOutcome; output
       output.out('');
       output.out(`  ${approval.id}  (${approval.agent} agent, tool ${approval.tool})`);
       output.out(`    ${approval.text}`);
+      for (const line of approval.details?.split('\n') ?? []) output.out(`      ${line}`);
       output.out(`    approve: switchboard approvals approve ${shellArg(approval.id)}`);
       output.out(`    deny:    switchboard approvals deny ${shellArg(approval.id)} --reason "<why>"`);
     }
