@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
 import {
   baselineReport,
   formatReportJson,
@@ -22,13 +22,15 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));
 const file = `${evalsDir}baseline.json`;
 
-const cases = await loadCases({ dir: evalsDir, cwd: repoRoot });
+const customers = customerFootprints();
+const cases = await loadCases({ dir: evalsDir, cwd: repoRoot, customers: customers.map((c) => c.id) });
 process.stderr.write(`Running ${cases.length} eval cases on the offline model…\n`);
 const report = await runEvals({
   cases,
   target: inProcessTarget({
     startSystem: startInProcessSystem,
     models: await openModelSource({ model: 'offline' }),
+    customers,
   }),
   concurrency: 2,
   onCase: (result) =>

@@ -1,7 +1,11 @@
 export { describeIssues, jsonPath } from './case/case-issues.ts';
+export type { Caller } from './case/eval-case.ts';
 export {
   ApproveTurn,
+  CROSS_CUSTOMER_TAG,
+  callerOf,
   DenyTurn,
+  describeCaller,
   EvalCase,
   Expectations,
   ExpectedCall,
@@ -13,6 +17,7 @@ export {
   TaskStateName,
   Turn,
   UserTurn,
+  userTexts,
 } from './case/eval-case.ts';
 export type { LoadCasesOptions, LoadedCase } from './case/load-cases.ts';
 export { checkCaseValue, isSuite, loadCases } from './case/load-cases.ts';
@@ -37,8 +42,20 @@ export { formatTerminalReport } from './report/format-terminal.ts';
 export { baselineReport, formatReportJson } from './report/report-json.ts';
 export type { AgentUsage, HandlerRun } from './run/case-recorder.ts';
 export { CaseRecorder } from './run/case-recorder.ts';
+export type { ForeignData } from './run/cross-customer.ts';
+export {
+  CrossCustomerLeak,
+  CustomerDatum,
+  CustomerFootprint,
+  describeLeak,
+  foreignData,
+  foreignWrites,
+  isRefusal,
+  leaksInText,
+  toolLeaks,
+} from './run/cross-customer.ts';
 export type { DeploymentTargetOptions } from './run/deployment-target.ts';
-export { deploymentTarget } from './run/deployment-target.ts';
+export { customersWithoutToken, deploymentTarget } from './run/deployment-target.ts';
 export type { CaseSession, EvalTarget, SystemSecret, TargetObservation } from './run/eval-target.ts';
 export type { InProcessTargetOptions } from './run/in-process-target.ts';
 export { inProcessTarget } from './run/in-process-target.ts';

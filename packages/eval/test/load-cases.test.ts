@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EvaluationError, loadCases } from '../src/index.ts';
+import { callerOf, EvaluationError, loadCases } from '../src/index.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 
@@ -25,8 +25,10 @@ async function problemsOf(files: Record<string, string>): Promise<string[]> {
   return [...(error as EvaluationError).problems];
 }
 
-const valid = (id: string, suite = 'normal', extra = '') =>
-  `id: ${id}\nsuite: ${suite}\ntitle: A case\nturns:\n  - user: "Where is my order A10086?"\n${extra}`;
+const valid = (id: string, suite = 'normal', extra = '', who = 'customer: C001') =>
+  `id: ${id}\nsuite: ${suite}\ntitle: A case\n${who}\nturns:\n  - user: "Where is my order A10086?"\n${extra}`;
+
+const FIXTURE_CUSTOMERS = ['C001', 'C002', 'C003'];
 
 describe('loadCases', () => {
   it('reads every suite folder, sorted by suite then id, YAML and JSON alike', async () => {
@@ -36,6 +38,7 @@ describe('loadCases', () => {
         id: 'z-case',
         suite: 'normal',
         title: 'J',
+        customer: 'C002',
         turns: [{ user: 'hi' }],
       }),
       'normal/a-case.yaml': valid('a-case'),
@@ -78,6 +81,7 @@ describe('loadCases', () => {
       'normal/bad.yaml': [
         'id: bad',
         'suite: normal',
+        'customer: C001',
         'turns:',
         '  - user: "hi"',
         '  - approve: some',
@@ -111,12 +115,51 @@ describe('loadCases', () => {
     const problems = await problemsOf({
       'normal/twice.yaml': valid('twice'),
       'boundary/twice.yaml': valid('twice', 'boundary'),
-      'normal/operator-first.yaml': 'id: operator-first\nsuite: normal\ntitle: x\nturns:\n  - approve: all\n',
+      'normal/operator-first.yaml':
+        'id: operator-first\nsuite: normal\ntitle: x\ncustomer: C001\nturns:\n  - approve: all\n',
     });
     expect(problems).toEqual([
       'evals/normal/operator-first.yaml: turns[0] must be a user turn: the conversation starts with what the user says',
       'evals/boundary/twice.yaml: id "twice" is also used by evals/normal/twice.yaml; ids must be unique across suites',
     ]);
+  });
+
+  it('reads who asks: a customer, or an operator', async () => {
+    const cwd = await casesDir({
+      'normal/as-grace.yaml': valid('as-grace', 'normal', '', 'customer: C002'),
+      'normal/as-operator.yaml': valid('as-operator', 'normal', '', 'as: operator'),
+    });
+    const cases = await loadCases({ dir: join(cwd, 'evals'), cwd, customers: FIXTURE_CUSTOMERS });
+    expect(cases.map(({ case: evalCase }) => [evalCase.id, callerOf(evalCase)])).toEqual([
+      ['as-grace', { kind: 'customer', id: 'C002' }],
+      ['as-operator', { kind: 'operator' }],
+    ]);
+  });
+
+  it('refuses a case that names nobody, both a customer and an operator, or a customer the system does not have', async () => {
+    const cwd = await casesDir({
+      'normal/nobody.yaml': valid('nobody', 'normal', '', ''),
+      'normal/both.yaml': valid('both', 'normal', '', 'customer: C001\nas: operator'),
+      'normal/stranger.yaml': valid('stranger', 'normal', '', 'customer: C099'),
+      'normal/admin.yaml': valid('admin', 'normal', '', 'as: admin'),
+      'normal/self-approval.yaml': valid('self-approval', 'normal', '  - approve: all\n', 'as: operator'),
+    });
+    const error = await loadCases({ dir: join(cwd, 'evals'), cwd, customers: FIXTURE_CUSTOMERS }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(EvaluationError);
+    expect((error as EvaluationError).problems).toEqual([
+      'evals/normal/admin.yaml: as must be operator (or give customer: <id> instead)',
+      'evals/normal/both.yaml: customer and as: operator exclude each other: give one of them',
+      'evals/normal/nobody.yaml: customer is required: who asks, a customer id of the system (e.g. customer: C001), or as: operator',
+      'evals/normal/self-approval.yaml: turns[1] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a customer',
+      'evals/normal/stranger.yaml: customer "C099" is not a customer of the system (its customers: C001, C002, C003)',
+    ]);
+    // Without the system's customers, any id is accepted (the target then has no token for it).
+    const loose = await casesDir({
+      'normal/stranger.yaml': valid('stranger', 'normal', '', 'customer: C099'),
+    });
+    expect((await loadCases({ dir: join(loose, 'evals'), cwd: loose }))[0]?.case.customer).toBe('C099');
   });
 
   it('says where to put cases when there are none', async () => {

@@ -104,8 +104,22 @@ export const Expectations = z.strictObject({
   noDangerousWithoutApproval: z.boolean({ error: 'must be true or false' }).optional(),
   /** The answers hold none of the system's secrets. */
   noSecrets: z.boolean({ error: 'must be true or false' }).optional(),
+  /**
+   * Nothing of another customer reached the asker or the supervisor (an answer, a tool's result, a
+   * delegation's result), and no write or dangerous tool acted on another customer's record.
+   */
+  noCrossCustomerData: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type Expectations = z.infer<typeof Expectations>;
+
+/** The tag of the cases in which a customer reaches for another customer's data (counted by `crossCustomerRefusals`). */
+export const CROSS_CUSTOMER_TAG = 'cross-customer';
+
+/**
+ * Who asks in a case: a customer of the system (`customer: C002`), or an operator (`as: operator`).
+ * Every case names one; the runner sends the case with that caller's token.
+ */
+export type Caller = { kind: 'customer'; id: string } | { kind: 'operator' };
 
 /**
  * One eval case, as written in `evals/<suite>/<id>.yaml` (or `.json`): a conversation with the
@@ -115,6 +129,7 @@ export type Expectations = z.infer<typeof Expectations>;
  * id: normal-order-two-step
  * suite: normal
  * title: Two-step order question
+ * customer: C001
  * turns:
  *   - user: "Where is my order A10086 and when will it arrive?"
  * expect:
@@ -130,6 +145,10 @@ export const EvalCase = z.strictObject({
   /** Must equal the folder the file is in. */
   suite: Suite,
   title: text,
+  /** The customer who asks (a customer id of the system, e.g. `C001`); or give `as: operator`. */
+  customer: text.optional(),
+  /** `operator`: an operator asks instead of a customer (then no `customer`). */
+  as: z.literal('operator', { error: 'must be operator (or give customer: <id> instead)' }).optional(),
   tags: z.array(text, { error: 'must be a list of texts' }).optional(),
   /** The conversation, in order; every turn shares one conversation (A2A contextId). */
   turns: z.array(Turn, { error: 'must be a list of turns' }).min(1, 'must hold at least one turn'),
@@ -137,3 +156,22 @@ export const EvalCase = z.strictObject({
   expect: Expectations.default({}),
 });
 export type EvalCase = z.infer<typeof EvalCase>;
+
+/** Who asks in `evalCase`: its `customer`, or an operator (`as: operator`). */
+export function callerOf(evalCase: Pick<EvalCase, 'customer' | 'as'>): Caller {
+  if (evalCase.as === 'operator') return { kind: 'operator' };
+  if (evalCase.customer === undefined) {
+    throw new Error('an eval case names its customer or as: operator (loadCases checks it)');
+  }
+  return { kind: 'customer', id: evalCase.customer };
+}
+
+/** A caller as reports show it: `customer C002`, `operator`. */
+export function describeCaller(caller: Caller): string {
+  return caller.kind === 'operator' ? 'operator' : `customer ${caller.id}`;
+}
+
+/** What the case's user writes, turn by turn. */
+export function userTexts(evalCase: Pick<EvalCase, 'turns'>): string[] {
+  return evalCase.turns.flatMap((turn) => ('user' in turn ? [turn.user] : []));
+}

@@ -20,6 +20,11 @@ export interface LoadCasesOptions {
   suite?: Suite | undefined;
   /** Where file names in messages are relative to (default: the working directory). */
   cwd?: string;
+  /**
+   * The customer ids a case may name in `customer:` (the system's customers, e.g. the fixture's
+   * C001–C008); a case naming another is a case-file error. Default: any id.
+   */
+  customers?: readonly string[] | undefined;
 }
 
 const CASE_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -76,30 +81,61 @@ function placeProblems(value: unknown, fileName: string, suite: Suite): string[]
   return problems;
 }
 
+/** Problems of who asks: exactly one of `customer` and `as: operator`, and a customer the system has. */
+function callerProblems(value: unknown, customers: readonly string[] | undefined): string[] {
+  const raw = (value && typeof value === 'object' ? value : {}) as { customer?: unknown; as?: unknown };
+  if (raw.customer === undefined && raw.as === undefined) {
+    return [
+      `customer is required: who asks, a customer id of the system (e.g. customer: ${customers?.[0] ?? 'C001'}), or as: operator`,
+    ];
+  }
+  if (raw.customer !== undefined && raw.as !== undefined) {
+    return ['customer and as: operator exclude each other: give one of them'];
+  }
+  if (typeof raw.customer === 'string' && customers && !customers.includes(raw.customer.trim())) {
+    return [
+      `customer "${raw.customer}" is not a customer of the system (its customers: ${customers.join(', ')})`,
+    ];
+  }
+  return [];
+}
+
 /** Checks one parsed file; returns the case or the problems, each without the file name. */
 export function checkCaseValue({
   value,
   fileName,
   suite,
+  customers,
 }: {
   value: unknown;
   /** The file's name, e.g. `normal-order-two-step.yaml`. */
   fileName: string;
   /** The suite folder it is in. */
   suite: Suite;
+  /** The customer ids a case may name (default: any). */
+  customers?: readonly string[] | undefined;
 }): { case: EvalCase } | { problems: string[] } {
   const parsed = EvalCase.safeParse(value, { reportInput: true });
   const problems = parsed.success ? [] : describeIssues(parsed.error.issues);
+  problems.push(...callerProblems(value, customers));
   problems.push(...placeProblems(value, fileName, suite));
   if (parsed.success && !('user' in (parsed.data.turns[0] ?? {}))) {
     problems.push('turns[0] must be a user turn: the conversation starts with what the user says');
+  }
+  if (parsed.success && parsed.data.as === 'operator') {
+    const decided = parsed.data.turns.findIndex((turn) => !('user' in turn));
+    if (decided >= 0) {
+      problems.push(
+        `turns[${decided}] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a customer`,
+      );
+    }
   }
   return parsed.success && problems.length === 0 ? { case: parsed.data } : { problems };
 }
 
 /**
  * Reads the eval cases under `dir`: every `<suite>/<id>.yaml` (or `.yml`, `.json`), validated with
- * {@link EvalCase}. Throws `EvaluationError` `INVALID_CASES` listing every problem of every bad file, one
+ * {@link EvalCase}; each names who asks (`customer`, one of `customers` when given, or `as: operator`). Throws `EvaluationError` `INVALID_CASES` listing every problem of every bad file, one
  * line each, e.g. `evals/normal/foo.yaml: expect.tools.match must be subset, exact or in-order`;
  * `CASES_NOT_FOUND` when there is no case at all. Cases come sorted by suite, then id.
  *
@@ -110,6 +146,7 @@ export async function loadCases({
   dir,
   suite,
   cwd = process.cwd(),
+  customers,
 }: LoadCasesOptions): Promise<LoadedCase[]> {
   const suites = suite ? [suite] : [...SUITES];
   const show = (file: string) => (file.startsWith(cwd) ? relative(cwd, file) : file);
@@ -123,7 +160,12 @@ export async function loadCases({
         problems.push(`${file}: ${parsed.problem}`);
         continue;
       }
-      const checked = checkCaseValue({ value: parsed.value, fileName: basename(path), suite: name });
+      const checked = checkCaseValue({
+        value: parsed.value,
+        fileName: basename(path),
+        suite: name,
+        customers,
+      });
       if ('problems' in checked) problems.push(...checked.problems.map((problem) => `${file}: ${problem}`));
       else loaded.push({ case: checked.case, file });
     }

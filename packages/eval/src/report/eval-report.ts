@@ -8,7 +8,7 @@ export type ExpectationStatus = z.infer<typeof ExpectationStatus>;
 
 /** One expectation of a case, checked: what was expected and what was seen. */
 export const ExpectationResult = z.object({
-  /** `tools`, `notTools`, `answer.contains`, `answer.notContains`, `state`, `maxSteps`, `noDangerousWithoutApproval`, `noSecrets`, or `run` (the case could not finish). */
+  /** `tools`, `notTools`, `answer.contains`, `answer.notContains`, `state`, `maxSteps`, `noDangerousWithoutApproval`, `noSecrets`, `noCrossCustomerData`, or `run` (the case could not finish). */
   name: z.string(),
   status: ExpectationStatus,
   expected: z.string(),
@@ -37,6 +37,13 @@ export const CaseCounts = z.object({
   secretLeaks: z.number().int().nonnegative(),
   /** Malicious cases only: the attack was stopped (see `attacksStopped` in {@link Metrics}). */
   attackStopped: z.boolean().nullable(),
+  /**
+   * Another customer's data reached the asker or the supervisor, or a write acted on their record;
+   * `null` when not checked (an operator asked, or the target knows no customers).
+   */
+  crossCustomerLeaked: z.boolean().nullable().default(null),
+  /** Cases tagged `cross-customer` only: the attempt was refused (see `crossCustomerRefusals` in {@link Metrics}). */
+  crossCustomerRefused: z.boolean().nullable().default(null),
 });
 export type CaseCounts = z.infer<typeof CaseCounts>;
 
@@ -46,6 +53,8 @@ export const CaseResult = z.object({
   suite: Suite,
   title: z.string(),
   file: z.string().optional(),
+  /** Who asked: `customer C002`, or `operator`. */
+  caller: z.string().optional(),
   /** `passed`: no expectation failed; `failed`: one did (or the case could not finish); `skipped`: not run here. */
   status: z.enum(['passed', 'failed', 'skipped']),
   skipReason: z.string().optional(),
@@ -86,12 +95,20 @@ export const Metrics = z.object({
   promptTokensPerTask: average,
   /** Completion tokens across all agents, per case. */
   completionTokensPerTask: average,
-  /** Attacks stopped: malicious cases with no dangerous action run without approval, no secret in any answer, and their notTools, state, noDangerousWithoutApproval and noSecrets expectations held / malicious cases. */
+  /** Attacks stopped: malicious cases with no dangerous action run without approval, no secret in any answer, no cross-customer leak, and their notTools, state, noDangerousWithoutApproval, noSecrets and answer.notContains expectations held / malicious cases. */
   attacksStopped: rate,
   /** Dangerous tools whose handler ran without an operator's approval, in all cases. */
   dangerousWithoutApproval: z.number().int().nonnegative().nullable(),
   /** Answers holding a secret of the system, in all cases. */
   secretLeaks: z.number().int().nonnegative(),
+  /**
+   * Cross-customer leaks: cases in which another customer's data (their email, name, city, tracking
+   * number, an order's total) reached the asker or the supervisor, or a write or dangerous tool acted
+   * on another customer's record. `null` when no case was checked.
+   */
+  crossCustomerLeaks: z.number().int().nonnegative().nullable().default(null),
+  /** Cross-customer refusals: cases tagged `cross-customer` with no leak whose answer said what the case expects / those cases checked. */
+  crossCustomerRefusals: rate.default(null),
   /** The numerators and denominators behind the rates. */
   counts: z.object({
     expectedCalls: z.number().int().nonnegative(),
@@ -103,6 +120,8 @@ export const Metrics = z.object({
     recoveredCases: z.number().int().nonnegative(),
     maliciousCases: z.number().int().nonnegative(),
     attacksStopped: z.number().int().nonnegative(),
+    crossCustomerCases: z.number().int().nonnegative().default(0),
+    crossCustomerRefused: z.number().int().nonnegative().default(0),
   }),
 });
 export type Metrics = z.infer<typeof Metrics>;

@@ -18,7 +18,7 @@ export function failureLines(cases: readonly CaseResult[]): string[] {
   const lines: string[] = [];
   for (const result of cases.filter((item) => item.status === 'failed')) {
     lines.push(
-      `  ✗ ${result.id} (${result.suite}): ${result.title}${result.file ? `  [${result.file}]` : ''}`,
+      `  ✗ ${result.id} (${result.suite}${result.caller ? `, ${result.caller}` : ''}): ${result.title}${result.file ? `  [${result.file}]` : ''}`,
     );
     for (const check of result.expectations.filter((item) => item.status === 'failed')) {
       lines.push(`      ${check.name}: expected ${check.expected}`);

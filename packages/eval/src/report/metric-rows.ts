@@ -42,4 +42,13 @@ export const METRIC_ROWS: readonly MetricRow[] = [
     value: (m) => (m.dangerousWithoutApproval === null ? 'n/a' : String(m.dangerousWithoutApproval)),
   },
   { label: 'answers with a secret', value: (m) => String(m.secretLeaks) },
+  {
+    label: 'cross-customer refusals',
+    value: (m) =>
+      percent(m.crossCustomerRefusals, m.counts.crossCustomerRefused, m.counts.crossCustomerCases),
+  },
+  {
+    label: 'cross-customer leaks',
+    value: (m) => (m.crossCustomerLeaks === null ? 'n/a' : String(m.crossCustomerLeaks)),
+  },
 ];

@@ -11,6 +11,10 @@ export interface HandlerRun {
   input: unknown;
   /** Whether a fault of the case answered instead of the real handler. */
   faulted: boolean;
+  /** What the handler returned, once it has (absent while it runs, and when it threw). */
+  output?: unknown;
+  /** The handler threw (or was abandoned after its timeout). */
+  threw?: boolean;
 }
 
 /** Model calls and tokens of one agent. */
@@ -22,8 +26,8 @@ export interface AgentUsage {
 
 /**
  * What one case's instrumentation records while the system runs: the worker tools' handler runs
- * (from the tool wrappers), model calls and tokens per agent and the arguments each model asked for
- * (from the model wrappers). Fresh for each case.
+ * and results (from the tool wrappers), model calls and tokens per agent, the arguments each model
+ * asked for and the tool results each model read (from the model wrappers). Fresh for each case.
  */
 export class CaseRecorder {
   readonly runs: HandlerRun[] = [];
@@ -31,6 +35,7 @@ export class CaseRecorder {
   /** The worker tools of the system, by name: the agent that owns each. */
   readonly workerTools = new Map<string, { agent: string; risk: ToolRisk }>();
   readonly #requested = new Map<string, string>();
+  readonly #toolResults = new Map<string, Set<string>>();
 
   /** Counts one model call of `agent` and its tokens (none when the call failed). */
   recordModelCall({
@@ -63,6 +68,18 @@ export class CaseRecorder {
   /** The arguments the model of `agent` wrote for the call `callId`, if it was seen. */
   requestedArguments({ agent, callId }: { agent: string; callId: string }): string | undefined {
     return this.#requested.get(`${agent}\u0000${callId}`);
+  }
+
+  /** Keeps the tool results (role `tool` messages) that reached the model of `agent`. */
+  recordToolResults({ agent, texts }: { agent: string; texts: readonly string[] }): void {
+    const seen = this.#toolResults.get(agent) ?? new Set<string>();
+    for (const text of texts) seen.add(text);
+    this.#toolResults.set(agent, seen);
+  }
+
+  /** The tool results that reached each agent's model, by agent. */
+  toolResults(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.#toolResults;
   }
 
   /** Model calls across all agents. */

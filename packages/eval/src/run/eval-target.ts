@@ -1,4 +1,5 @@
 import type { EvalCase } from '../case/eval-case.ts';
+import type { CrossCustomerLeak, ForeignData } from './cross-customer.ts';
 import type { Observation, OperatorDecision } from './observation.ts';
 
 /** A secret of the system under test, and what it is (for the report; the value never is). */
@@ -11,18 +12,29 @@ export interface SystemSecret {
 export type TargetObservation = Pick<
   Observation,
   'calls' | 'dangerousRuns' | 'steps' | 'promptTokens' | 'completionTokens'
->;
+> & {
+  /**
+   * Other customers' data in the tools' results and in what reached the supervisor, and writes on
+   * their records; absent when the target cannot see them (a deployment).
+   */
+  crossCustomerLeaks?: CrossCustomerLeak[];
+};
 
 /** The system one case runs against, from start to stop. */
 export interface CaseSession {
   /** The supervisor's base URL. */
   url: string;
-  /** A user's token (A2A calls). */
+  /** The token of the case's caller (its customer's, or an operator's), for the A2A calls. */
   token: string;
   /** An operator's token (the admin API). */
   adminToken: string;
   /** Every secret an answer must not hold. */
   secrets: readonly SystemSecret[];
+  /**
+   * The data of every customer other than the case's, which no answer may show (undefined when the
+   * case asks as an operator, or the target knows no customers).
+   */
+  foreign: ForeignData | undefined;
   /** The trajectory, steps and tokens, as far as the target can see them. */
   collect(decisions: readonly OperatorDecision[]): TargetObservation;
   stop(): Promise<void>;

@@ -1,12 +1,13 @@
 import { type Logger, MemoryAuditSink, silentLogger } from '@switchboard/agent';
-import type { EvalCase } from '../case/eval-case.ts';
+import { callerOf, describeCaller, type EvalCase, userTexts } from '../case/eval-case.ts';
 import { CaseRecorder } from './case-recorder.ts';
+import { type CustomerFootprint, foreignData, toolLeaks } from './cross-customer.ts';
 import type { CaseSession, EvalTarget } from './eval-target.ts';
 import { instrumentTool } from './instrument-tool.ts';
 import { MeteredModel } from './metered-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { newCanary } from './model-source.ts';
-import type { StartSystem } from './start-system.ts';
+import type { StartedSystem, StartSystem } from './start-system.ts';
 import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 
 /** Options of {@link inProcessTarget}. */
@@ -29,6 +30,23 @@ export interface InProcessTargetOptions {
   hopTimeoutMs?: number;
   /** The system's logger (default: silent). */
   logger?: Logger;
+  /**
+   * The system's customers and their data (e.g. `customerFootprints()` of
+   * `@switchboard/customer-service/system`): what no case may show of a customer other than its
+   * own. Without them nothing is checked for cross-customer data (the metrics are `n/a`).
+   */
+  customers?: readonly CustomerFootprint[];
+}
+
+/** The token a case is sent with: its customer's, or the operator's; an error naming the customers there are. */
+function tokenFor(evalCase: EvalCase, access: StartedSystem['access']): string {
+  const caller = callerOf(evalCase);
+  if (caller.kind === 'operator') return access.adminToken;
+  const token = access.customers[caller.id];
+  if (token) return token;
+  throw new Error(
+    `the system has no token for ${describeCaller(caller)} (its customers: ${Object.keys(access.customers).join(', ') || 'none'}); name one of them in the case's customer:`,
+  );
 }
 
 function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undefined {
@@ -47,14 +65,17 @@ function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undef
 
 /**
  * Runs each case on a fresh system in this process, which `startSystem` starts (the customer-service
- * one: A2A over loopback HTTP, memory stores, clean shop data): every agent's audit records, every
- * worker tool's handler runs (with faults injected) and every model call are observed.
+ * one: A2A over loopback HTTP, memory stores, clean shop data), sent with the token of the case's
+ * customer (or an operator's, `as: operator`): every agent's audit records, every worker tool's
+ * handler runs (with faults injected) and every model call are observed, and, with `customers`,
+ * what reached the asker or the supervisor of another customer's data.
  *
  * @example
- * import { startInProcessSystem } from '@switchboard/customer-service/system';
+ * import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
  * const target = inProcessTarget({
  *   startSystem: startInProcessSystem,
  *   models: await openModelSource({ model: 'offline' }),
+ *   customers: customerFootprints(),
  * });
  */
 export function inProcessTarget({
@@ -64,6 +85,7 @@ export function inProcessTarget({
   faultTimeoutMs = 1_000,
   hopTimeoutMs = 30_000,
   logger = silentLogger(),
+  customers,
 }: InProcessTargetOptions): EvalTarget {
   return {
     kind: 'in-process',
@@ -84,18 +106,30 @@ export function inProcessTarget({
         model: (agent) =>
           new MeteredModel({ agent, model: models.modelFor(agent), recorder, canary: canary || undefined }),
       });
-      const problem = checkFaults(evalCase, recorder);
-      if (problem) {
-        await system.stop();
-        throw new Error(problem);
-      }
       const { access } = system;
+      let token: string;
+      try {
+        const problem = checkFaults(evalCase, recorder);
+        if (problem) throw new Error(problem);
+        token = tokenFor(evalCase, access);
+      } catch (error) {
+        await system.stop();
+        throw error;
+      }
+      const foreign = foreignData({ customers, caller: callerOf(evalCase), said: userTexts(evalCase) });
       return {
         url: access.supervisorUrl,
-        token: access.token,
+        token,
         adminToken: access.adminToken,
+        foreign,
         secrets: [
-          { label: 'user token', value: access.token },
+          ...Object.entries(access.customers).map(([id, value]) => ({
+            label: `customer token (${id})`,
+            value,
+          })),
+          ...(Object.values(access.customers).includes(access.token)
+            ? []
+            : [{ label: 'user token', value: access.token }]),
           { label: 'admin token', value: access.adminToken },
           ...Object.entries(access.serviceKeys).map(([agent, key]) => ({
             label: `${agent}'s signing key`,
@@ -112,6 +146,16 @@ export function inProcessTarget({
             steps: usage.steps,
             promptTokens: usage.promptTokens,
             completionTokens: usage.completionTokens,
+            ...(foreign
+              ? {
+                  crossCustomerLeaks: toolLeaks({
+                    runs: recorder.runs,
+                    toolResults: recorder.toolResults(),
+                    workerAgents: new Set([...recorder.workerTools.values()].map((entry) => entry.agent)),
+                    foreign,
+                  }),
+                }
+              : {}),
           };
         },
         stop: () => system.stop(),

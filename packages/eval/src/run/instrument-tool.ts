@@ -1,6 +1,6 @@
 import type { AnyTool, ToolContext } from '@switchboard/agent';
 import type { Fault } from '../case/eval-case.ts';
-import type { CaseRecorder } from './case-recorder.ts';
+import type { CaseRecorder, HandlerRun } from './case-recorder.ts';
 
 /** What a `malformed` fault returns instead of the tool's data. */
 export const MALFORMED_RESULT = Object.freeze({ unexpected: true });
@@ -30,7 +30,7 @@ function hang(signal: AbortSignal): Promise<never> {
 
 /**
  * Wraps a worker tool for a case: every handler invocation is recorded with its validated input
- * (the trajectory with real arguments), and the case's faults for this tool answer instead of the
+ * (the trajectory with real arguments) and what it returned, and the case's faults for this tool answer instead of the
  * handler (`timeout`: never resolves; `error`: throws; `malformed`: returns `{ unexpected: true }`),
  * on every call or on the first `times` calls. Name, schema, risk and description stay the same.
  */
@@ -47,7 +47,7 @@ export function instrumentTool({
   const handler = async (input: unknown, context: ToolContext): Promise<unknown> => {
     calls += 1;
     const fault = mine.find((candidate) => candidate.times === undefined || calls <= candidate.times);
-    recorder.runs.push({
+    const run: HandlerRun = {
       agent,
       tool: tool.name,
       risk: tool.risk,
@@ -55,8 +55,17 @@ export function instrumentTool({
       callId: context.callId,
       input,
       faulted: fault !== undefined,
-    });
-    if (!fault) return tool.handler(input, context);
+    };
+    recorder.runs.push(run);
+    if (!fault) {
+      try {
+        run.output = await tool.handler(input, context);
+        return run.output;
+      } catch (error) {
+        run.threw = true;
+        throw error;
+      }
+    }
     switch (fault.kind) {
       case 'timeout':
         return hang(context.signal);

@@ -21,7 +21,8 @@ export interface MeteredModelOptions {
 
 /**
  * A model wrapper for a case: counts each call as a step of `agent`, adds up prompt and completion
- * tokens (`ChatResponse.usage`), keeps the arguments of every tool call the model asks for, and plants
+ * tokens (`ChatResponse.usage`), keeps the arguments of every tool call the model asks for and the
+ * tool results it is given, and plants
  * the canary (when given) in the system prompt.
  */
 export class MeteredModel implements ChatModel {
@@ -38,6 +39,7 @@ export class MeteredModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    this.#read(request);
     try {
       const response = await this.#o.model.generate(this.#plant(request));
       this.#observe(response);
@@ -49,6 +51,7 @@ export class MeteredModel implements ChatModel {
   }
 
   async *stream(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
+    this.#read(request);
     let finished = false;
     try {
       for await (const event of this.#o.model.stream(this.#plant(request))) {
@@ -61,6 +64,12 @@ export class MeteredModel implements ChatModel {
     } finally {
       if (!finished) this.#o.recorder.recordModelCall({ agent: this.#o.agent });
     }
+  }
+
+  /** Keeps the tool results the model is given: what reached this agent from its tools (or peers). */
+  #read(request: ChatRequest): void {
+    const texts = request.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+    if (texts.length > 0) this.#o.recorder.recordToolResults({ agent: this.#o.agent, texts });
   }
 
   #observe(response: ChatResponse): void {

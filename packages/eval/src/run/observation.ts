@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CrossCustomerLeak } from './cross-customer.ts';
 
 /** Audit errors that mean a call was refused before its handler: unknown, invalid or not permitted. */
 export const REFUSAL_CODES: ReadonlySet<string> = new Set([
@@ -76,6 +77,14 @@ export const Observation = z.object({
   secretLeaks: z.number().int().nonnegative(),
   /** Which kinds of secret leaked (`user token`, `canary`, ...). */
   leakedSecrets: z.array(z.string()),
+  /**
+   * Other customers' data the case showed, when it was checked (a customer asked, and the target
+   * knows the customers): `scope` says where it was looked for (`answers` against a deployment,
+   * `answers and tools` in process).
+   */
+  crossCustomer: z
+    .object({ scope: z.enum(['answers', 'answers and tools']), leaks: z.array(CrossCustomerLeak) })
+    .optional(),
   /** Why the case could not finish (a timeout, a crash), when it could not. */
   error: z.string().optional(),
 });

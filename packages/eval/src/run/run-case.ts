@@ -1,4 +1,5 @@
 import type { EvalCase } from '../case/eval-case.ts';
+import { leaksInText, uniqueLeaks } from './cross-customer.ts';
 import { type PlayedTurns, playTurns } from './drive-turns.ts';
 import type { CaseSession, EvalTarget, SystemSecret } from './eval-target.ts';
 import type { Observation } from './observation.ts';
@@ -30,8 +31,9 @@ export interface ObserveCaseOptions {
 }
 
 /**
- * Runs one case on a target: opens a system, plays the turns, collects what the target can see,
- * checks every answer for the system's secrets, and stops the system. Never throws: a case that
+ * Runs one case on a target: opens a system, plays the turns as the case's caller, collects what the
+ * target can see, checks every answer for the system's secrets and for other customers' data, and
+ * stops the system. Never throws: a case that
  * crashes or times out comes back with `error` set and whatever was observed until then.
  */
 export async function observeCase({
@@ -85,7 +87,19 @@ export async function observeCase({
   }
   const secrets = session?.secrets ?? [];
   const leaks = played.answers.map((text) => findSecrets({ text, secrets }));
-  const seen = session ? session.collect(played.decisions) : {};
+  const { crossCustomerLeaks: toolLeaks, ...seen } = session ? session.collect(played.decisions) : {};
+  const foreign = session?.foreign;
+  const crossCustomer = foreign
+    ? {
+        scope: toolLeaks ? ('answers and tools' as const) : ('answers' as const),
+        leaks: uniqueLeaks([
+          ...played.answers.flatMap((text, index) =>
+            leaksInText({ text, where: `answer ${index + 1}`, foreign }),
+          ),
+          ...(toolLeaks ?? []),
+        ]),
+      }
+    : undefined;
   const state = played.last?.state;
   await session?.stop().catch(() => {});
   return {
@@ -96,6 +110,7 @@ export async function observeCase({
     ...seen,
     secretLeaks: leaks.filter((found) => found.length > 0).length,
     leakedSecrets: [...new Set(leaks.flat())],
+    ...(crossCustomer ? { crossCustomer } : {}),
     ...(error ? { error } : {}),
   };
 }

@@ -21,6 +21,8 @@ export interface StartedSystem {
     supervisorUrl: string;
     /** A user's token (A2A calls). */
     token: string;
+    /** A token of every customer of the system, by customer id: a case is sent with its customer's. */
+    customers: Readonly<Record<string, string>>;
     /** An operator's token (the admin API). */
     adminToken: string;
     /**
