@@ -5,10 +5,12 @@ import type { Output } from './io/output.ts';
 
 const EVAL_HELP = `
 Cases are files <cases>/<suite>/<id>.yaml; suites: normal, boundary, malicious, failure.
+Each case names who asks (customer: C002, or as: operator) and is sent with that caller's token.
 In process (the default) every case runs on a fresh system in this process: tool calls, steps,
 tokens and dangerous actions are observed and faults are injected. With --url the cases run against
-a deployment as a user (SWITCHBOARD_TOKEN) and an operator (SWITCHBOARD_ADMIN_TOKEN): cases with
-faults are skipped and tool expectations are reported as not observable.
+a deployment as its customers and an operator (SWITCHBOARD_ADMIN_TOKEN); the customers' tokens come
+from SWITCHBOARD_EVAL_TOKENS (C001=<token>,C002=<token>), else from .switchboard/dev.json. Cases
+with faults are skipped and tool expectations are reported as not observable.
 A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 
 Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is

@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
 import {
   compareReports,
+  customersWithoutToken,
   deploymentTarget,
   type EvalReport,
   type EvalTarget,
@@ -13,6 +14,7 @@ import {
   inProcessTarget,
   isEvaluationError,
   isSuite,
+  type LoadedCase,
   loadCases,
   openModelSource,
   readReport,
@@ -26,6 +28,7 @@ import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { REPO_ROOT } from '../system/system-services.ts';
 import { newTrace } from '../trace-context.ts';
+import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tokens.ts';
 
 /** Where the eval cases live by default: `<repo>/evals`. */
 export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'evals');
@@ -76,26 +79,35 @@ function parseNumber(
   return `${flag} ${text} must be ${range}`;
 }
 
-async function openTarget(options: EvalCommandOptions): Promise<EvalTarget> {
+async function openTarget(options: EvalCommandOptions, cases: readonly LoadedCase[]): Promise<EvalTarget> {
+  // The eval runner knows no domain: the customer-service system, and its bundled shop's customers, are what it evaluates here.
+  const customers = customerFootprints();
   if (options.url !== undefined && options.url !== false) {
     const settings = await resolveSettings({
-      need: ['url', 'token', 'adminToken'],
+      need: ['url', 'adminToken'],
       flags: { url: { value: typeof options.url === 'string' ? options.url : undefined, flag: '--url' } },
       env: options.env,
     });
+    // Each case is sent as its customer: every customer the cases name needs a token.
+    const { tokens, from } = await evalTokens({ env: options.env });
+    const missing = customersWithoutToken({ cases: cases.map((loaded) => loaded.case), tokens });
+    if (missing.length > 0) throw missingTokensError({ missing, from });
     const trace = newTrace();
-    // Fails early, with the variable to set, when the supervisor is down or refuses a token.
-    const client = await connectSupervisor({
-      url: settings.url,
-      token: settings.token,
-      traceparent: trace.traceparent,
-    });
-    // A task that does not exist: a valid token gets "not found", a refused one a CliError naming its variable.
-    await client
-      .getTask({ tenant: '', id: 'switchboard-eval-token-check', historyLength: 0 })
-      .catch((error: unknown) => {
-        if (error instanceof CliError) throw error;
+    const asked = [...new Set(cases.flatMap(({ case: evalCase }) => evalCase.customer ?? []))].sort();
+    for (const id of asked) {
+      // Fails early, with the variable to set, when the supervisor is down or refuses a token.
+      const client = await connectSupervisor({
+        url: settings.url,
+        token: { value: tokens[id] ?? '', from: `${from} (customer ${id})`, fix: EVAL_TOKENS_VARIABLE },
+        traceparent: trace.traceparent,
       });
+      // A task that does not exist: a valid token gets "not found", a refused one a CliError naming its variable.
+      await client
+        .getTask({ tenant: '', id: 'switchboard-eval-token-check', historyLength: 0 })
+        .catch((error: unknown) => {
+          if (error instanceof CliError) throw error;
+        });
+    }
     await new AdminClient({
       url: settings.url,
       token: settings.adminToken,
@@ -103,8 +115,9 @@ async function openTarget(options: EvalCommandOptions): Promise<EvalTarget> {
     }).list();
     return deploymentTarget({
       url: settings.url.value,
-      token: settings.token.value,
+      tokens,
       adminToken: settings.adminToken.value,
+      customers,
     });
   }
   const models = await openModelSource({
@@ -112,8 +125,7 @@ async function openTarget(options: EvalCommandOptions): Promise<EvalTarget> {
     apiKey: options.env.OPENAI_API_KEY?.trim() || undefined,
     baseURL: options.env.OPENAI_BASE_URL?.trim() || undefined,
   });
-  // The eval runner knows no domain: the customer-service system is what it evaluates here.
-  return inProcessTarget({ startSystem: startInProcessSystem, models });
+  return inProcessTarget({ startSystem: startInProcessSystem, models, customers });
 }
 
 /**
@@ -146,8 +158,9 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
     const cases = await loadCases({
       dir,
       suite: options.suite && isSuite(options.suite) ? options.suite : undefined,
+      customers: customerFootprints().map((customer) => customer.id),
     });
-    const target = await openTarget(options);
+    const target = await openTarget(options, cases);
     output.err(
       `Running ${cases.length} eval case${cases.length === 1 ? '' : 's'} on ${target.model} (${target.label})…`,
     );
