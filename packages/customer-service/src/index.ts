@@ -29,6 +29,14 @@ export { ORDER_ID_FORMAT, OrderId } from './domain/order-id.ts';
 export { matchProducts, productWords } from './domain/product-search.ts';
 export type { RedisShopStoreOptions } from './domain/redis-shop-store.ts';
 export { RedisShopStore } from './domain/redis-shop-store.ts';
+export type { ShopAccess } from './domain/shop-access.ts';
+export {
+  mayReserveStock,
+  orderNotFoundMessage,
+  reachesCustomer,
+  recipientRefusedMessage,
+  shopAccess,
+} from './domain/shop-access.ts';
 export type {
   AddressChangeResult,
   QueueEmailResult,
@@ -55,6 +63,8 @@ export {
   StockLevel,
 } from './domain/shop-records.ts';
 export type { ShopData, ShopStore, StockedProduct } from './domain/shop-store.ts';
+export type { RecipientRefused, ReserveRefused, ShopView } from './domain/shop-view.ts';
+export { shopFor } from './domain/shop-view.ts';
 export { SKU_FORMAT, Sku } from './domain/sku.ts';
 // errors
 export type { CustomerServiceErrorCode, CustomerServiceErrorParty } from './errors.ts';

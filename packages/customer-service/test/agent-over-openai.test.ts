@@ -4,7 +4,7 @@ import { OpenAIChatModel } from '@switchboard/agent/openai';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCommsAgent, createOrdersAgent, Ticket } from '../src/index.ts';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
+import { ada, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 let server: OpenAICompatibleServer | undefined;
 afterEach(async () => {
@@ -33,6 +33,7 @@ describe('the workers on the real openai client over HTTP', () => {
       agent,
       model,
       input: 'Where is my order A10086 and when will it arrive?',
+      principal: ada,
       ...quiet,
     });
     expect(result.toolCalls.map((call) => call.tool)).toEqual(['get_order', 'estimate_delivery']);
@@ -56,7 +57,7 @@ describe('the workers on the real openai client over HTTP', () => {
     const model = await remoteModel();
     const agent = createCommsAgent({ store: await seededMemoryStore(), model });
     const input = "I'm furious, my kettle from order A10086 arrived broken and I need this fixed today!";
-    const result = await runAgent({ agent, model, input, ...quiet });
+    const result = await runAgent({ agent, model, input, principal: ada, ...quiet });
     const ticket = Ticket.parse(toolResults(result)[0]?.data);
     expect(ticket).toMatchObject({ sentiment: 'negative', product: 'Stainless Steel Kettle' });
     const structured = server?.requests.find((request) => request.response_format?.type === 'json_schema');

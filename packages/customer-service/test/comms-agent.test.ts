@@ -3,7 +3,7 @@ import { OfflineModel } from '@switchboard/agent/offline';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { createCommsAgent, Ticket, ticketCues } from '../src/index.ts';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
+import { ada, now, operator, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 const model = new OfflineModel({ now });
 const FURIOUS = "I'm furious, my kettle from order A10086 arrived broken and I need this fixed today!";
@@ -11,7 +11,7 @@ const FURIOUS = "I'm furious, my kettle from order A10086 arrived broken and I n
 describe('the comms agent on the offline model', () => {
   it('story 5: files a schema-valid ticket from a furious message', async () => {
     const agent = createCommsAgent({ store: await seededMemoryStore(), model });
-    const result = await runAgent({ agent, model, input: FURIOUS, ...quiet });
+    const result = await runAgent({ agent, model, input: FURIOUS, principal: ada, ...quiet });
     expect(result.stopReason).toBe('model');
     expect(result.toolCalls.map((call) => [call.tool, call.arguments])).toEqual([
       ['extract_ticket', { request: FURIOUS }],
@@ -51,6 +51,7 @@ describe('the comms agent on the offline model', () => {
       model,
       input: 'Please send the customer of order A10086 an apology email.',
       intents,
+      principal: ada,
       ...quiet,
     });
     expect(first.stopReason).toBe('approval');
@@ -81,6 +82,7 @@ describe('the comms agent on the offline model', () => {
         state: TaskState.parse(stored.state),
         decisions: [decision],
         intents: fresh ? new MemoryIntentStore() : intents,
+        principal: ada,
         ...quiet,
       });
     }
@@ -118,13 +120,14 @@ describe('the comms agent on the offline model', () => {
     expect(await store.listOutbox()).toEqual([]);
   });
 
-  it('refuses to email an address that is not a customer', async () => {
+  it('refuses an operator to email an address that is not a customer', async () => {
     const store = await seededMemoryStore();
     const agent = createCommsAgent({ store, model });
     const first = await runAgent({
       agent,
       model,
       input: 'Send an email to eve@evil.example with subject: "Hello" and body: "Your data"',
+      principal: operator,
       ...quiet,
     });
     const resumed = await runAgent({
@@ -135,6 +138,7 @@ describe('the comms agent on the offline model', () => {
       decisions: first.pendingApprovals.map((request) =>
         decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' }),
       ),
+      principal: operator,
       ...quiet,
     });
     expect(resumed.output).toContain('eve@evil.example is not the email of a customer');

@@ -2,12 +2,12 @@ import { runAgent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
 import { createInventoryAgent } from '../src/index.ts';
-import { now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
+import { ada, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 const model = new OfflineModel({ now });
 
 describe('the inventory agent on the offline model', () => {
-  it('story 4: checks the stock of the blue kettle and gives its level', async () => {
+  it('story 4: checks the stock of the blue kettle and gives its level, to anyone', async () => {
     const agent = createInventoryAgent({ store: await seededMemoryStore() });
     const result = await runAgent({ agent, model, input: 'Is the blue kettle in stock?', ...quiet });
     expect(result.stopReason).toBe('model');
@@ -33,13 +33,20 @@ describe('the inventory agent on the offline model', () => {
       agent,
       model,
       input: 'Please reserve 2 units of SKU-1002 for me.',
+      principal: ada,
       ...quiet,
     });
     expect(reserved.toolCalls.map((call) => [call.tool, call.arguments])).toEqual([
       ['reserve_stock', { sku: 'SKU-1002', quantity: 2 }],
     ]);
     expect(reserved.output).toContain('units left: 12');
-    const tooMany = await runAgent({ agent, model, input: 'Please reserve 5 units of SKU-5001.', ...quiet });
+    const tooMany = await runAgent({
+      agent,
+      model,
+      input: 'Please reserve 5 units of SKU-5001.',
+      principal: ada,
+      ...quiet,
+    });
     expect(tooMany.output).toContain('Only 3 units of SKU-5001 are in stock');
     expect((await store.checkStock({ sku: 'SKU-5001' }))[0]?.unitsInStock).toBe(3);
     expect(await store.listReservations()).toHaveLength(1);

@@ -10,7 +10,10 @@ import {
   seedShop,
 } from '../src/index.ts';
 import {
+  ada,
   connectRedis,
+  customer,
+  grace,
   now,
   quiet,
   type StoreUnderTest,
@@ -31,6 +34,7 @@ describe('the orders agent on the offline model', () => {
       agent,
       model,
       input: 'Where is my order A10086 and when will it arrive?',
+      principal: ada,
       ...quiet,
     });
     expect(result.stopReason).toBe('model');
@@ -53,12 +57,18 @@ describe('the orders agent on the offline model', () => {
 
   it('answers an unknown order from the tool result, without inventing one', async () => {
     const agent = createOrdersAgent({ store: await seededMemoryStore() });
-    const result = await runAgent({ agent, model, input: 'Where is my order a99999?', ...quiet });
+    const result = await runAgent({
+      agent,
+      model,
+      input: 'Where is my order a99999?',
+      principal: ada,
+      ...quiet,
+    });
     expect(result.toolCalls.map((call) => call.arguments)).toEqual([{ orderId: 'A99999' }]);
-    expect(result.output).toContain('There is no order A99999');
+    expect(result.output).toContain('There is no order A99999 on your account');
   });
 
-  it('changes the address of an unshipped order, and refuses for a shipped one', async () => {
+  it('changes the address of its customer’s unshipped order, and refuses for a shipped one', async () => {
     const store = await seededMemoryStore();
     const agent = createOrdersAgent({ store });
     const address = 'name: Grace Hopper, street: Hauptstraße 5, postcode: 10115, city: Berlin, country: DE';
@@ -66,6 +76,7 @@ describe('the orders agent on the offline model', () => {
       agent,
       model,
       input: `Please change the shipping address of order A10087 to ${address}`,
+      principal: grace,
       ...quiet,
     });
     expect(moved.toolCalls.map((call) => call.tool)).toEqual(['update_shipping_address']);
@@ -81,6 +92,7 @@ describe('the orders agent on the offline model', () => {
       agent,
       model,
       input: `Please change the shipping address of order A10086 to ${address}`,
+      principal: ada,
       ...quiet,
     });
     expect(shipped.output).toContain('can no longer be changed');
@@ -113,13 +125,16 @@ describe('the orders agent on the offline model', () => {
     const store = await seededMemoryStore();
     const refund = createOrdersTools({ store }).find((tool) => tool.name === 'refund_order');
     expect(refund).toMatchObject({ risk: 'dangerous', idempotent: false });
-    expect(await refund?.describeForApproval?.({ orderId: 'A10086' })).toEqual({
+    expect(await refund?.describeForApproval?.({ orderId: 'A10086' }, { principal: ada })).toEqual({
       action: 'Refund order A10086 in full (59.90 EUR) to the original payment method',
       reversible: false,
     });
-    expect((await refund?.describeForApproval?.({ orderId: 'A19999' }))?.action).toContain(
-      'an order the shop does not know',
-    );
+    // Another customer's order reads like one that does not exist: no amount, no hint it is taken.
+    for (const orderId of ['A19999', 'A10087']) {
+      expect((await refund?.describeForApproval?.({ orderId }, { principal: ada }))?.action).toBe(
+        `Refund order ${orderId} in full (no such order on the account; nothing will be refunded) to the original payment method`,
+      );
+    }
   });
 
   it('tells its limits and the order id form in its instructions', () => {
@@ -149,6 +164,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       model,
       input: 'Please refund order A10086, the kettle arrived broken.',
       intents,
+      principal: ada,
       ...quiet,
     });
     // The stopped run is kept as JSON and resumed from there, as a task store would.
@@ -179,6 +195,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
         state: TaskState.parse(stored.state),
         decisions: [decision],
         intents: fresh ? new MemoryIntentStore() : intents,
+        principal: ada,
         ...quiet,
       });
     const resumed = await resume();
@@ -245,7 +262,15 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
 
   it('says an already refunded order was not refunded again', async () => {
     const agent = createOrdersAgent({ store });
-    const first = await runAgent({ agent, model, input: 'Please refund order A10089.', ...quiet });
+    // A10089 is Katherine Johnson's (C004).
+    const katherine = customer('C004');
+    const first = await runAgent({
+      agent,
+      model,
+      input: 'Please refund order A10089.',
+      principal: katherine,
+      ...quiet,
+    });
     const resumed = await runAgent({
       agent,
       model,
@@ -254,6 +279,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       decisions: first.pendingApprovals.map((request) =>
         decisionFor({ request, decision: 'approved', decidedBy: 'op-ada' }),
       ),
+      principal: katherine,
       ...quiet,
     });
     expect(toolResults(resumed)).toEqual([

@@ -60,8 +60,14 @@ export interface ToolOptions<Schema extends z.ZodType, Output> {
   retries?: number;
   /** What the model is told when the handler fails; the raw error only goes to the logs. */
   fallbackMessage?: string;
-  /** Required for `dangerous` tools: the approval request a human reads (may look data up). */
-  describeForApproval?: (input: z.output<Schema>) => ApprovalText | Promise<ApprovalText>;
+  /**
+   * Required for `dangerous` tools: the approval request a human reads (may look data up, as
+   * `context.principal` may see it: the caller reads the request too).
+   */
+  describeForApproval?: (
+    input: z.output<Schema>,
+    context: Pick<ToolContext, 'principal'>,
+  ) => ApprovalText | Promise<ApprovalText>;
   /** Names of credentials the handler reads from `context.credentials`. */
   credentials?: readonly string[];
   /** Runs the tool. Receives validated arguments; returns JSON-serialisable data. */
@@ -81,7 +87,10 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly retries: number;
   readonly fallbackMessage: string;
   readonly describeForApproval:
-    | ((input: z.output<Schema>) => ApprovalText | Promise<ApprovalText>)
+    | ((
+        input: z.output<Schema>,
+        context: Pick<ToolContext, 'principal'>,
+      ) => ApprovalText | Promise<ApprovalText>)
     | undefined;
   readonly credentials: readonly string[];
   readonly handler: (input: z.output<Schema>, context: ToolContext) => Promise<Output> | Output;

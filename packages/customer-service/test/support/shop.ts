@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentRunResult, parseToolResult, silentLogger } from '@switchboard/agent';
+import { type AgentRunResult, type Principal, parseToolResult, silentLogger } from '@switchboard/agent';
 import { Redis } from 'ioredis';
 import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.ts';
 
@@ -76,3 +76,19 @@ export function toolResults(result: Pick<AgentRunResult, 'messages'>): { tool: s
 }
 
 export const quiet = { logger: silentLogger() };
+
+/** A customer of the fixture as the principal of a request, e.g. `customer('C001')` (Ada Lovelace). */
+export const customer = (id: string, via: string[] = []): Principal => ({
+  id,
+  kind: 'customer',
+  roles: [],
+  via,
+});
+/** Ada Lovelace (C001): owns orders A10086 (shipped) and A10094 (delivered). */
+export const ada = customer('C001');
+/** Grace Hopper (C002): owns orders A10087 and A10095 (both processing). */
+export const grace = customer('C002');
+/** An operator: acts on every customer's orders. */
+export const operator: Principal = { id: 'op-ada', kind: 'operator', roles: [], via: [] };
+/** A service acting on its own account, with no end user behind it. */
+export const service: Principal = { id: 'supervisor', kind: 'service', roles: [], via: [] };

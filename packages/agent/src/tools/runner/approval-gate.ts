@@ -4,6 +4,7 @@ import { redactValue } from '../../observe/redact.ts';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../policy/approvals.ts';
 import { createApprovalRequest } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
+import type { Principal } from '../../policy/principal.ts';
 import type { TaskState } from '../../state/task-state.ts';
 import type { ApprovalWait } from '../approval-wait.ts';
 import type { AnyTool } from '../define-tool.ts';
@@ -20,6 +21,8 @@ export interface ApprovalGateOptions {
   approver?: Approver | undefined;
   /** Its secrets are scrubbed from the arguments kept as pending slots. */
   vault: CredentialVault;
+  /** Who is asking: a tool describes its action as this principal may see it. */
+  principal?: Principal | undefined;
   audit: AuditWriter;
   logger: Logger;
   now: () => Date;
@@ -67,7 +70,7 @@ export class ApprovalGate {
     if (!describe) return { kind: 'undescribed' };
     let text: Awaited<ReturnType<typeof describe>>;
     try {
-      text = await describe(input);
+      text = await describe(input, { principal: this.#o.principal });
     } catch (error) {
       logger.error({ err: error, tool: tool.name, callId: call.id }, 'describeForApproval failed');
       return { kind: 'undescribed' };

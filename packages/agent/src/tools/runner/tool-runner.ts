@@ -77,6 +77,7 @@ export class ToolRunner {
       decisions: options.decisions,
       approver: options.approver,
       vault,
+      principal: options.principal,
       audit: this.#audit,
       logger,
       now,

@@ -1,7 +1,9 @@
 import { type AnyTool, type ChatModel, defineTool, generateObject } from '@switchboard/agent';
 import { z } from 'zod';
 import { OrderId } from '../../domain/order-id.ts';
+import { orderNotFoundMessage } from '../../domain/shop-access.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
+import { shopFor } from '../../domain/shop-view.ts';
 import { actionKey } from '../action-key.ts';
 import { draftApologyEmail } from './apology-email.ts';
 import { emailPreview } from './email-preview.ts';
@@ -21,7 +23,9 @@ function extractTicketTool(store: ShopStore, model: ChatModel) {
     timeoutMs: 30_000,
     fallbackMessage: 'The ticket could not be filed right now. Tell the customer their message was received.',
     handler: async ({ request }, context) => {
-      const cues = await ticketCues({ store, message: request });
+      // The cues look orders up as the caller: another customer's order named in the message is
+      // read like a missing one, so the ticket tells nothing of it.
+      const cues = await ticketCues({ store: shopFor(store, context.principal), message: request });
       const result = await generateObject({
         model,
         schema: Ticket,
@@ -57,15 +61,12 @@ function draftApologyEmailTool(store: ShopStore) {
     }),
     risk: 'read',
     fallbackMessage: 'The email could not be drafted right now.',
-    handler: async ({ orderId, issue }) => {
-      const order = await store.getOrder(orderId);
-      const customer = order && (await store.getCustomer(order.customerId));
+    handler: async ({ orderId, issue }, context) => {
+      const shop = shopFor(store, context.principal);
+      const order = await shop.getOrder(orderId);
+      const customer = order && (await shop.getCustomer(order.customerId));
       if (!order || !customer) {
-        return {
-          orderId,
-          drafted: false,
-          message: `There is no order ${orderId}. Ask for the order id from the confirmation email.`,
-        };
+        return { orderId, drafted: false, message: orderNotFoundMessage(shop.access, orderId) };
       }
       return { orderId, ...draftApologyEmail({ customer, order, issue }) };
     },
@@ -92,20 +93,13 @@ function sendEmailTool(store: ShopStore) {
     }),
     fallbackMessage: 'The email could not be sent right now. Do not try again; an operator will check it.',
     handler: async ({ to, subject, body }, context) => {
-      const customer = await store.findCustomerByEmail(to);
-      if (!customer) {
-        return {
-          to,
-          queued: false,
-          message: `${to} is not the email of a customer; emails go to customers only.`,
-        };
-      }
-      const result = await store.queueEmail({
-        to: customer.email,
+      const result = await shopFor(store, context.principal).queueEmail({
+        to,
         subject,
         body,
         idempotencyKey: actionKey(context),
       });
+      if (result.outcome === 'recipient_refused') return { to, queued: false, message: result.message };
       return {
         to: result.email.to,
         queued: true,

@@ -62,7 +62,8 @@ export async function ticketCues({
   store,
   message,
 }: {
-  store: ShopStore;
+  /** The shop as the caller sees it (`shopFor`), so the cues name none of another's orders. */
+  store: Pick<ShopStore, 'getOrder' | 'checkStock'>;
   message: string;
 }): Promise<TicketCues> {
   const negative = message.match(NEGATIVE)?.length ?? 0;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { assertNeverOutcome } from '../../domain/shop-outcomes.ts';
 import { Colour, ProductCategory } from '../../domain/shop-records.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
+import { shopFor } from '../../domain/shop-view.ts';
 import { Sku } from '../../domain/sku.ts';
 import { actionKey } from '../action-key.ts';
 
@@ -26,6 +27,7 @@ function checkStockTool(store: ShopStore) {
     input: StockQuery,
     risk: 'read',
     fallbackMessage: 'The stock levels are not available right now.',
+    // Stock levels are public: anyone may ask, signed in or not.
     handler: async ({ sku, category, colour, product }) => {
       const words = [product, colour, category].filter(Boolean).join(' ');
       const levels = await store.checkStock(sku ? { sku } : { product: words });
@@ -62,7 +64,13 @@ function reserveStockTool(store: ShopStore) {
     idempotent: true,
     fallbackMessage: 'Nothing could be reserved right now. Tell the customer to try again later.',
     handler: async ({ sku, quantity }, context) => {
-      const result = await store.reserveStock({ sku, quantity, idempotencyKey: actionKey(context) });
+      // Stock levels are public (check_stock needs no one signed in), but a reservation takes units
+      // away from everyone else, so it is for a signed-in customer or an operator only.
+      const result = await shopFor(store, context.principal).reserveStock({
+        sku,
+        quantity,
+        idempotencyKey: actionKey(context),
+      });
       switch (result.outcome) {
         case 'reserved':
           return {
@@ -76,6 +84,7 @@ function reserveStockTool(store: ShopStore) {
           };
         case 'insufficient_stock':
         case 'product_not_found':
+        case 'not_signed_in':
           return { sku, reserved: 0, message: result.message };
         default:
           return assertNeverOutcome(result);

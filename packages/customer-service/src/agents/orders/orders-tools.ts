@@ -2,15 +2,18 @@ import { type AnyTool, defineTool } from '@switchboard/agent';
 import { z } from 'zod';
 import { estimateDeliveryDate } from '../../domain/delivery-estimate.ts';
 import { OrderId } from '../../domain/order-id.ts';
+import { orderNotFoundMessage } from '../../domain/shop-access.ts';
 import { assertNeverOutcome, isoDay } from '../../domain/shop-outcomes.ts';
 import { Address, Carrier, type Order } from '../../domain/shop-records.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
+import { type ShopView, shopFor } from '../../domain/shop-view.ts';
 import { actionKey, formatMoney } from '../action-key.ts';
 
-const notFound = (orderId: string) => ({
+/** The answer for an order the caller cannot see: the same whether it is missing or another's. */
+const notFound = (shop: ShopView, orderId: string) => ({
   orderId,
   found: false,
-  message: `There is no order ${orderId}. Ask the customer to check the order id in their confirmation email.`,
+  message: orderNotFoundMessage(shop.access, orderId),
 });
 
 /** What get_order shows of an order: what a customer asks about, no email or payment details. */
@@ -42,9 +45,10 @@ function getOrderTool(store: ShopStore) {
     risk: 'read',
     fallbackMessage:
       'The order system is not answering right now. Tell the customer to try again in a few minutes.',
-    handler: async ({ orderId }) => {
-      const order = await store.getOrder(orderId);
-      return order ? orderView(order) : notFound(orderId);
+    handler: async ({ orderId }, context) => {
+      const shop = shopFor(store, context.principal);
+      const order = await shop.getOrder(orderId);
+      return order ? orderView(order) : notFound(shop, orderId);
     },
   });
 }
@@ -62,9 +66,10 @@ function estimateDeliveryTool(store: ShopStore) {
     }),
     risk: 'read',
     fallbackMessage: 'No delivery estimate is available right now.',
-    handler: async ({ orderId, carrier, trackingNumber }) => {
-      const order = await store.getOrder(orderId);
-      if (!order) return notFound(orderId);
+    handler: async ({ orderId, carrier, trackingNumber }, context) => {
+      const shop = shopFor(store, context.principal);
+      const order = await shop.getOrder(orderId);
+      if (!order) return notFound(shop, orderId);
       if (order.carrier !== carrier || order.trackingNumber !== trackingNumber) {
         return {
           orderId,
@@ -94,7 +99,7 @@ function updateShippingAddressTool(store: ShopStore) {
     idempotent: true,
     fallbackMessage: 'The address could not be changed right now. Tell the customer to try again later.',
     handler: async ({ orderId, ...address }, context) => {
-      const result = await store.updateShippingAddress({
+      const result = await shopFor(store, context.principal).updateShippingAddress({
         orderId,
         address,
         idempotencyKey: actionKey(context, { perCall: true }),
@@ -122,11 +127,12 @@ function refundOrderTool(store: ShopStore) {
     input: z.object({ orderId: OrderId }),
     risk: 'dangerous',
     idempotent: false,
-    describeForApproval: async ({ orderId }) => {
-      const order = await store.getOrder(orderId);
+    describeForApproval: async ({ orderId }, { principal }) => {
+      // Looked up as the caller: the approval text must not tell a customer another's total.
+      const order = await shopFor(store, principal).getOrder(orderId);
       const amount = order
         ? formatMoney({ amount: order.total, currency: order.currency })
-        : 'an order the shop does not know';
+        : 'no such order on the account; nothing will be refunded';
       return {
         action: `Refund order ${orderId} in full (${amount}) to the original payment method`,
         reversible: false,
@@ -135,7 +141,10 @@ function refundOrderTool(store: ShopStore) {
     fallbackMessage:
       'The refund could not be made right now. Do not try again; tell the customer an operator will check it.',
     handler: async ({ orderId }, context) => {
-      const result = await store.refundOrder({ orderId, idempotencyKey: actionKey(context) });
+      const result = await shopFor(store, context.principal).refundOrder({
+        orderId,
+        idempotencyKey: actionKey(context),
+      });
       switch (result.outcome) {
         case 'refunded':
           return {

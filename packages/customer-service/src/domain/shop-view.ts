@@ -1,0 +1,204 @@
+import type { Principal } from '@switchboard/agent';
+import {
+  mayReserveStock,
+  orderNotFoundMessage,
+  reachesCustomer,
+  recipientRefusedMessage,
+  reserveRefusedMessage,
+  type ShopAccess,
+  shopAccess,
+} from './shop-access.ts';
+import type { AddressChangeResult, QueueEmailResult, RefundResult, ReserveResult } from './shop-outcomes.ts';
+import type {
+  Address,
+  Customer,
+  Order,
+  OutboxEmail,
+  Refund,
+  Reservation,
+  StockLevel,
+} from './shop-records.ts';
+import type { ShopStore } from './shop-store.ts';
+
+/** A reservation refused because no customer is signed in (see `mayReserveStock`). */
+export type ReserveRefused = { outcome: 'not_signed_in'; sku: string; message: string };
+
+/** An email refused because its address is not one the caller may write to. */
+export type RecipientRefused = { outcome: 'recipient_refused'; to: string; message: string };
+
+/**
+ * The shop as one principal may see and change it (see {@link shopFor}). Another customer's order
+ * reads exactly like a missing one: `getOrder` gives undefined, and the actions answer
+ * `order_not_found` with the same message, before anything is changed.
+ */
+export interface ShopView {
+  /** Whose records this view reaches. */
+  readonly access: ShopAccess;
+  /** The order, or undefined when there is none with that id that this view reaches. */
+  getOrder(orderId: string): Promise<Order | undefined>;
+  /** The customer, or undefined when there is none with that id that this view reaches. */
+  getCustomer(customerId: string): Promise<Customer | undefined>;
+  /** The customer with that email address among those this view reaches, or undefined. */
+  findCustomerByEmail(email: string): Promise<Customer | undefined>;
+  /** {@link ShopStore.updateShippingAddress}, for an order this view reaches. */
+  updateShippingAddress(input: {
+    orderId: string;
+    address: Address;
+    idempotencyKey: string;
+  }): Promise<AddressChangeResult>;
+  /** {@link ShopStore.refundOrder}, for an order this view reaches. */
+  refundOrder(input: { orderId: string; idempotencyKey: string }): Promise<RefundResult>;
+  /** {@link ShopStore.checkStock}: stock levels are public, the same for every caller. */
+  checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]>;
+  /** {@link ShopStore.reserveStock}, for a signed-in customer or an operator. */
+  reserveStock(input: {
+    sku: string;
+    quantity: number;
+    idempotencyKey: string;
+  }): Promise<ReserveResult | ReserveRefused>;
+  /**
+   * {@link ShopStore.queueEmail} to a customer this view reaches (a customer: their own address
+   * only), written to the address as the shop keeps it.
+   */
+  queueEmail(input: {
+    to: string;
+    subject: string;
+    body: string;
+    idempotencyKey: string;
+  }): Promise<QueueEmailResult | RecipientRefused>;
+  /** The outbox emails to customers this view reaches, oldest first. */
+  listOutbox(): Promise<OutboxEmail[]>;
+  /** The refunds of orders this view reaches, oldest first. */
+  listRefunds(): Promise<Refund[]>;
+  /**
+   * Stock reservations, oldest first: every one for an operator, none for anyone else (a
+   * reservation does not record whom it was made for, so no customer can be shown theirs).
+   */
+  listReservations(): Promise<Reservation[]>;
+}
+
+/**
+ * The shop as `principal` may see and change it: the object-level access of every shop tool.
+ * Operators reach every customer; a customer only their own orders, customer record and email
+ * address; a service on its own account and a missing principal reach no customer. Stock levels are
+ * public. Tools call it with `context.principal` on every call.
+ *
+ * @example
+ * handler: async ({ orderId }, context) => {
+ *   const order = await shopFor(store, context.principal).getOrder(orderId);
+ *   ...
+ * }
+ */
+export function shopFor(store: ShopStore, principal: Principal | undefined): ShopView {
+  return new ScopedShop(store, shopAccess(principal));
+}
+
+class ScopedShop implements ShopView {
+  readonly #store: ShopStore;
+  readonly access: ShopAccess;
+
+  constructor(store: ShopStore, access: ShopAccess) {
+    this.#store = store;
+    this.access = access;
+  }
+
+  async getOrder(orderId: string): Promise<Order | undefined> {
+    if (this.access.reach === 'none') return undefined;
+    const order = await this.#store.getOrder(orderId);
+    return order && reachesCustomer(this.access, order.customerId) ? order : undefined;
+  }
+
+  async getCustomer(customerId: string): Promise<Customer | undefined> {
+    if (!reachesCustomer(this.access, customerId)) return undefined;
+    return this.#store.getCustomer(customerId);
+  }
+
+  async findCustomerByEmail(email: string): Promise<Customer | undefined> {
+    const { access } = this;
+    if (access.reach === 'all') return this.#store.findCustomerByEmail(email);
+    if (access.reach === 'none') return undefined;
+    // Only the caller's own record is read, so the answer cannot tell whose another address is.
+    const own = await this.#store.getCustomer(access.customerId);
+    return own && own.email.toLowerCase() === email.trim().toLowerCase() ? own : undefined;
+  }
+
+  async updateShippingAddress(input: {
+    orderId: string;
+    address: Address;
+    idempotencyKey: string;
+  }): Promise<AddressChangeResult> {
+    if (!(await this.getOrder(input.orderId))) return this.#orderNotFound(input.orderId);
+    const result = await this.#store.updateShippingAddress(input);
+    return result.outcome === 'order_not_found' ? this.#orderNotFound(input.orderId) : result;
+  }
+
+  async refundOrder(input: { orderId: string; idempotencyKey: string }): Promise<RefundResult> {
+    // An order never changes hands, so checking before acting cannot be raced.
+    if (!(await this.getOrder(input.orderId))) return this.#orderNotFound(input.orderId);
+    const result = await this.#store.refundOrder(input);
+    return result.outcome === 'order_not_found' ? this.#orderNotFound(input.orderId) : result;
+  }
+
+  checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]> {
+    return this.#store.checkStock(query);
+  }
+
+  async reserveStock(input: {
+    sku: string;
+    quantity: number;
+    idempotencyKey: string;
+  }): Promise<ReserveResult | ReserveRefused> {
+    if (!mayReserveStock(this.access)) {
+      return { outcome: 'not_signed_in', sku: input.sku, message: reserveRefusedMessage(input.sku) };
+    }
+    return this.#store.reserveStock(input);
+  }
+
+  async queueEmail(input: {
+    to: string;
+    subject: string;
+    body: string;
+    idempotencyKey: string;
+  }): Promise<QueueEmailResult | RecipientRefused> {
+    const customer = await this.findCustomerByEmail(input.to);
+    if (!customer) {
+      return {
+        outcome: 'recipient_refused',
+        to: input.to,
+        message: recipientRefusedMessage(this.access, input.to),
+      };
+    }
+    return this.#store.queueEmail({ ...input, to: customer.email });
+  }
+
+  async listOutbox(): Promise<OutboxEmail[]> {
+    const { access } = this;
+    if (access.reach === 'none') return [];
+    const outbox = await this.#store.listOutbox();
+    if (access.reach === 'all') return outbox;
+    const own = (await this.#store.getCustomer(access.customerId))?.email.toLowerCase();
+    return outbox.filter((email) => email.to.toLowerCase() === own);
+  }
+
+  async listRefunds(): Promise<Refund[]> {
+    if (this.access.reach === 'none') return [];
+    const refunds = await this.#store.listRefunds();
+    if (this.access.reach === 'all') return refunds;
+    const orderIds = [...new Set(refunds.map((refund) => refund.orderId))];
+    const reached = new Set<string>();
+    for (const orderId of orderIds) if (await this.getOrder(orderId)) reached.add(orderId);
+    return refunds.filter((refund) => reached.has(refund.orderId));
+  }
+
+  async listReservations(): Promise<Reservation[]> {
+    return this.access.reach === 'all' ? this.#store.listReservations() : [];
+  }
+
+  #orderNotFound(orderId: string) {
+    return {
+      outcome: 'order_not_found' as const,
+      orderId,
+      message: orderNotFoundMessage(this.access, orderId),
+    };
+  }
+}
