@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { generateServiceKey } from '@switchboard/a2a';
 import { loadServiceConfig } from '@switchboard/service';
 import { loadSupervisorConfig } from '@switchboard/supervisor';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   composeValidator,
   containerPort,
@@ -17,12 +19,24 @@ import { isRecord, parseYamlDocuments } from './support/yaml-files.ts';
 const text = readRepoFile('infra/docker-compose.yml');
 const [raw] = parseYamlDocuments(text, 'docker-compose.yml');
 const exampleEnv = parseEnvFile(readRepoFile('infra/.env.example'));
-/** What an operator writes in place of the example's REPLACE_ME tokens (`openssl rand -hex 32`). */
+/** The signing keys an operator makes (`switchboard keys generate --service <name>`), one per service. */
+const KEYS = Object.fromEntries(SERVICES.map((name) => [name, generateServiceKey({ service: name })]));
+/** Where the checks put infra/trusted-keys.json as the operator fills it: every service's public key. */
+const mounts = mkdtempSync(join(tmpdir(), 'sb-compose-'));
+afterAll(() => rmSync(mounts, { recursive: true, force: true }));
+const trustedKeysFile = join(mounts, 'trusted-keys.json');
+writeFileSync(trustedKeysFile, JSON.stringify({ keys: Object.values(KEYS).map((key) => key.publicKey) }));
+/** What an operator writes in place of the example's REPLACE_ME tokens (`openssl rand -hex 32`) and keys. */
 const FILLED_TOKENS = {
-  SWITCHBOARD_SERVICE_TOKEN: '5d41a9f0c2b7e8316a4f9d2c7b0e5a83f1c6d9e2b4a7f0c3d8e1b6a9f2c5d07e',
+  ...Object.fromEntries(
+    Object.entries(KEYS).map(([name, key]) => [
+      `${name.toUpperCase()}_SERVICE_KEY`,
+      JSON.stringify(key.privateKey),
+    ]),
+  ),
   SWITCHBOARD_CUSTOMER_TOKENS: '9b2e7f4a1c8d3e6b0f5a2d9c4e7b1a8f3d6c0e9b2a5f8d1c4e7a0b3f6d9c2e5a=alice',
   SWITCHBOARD_OPERATOR_TOKENS: 'c7e0a3f6d9b2c5e8a1f4d7b0e3c6a9f2d5b8e1c4a7f0d3b6e9c2a5f8d1b4e7c0=olivia',
-} as const;
+};
 /** The file as `docker compose` sees it with infra/.env copied from the example and filled in. */
 const compose = interpolateAll(raw, { ...exampleEnv, ...FILLED_TOKENS }) as {
   services: Record<string, Record<string, unknown>>;
@@ -33,6 +47,24 @@ const service = (name: string) => {
   return found;
 };
 const validate = composeValidator();
+
+/**
+ * A service's environment as its container sees it: the trusted keys file it is given is the one
+ * Compose mounts from infra/trusted-keys.json (checked), here the operator's copy.
+ */
+const containerEnvOf = (name: string): Record<string, string> => {
+  const env = environmentOf(service(name));
+  const path = (env.SWITCHBOARD_TRUSTED_KEYS ?? '').replace(/^file:/, '');
+  const mount = (service(name).volumes as Record<string, unknown>[] | undefined)?.find(
+    (volume) => volume.target === path,
+  );
+  expect(mount, `${name} mounts the trusted keys at ${path}`).toMatchObject({
+    type: 'bind',
+    source: './trusted-keys.json',
+    read_only: true,
+  });
+  return { ...env, SWITCHBOARD_TRUSTED_KEYS: `file:${trustedKeysFile}` };
+};
 
 describe('infra/docker-compose.yml', () => {
   it('is valid against the Compose specification schema', () => {
@@ -79,14 +111,15 @@ describe('infra/docker-compose.yml', () => {
   it('gives every service a configuration its own loader accepts', () => {
     for (const name of WORKERS) {
       const config = loadServiceConfig({
-        env: environmentOf(service(name)),
+        env: containerEnvOf(name),
         service: name,
         defaultPort: 4101,
       });
       expect(config.otlpEndpoint).toBe('http://jaeger:4318');
       expect(config.host).toBe('0.0.0.0');
+      expect(config.serviceKey.kid, `${name} signs with its own key`).toBe(KEYS[name]?.privateKey.kid);
     }
-    const supervisor = loadSupervisorConfig(environmentOf(service('supervisor')));
+    const supervisor = loadSupervisorConfig(containerEnvOf('supervisor'));
     expect(supervisor.publicUrl).toBe('http://localhost:4100');
     expect(supervisor.workers).toEqual([...WORKERS]);
   });
@@ -103,7 +136,7 @@ describe('infra/docker-compose.yml', () => {
     const copied = interpolateAll(raw, exampleEnv) as typeof compose;
     const supervisor = environmentOf(copied.services.supervisor ?? {});
     expect(() => loadSupervisorConfig(supervisor)).toThrow(
-      /SWITCHBOARD_SERVICE_TOKEN: is a placeholder \(it contains "replaceme"\); make one with `openssl rand -hex 32`/,
+      /SWITCHBOARD_SERVICE_KEY: is not JSON: give the private JWK that "switchboard keys generate" printed/,
     );
     expect(() => loadSupervisorConfig(supervisor)).toThrow(
       /SWITCHBOARD_CUSTOMER_TOKENS: the token for "alice" is a placeholder/,
@@ -115,7 +148,7 @@ describe('infra/docker-compose.yml', () => {
 
   it('commits no secret: every token comes from infra/.env and stops Compose when missing', () => {
     for (const variable of [
-      'SWITCHBOARD_SERVICE_TOKEN',
+      ...SERVICES.map((name) => `${name.toUpperCase()}_SERVICE_KEY`),
       'SWITCHBOARD_CUSTOMER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
     ]) {

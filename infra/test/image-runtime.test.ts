@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { generateServiceKey } from '@switchboard/a2a';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,8 @@ const [uid, gid] = (runtime.instructions.findLast((i) => i.keyword === 'USER')?.
   .map(Number);
 /** The image's user when we may switch to it (the tests run as root in CI); else ourselves. */
 const asUser = process.getuid?.() === 0 ? { uid, gid } : {};
-const SERVICE_TOKEN = 'svc-7f3a9c2e41b8d05f6a';
+/** Orders' signing key, and the trusted set (its own public key), as Compose or k8s would give them. */
+const ORDERS_KEY = generateServiceKey({ service: 'orders', label: 'image-test' });
 
 /** How long orders may take to be ready, or to exit when it cannot start, on a busy machine. */
 const START_MS = 25_000;
@@ -65,7 +67,8 @@ describe('the image, run as its non-root user without an OTLP endpoint', () => {
       // Not the image's 8080: other processes on this machine may hold it.
       PORT: String(await freePort()),
       SWITCHBOARD_SERVICE: 'orders',
-      SWITCHBOARD_SERVICE_TOKEN: SERVICE_TOKEN,
+      SWITCHBOARD_SERVICE_KEY: JSON.stringify(ORDERS_KEY.privateKey),
+      SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [ORDERS_KEY.publicKey] }),
       SWITCHBOARD_NAMESPACE: namespace,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     };

@@ -1,18 +1,22 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadServiceConfig } from '@switchboard/service';
 import { loadSupervisorConfig } from '@switchboard/supervisor';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   containerEnv,
   containersOf,
   crossReferenceProblems,
+  FILLED_KEYS,
   FILLED_SECRETS,
   field,
   filledIn,
+  filledInConfig,
   K8S_DIR,
   loadManifests,
   type Manifest,
+  mountConfigFiles,
   ofKind,
   validateManifest,
 } from './support/k8s.ts';
@@ -44,6 +48,18 @@ const loadConfig = (name: string, values: Record<string, string>) =>
   name === 'supervisor'
     ? loadSupervisorConfig(values)
     : loadServiceConfig({ env: values, service: name, defaultPort: 4101 });
+/** Where the checks write the files the pods' ConfigMap volumes would hold. */
+const mounts = mkdtempSync(join(tmpdir(), 'sb-k8s-mounts-'));
+afterAll(() => rmSync(mounts, { recursive: true, force: true }));
+/** A service's environment with its mounted files in place, as filled in (or as committed). */
+const podEnv = (name: string, filled = true) =>
+  mountConfigFiles(
+    deployment(name),
+    entries,
+    env(name, filled ? filledIn : undefined),
+    join(mounts, `${name}-${filled ? 'filled' : 'placeholders'}`),
+    filled ? filledInConfig : undefined,
+  );
 
 describe('infra/k8s manifests', () => {
   it('are each valid against their Kubernetes or KEDA schema', () => {
@@ -132,7 +148,7 @@ describe('infra/k8s manifests', () => {
 
   it('give each service a configuration its own loader accepts once the Secret is filled in', () => {
     for (const name of SERVICES) {
-      const config = loadConfig(name, env(name, filledIn));
+      const config = loadConfig(name, podEnv(name));
       expect(config.redisUrl, `${name} reads the Redis URL, with its password, from the Secret`).toBe(
         FILLED_SECRETS.REDIS_URL,
       );
@@ -140,15 +156,18 @@ describe('infra/k8s manifests', () => {
       expect(config.host).toBe('0.0.0.0');
       expect(config.port).toBe(8080);
     }
-    expect(loadConfig('orders', env('orders', filledIn)).publicUrl).toBe('http://10.1.2.3:8080');
+    expect(loadConfig('orders', podEnv('orders')).publicUrl).toBe('http://10.1.2.3:8080');
   });
 
   it('refuse to start with the placeholder Secret, naming the variables to fill in', () => {
     for (const name of SERVICES) {
-      const attempt = () => loadConfig(name, env(name));
+      const attempt = () => loadConfig(name, podEnv(name, false));
       expect(attempt).toThrow(ConfigError);
       expect(attempt).toThrow(/REDIS_URL/);
-      expect(attempt).toThrow(/SWITCHBOARD_SERVICE_TOKEN/);
+      expect(attempt).toThrow(/SWITCHBOARD_SERVICE_KEY: is not JSON/);
+      expect(attempt).toThrow(
+        /SWITCHBOARD_TRUSTED_KEYS: names the file .*trusted-keys\.json, which is not readable JSON/,
+      );
     }
     expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_CUSTOMER_TOKENS/);
   });
@@ -158,7 +177,27 @@ describe('infra/k8s manifests', () => {
     const seedEnv = containerEnv(mainContainer(seed as Manifest), entries, { secretValue: filledIn });
     expect(seedEnv.REDIS_URL).toBe(FILLED_SECRETS.REDIS_URL);
     expect(seedEnv.SWITCHBOARD_NAMESPACE).toBe(env('orders').SWITCHBOARD_NAMESPACE);
-    expect(seedEnv.SWITCHBOARD_SERVICE_TOKEN).toBeUndefined();
+    expect(seedEnv.SWITCHBOARD_SERVICE_KEY).toBeUndefined();
+  });
+
+  it('give each service its own private key only, and all of them the public keys as a mounted ConfigMap', () => {
+    for (const name of SERVICES) {
+      const variables = mainContainer(deployment(name)).env as { name: string; valueFrom?: unknown }[];
+      const key = variables.find((variable) => variable.name === 'SWITCHBOARD_SERVICE_KEY');
+      expect(field(key, 'valueFrom', 'secretKeyRef'), name).toEqual({
+        name: 'switchboard-service-keys',
+        key: `${name.toUpperCase()}_SERVICE_KEY`,
+      });
+      const sources = mainContainer(deployment(name)).envFrom as unknown[];
+      expect(sources.map((source) => field(source, 'secretRef', 'name'))).not.toContain(
+        'switchboard-service-keys',
+      );
+      const config = loadConfig(name, podEnv(name));
+      expect(config.serviceKey).toEqual(FILLED_KEYS[name]?.privateKey);
+      expect(config.trustedKeys.kind, `${name} reads the keys from a file it sees change`).toBe('file');
+    }
+    const trusted = ofKind(entries, 'ConfigMap').find((m) => m.metadata.name === 'switchboard-trusted-keys');
+    expect(trusted, 'the public keys are a ConfigMap, not a Secret').toBeDefined();
   });
 
   it('give the customer and operator tokens to the supervisor only', () => {

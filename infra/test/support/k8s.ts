@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
+import { generateServiceKey } from '@switchboard/a2a';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -206,6 +207,14 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
           );
       }
     }
+    const volumes = field(workload, 'spec', 'template', 'spec', 'volumes');
+    for (const volume of Array.isArray(volumes) ? volumes : []) {
+      const configMap = field(volume, 'configMap', 'name');
+      if (configMap !== undefined && !configMaps.has(String(configMap)))
+        problems.push(
+          `${workload.kind} ${workload.metadata.name}: volume ${String(field(volume, 'name'))}'s configMap "${configMap}" does not exist`,
+        );
+    }
     if (
       !selects(field(workload, 'spec', 'selector', 'matchLabels'), templateLabels(workload)) &&
       workload.kind === 'Deployment'
@@ -285,15 +294,81 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
 export const FILLED_SECRETS = {
   REDIS_URL: 'redis://:p%40ss%2Fw0rd@redis.switchboard.svc.cluster.local:6379',
   REDIS_PASSWORD: 'p@ss/w0rd',
-  SWITCHBOARD_SERVICE_TOKEN: 'svc-7f3a9c2e41b8d05f6a',
   SWITCHBOARD_CUSTOMER_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
   SWITCHBOARD_OPERATOR_TOKENS: 'ops-4d8b2f6a0c9e1d7b3a5f=olivia',
 } as const;
-const filled: Readonly<Record<string, string | undefined>> = FILLED_SECRETS;
 
-/** A `secretValue` for {@link containerEnv}: the Secrets as filled in ({@link FILLED_SECRETS}). */
+/** The services' signing keys an operator made (`switchboard keys generate`), for the filled-in checks. */
+export const FILLED_KEYS = Object.fromEntries(
+  ['supervisor', 'orders', 'inventory', 'comms'].map((service) => [
+    service,
+    generateServiceKey({ service, label: 'k8s-test' }),
+  ]),
+);
+
+/** Each service's private key, as the `switchboard-service-keys` Secret holds it (`ORDERS_SERVICE_KEY`). */
+const filledKeys = Object.fromEntries(
+  Object.entries(FILLED_KEYS).map(([service, { privateKey }]) => [
+    `${service.toUpperCase()}_SERVICE_KEY`,
+    JSON.stringify(privateKey),
+  ]),
+);
+
+/** The trusted set an operator lists in the `switchboard-trusted-keys` ConfigMap: every public key. */
+export const FILLED_TRUSTED_KEYS = JSON.stringify({
+  keys: Object.values(FILLED_KEYS).map(({ publicKey }) => publicKey),
+});
+
+const filled: Readonly<Record<string, string | undefined>> = { ...FILLED_SECRETS, ...filledKeys };
+
+/** A `secretValue` for {@link containerEnv}: the Secrets as filled in ({@link FILLED_SECRETS}, the keys). */
 export const filledIn = (key: string, value: string): string =>
   value === 'REPLACE_ME' ? (filled[key] ?? value) : value;
+
+/** A `configValue` for {@link mountConfigFiles}: the trusted keys ConfigMap as filled in. */
+export const filledInConfig = (key: string, value: string): string =>
+  value === 'REPLACE_ME' && key === 'trusted-keys.json' ? FILLED_TRUSTED_KEYS : value;
+
+/**
+ * Writes the files a workload's ConfigMap volumes put in its main container, each at `root` + its
+ * mount path (`configValue` may rewrite values, e.g. placeholders), and returns `env` with every
+ * `file:<path>` setting that points into such a mount pointed at the written copy: what the
+ * container would read there. A setting that points at no mounted file is left as it is.
+ */
+export function mountConfigFiles(
+  workload: Manifest,
+  entries: readonly ManifestEntry[],
+  env: Readonly<Record<string, string>>,
+  root: string,
+  configValue: (key: string, value: string) => string = (_key, value) => value,
+): Record<string, string> {
+  const [container] = containersOf(workload);
+  const volumes = field(workload, 'spec', 'template', 'spec', 'volumes');
+  const written = new Map<string, string>();
+  for (const mount of Array.isArray(container?.volumeMounts) ? container.volumeMounts : []) {
+    const volume = (Array.isArray(volumes) ? volumes : []).find(
+      (v) => field(v, 'name') === field(mount, 'name'),
+    );
+    const configMapName = field(volume, 'configMap', 'name');
+    const configMap = entries
+      .map((entry) => entry.manifest)
+      .find((m) => m.kind === 'ConfigMap' && m.metadata.name === configMapName);
+    if (!configMap) continue;
+    const mountPath = String(field(mount, 'mountPath'));
+    mkdirSync(join(root, mountPath), { recursive: true });
+    for (const [key, value] of Object.entries(dataOf(configMap))) {
+      const path = join(root, mountPath, key);
+      writeFileSync(path, configValue(key, value));
+      written.set(`${mountPath}/${key}`, path);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => {
+      const copy = value.startsWith('file:') ? written.get(value.slice('file:'.length)) : undefined;
+      return [name, copy ? `file:${copy}` : value];
+    }),
+  );
+}
 
 /** The names of the triggers a KEDA `scalingModifiers.formula` uses (identifiers of the expression). */
 export function formulaTerms(formula: string): string[] {
