@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageRequest } from '@a2a-js/sdk';
@@ -25,6 +27,7 @@ import {
   generateServiceKey,
   hostAgent,
   MemoryReplayGuard,
+  readTrustedKeysSource,
   requestDigest,
   SERVICE_ASSERTION_TYPE,
   type ServiceKeySet,
@@ -421,6 +424,36 @@ describe('the assertion authenticator', () => {
       expect(await authenticate({ authorization })).toBeUndefined();
     }
     expect(logger.entries).toEqual([]);
+  });
+});
+
+describe('trusted keys served from a URL', () => {
+  it('verifies with the keys served there, and a key added there counts without a restart', async () => {
+    let served: ServiceKeySet = { keys: [SUPERVISOR.publicKey] };
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(served));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(resolve)));
+    const { port } = server.address() as AddressInfo;
+    const source = readTrustedKeysSource(`http://127.0.0.1:${port}/jwks.json`);
+    if (!source.ok) throw new Error(source.problems.join('; '));
+    const keys = trustedKeys({ source: source.source, reloadCooldownMs: 0 });
+    expect(await keys.keySet()).toEqual(served);
+    const authenticate = serviceAssertionAuthenticator({
+      audience: 'orders',
+      trustedKeys: keys,
+      replay: new MemoryReplayGuard(),
+      logger: silentLogger(),
+    });
+    const signedBy = async (key: ServicePrivateKey) =>
+      authenticate({ authorization: `Bearer ${await serviceSigner({ key }).sign({ audience: 'orders' })}` });
+    expect(await signedBy(SUPERVISOR.privateKey)).toMatchObject({ id: 'supervisor', kind: 'service' });
+    expect(await signedBy(ROTATED.privateKey)).toBeUndefined();
+    served = { keys: [SUPERVISOR.publicKey, ROTATED.publicKey] };
+    expect(await signedBy(ROTATED.privateKey)).toMatchObject({ id: 'supervisor', kind: 'service' });
+    expect(readTrustedKeysSource('http://keys.example.com/jwks.json').ok).toBe(false);
   });
 });
 
