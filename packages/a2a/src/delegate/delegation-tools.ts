@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { type AgentCard, type AgentSkill, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { type AnyTool, defineTool, type Logger, silentLogger, type ToolContext } from '@switchboard/agent';
+import {
+  type AnyTool,
+  defineTool,
+  type Logger,
+  principalKey,
+  silentLogger,
+  type ToolContext,
+} from '@switchboard/agent';
 import { z } from 'zod';
 import type { ServiceSigner } from '../auth/service-signer.ts';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../card/permissions-extension.ts';
@@ -87,9 +94,10 @@ const stableId = (...parts: string[]) =>
  * message the model can pass on; its task is canceled. With `liveReplicas`, a peer that has no live
  * replica is named in the progress, and fails the call after `replicaWaitMs` with the same message.
  *
- * The delegate's context id is derived from the supervisor's conversation and the call, so the same
- * call retried after a crash lands in the same conversation (and the peer's intent records hold),
- * while two calls to one peer never share one.
+ * The delegate's context id is derived from whose conversation it is (the principal), the
+ * supervisor's conversation and the call, so the same call retried after a crash lands in the same
+ * conversation (and the peer's intent records hold), while two calls to one peer never share one,
+ * nor do two principals that happen to use the same context id.
  *
  * @example
  * const tools = delegationTools({ peers: cards, clientFor: (card) => factory.createFromAgentCard(card) });
@@ -176,11 +184,15 @@ async function delegate({
 }): Promise<DelegateOutcome> {
   const resume = context.approval;
   const delegateTask = resume?.request.delegate;
+  // A context id is the caller's to choose, so two customers may send the same one: every id below
+  // derives from whose conversation it is too, and they never meet in a delegate's conversation.
+  const owner = context.principal ? principalKey(context.principal) : '';
   const params = sendMessageRequest({
     message: userMessage({
       // A decision for the same approval but other arguments (asked again after a refused one) is
       // a new message, not a repeat of the first.
       messageId: stableId(
+        owner,
         context.conversationId,
         context.callId,
         resume?.decision.approvalId ?? '',
@@ -189,7 +201,8 @@ async function delegate({
       taskId: delegateTask?.taskId ?? '',
       // One delegate conversation per call: two calls to one peer in the same step must not share
       // (and overwrite) its conversation state; a retry of the same call lands in the same one.
-      contextId: delegateTask?.contextId ?? stableId(context.conversationId, card.name, context.callId),
+      contextId:
+        delegateTask?.contextId ?? stableId(owner, context.conversationId, card.name, context.callId),
       ...(resume
         ? {
             data: {
@@ -204,7 +217,10 @@ async function delegate({
             },
           }
         : { text: request }),
-      metadata: { [DELEGATED_SKILL_KEY]: skill, [CALLER_CONVERSATION_KEY]: context.conversationId },
+      metadata: {
+        [DELEGATED_SKILL_KEY]: skill,
+        [CALLER_CONVERSATION_KEY]: `${owner}/${context.conversationId}`,
+      },
     }),
   });
   const stream = new DelegateStream((text) => {

@@ -76,8 +76,9 @@ export interface AgentExecutorOptions {
   ledger?: TaskLedger;
   /**
    * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
-   * use the same contextId never see each other's history. A task keeps the scope it started with,
-   * so an operator who answers it continues the customer's conversation.
+   * use the same contextId never see each other's history; the principal the task acts for is added
+   * to it in any case. A task keeps the conversation it started with, so an operator who answers it
+   * continues the customer's conversation.
    */
   conversationScope?: (context: ServerCallContext) => string;
   intents?: IntentStore;
@@ -145,14 +146,17 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = requestContext;
     this.#remember(taskId, contextId);
-    const conversation =
-      (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
-      `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${contextId}`;
     // A task runs its tools as the principal it started with: an operator who answers a customer's
     // task (through the board) decides for it, but does not become who the tools act for.
     const principal =
       Principal.safeParse(requestContext.task?.metadata?.[PRINCIPAL_KEY]).data ??
       principalOf(requestContext.context.user);
+    const owner = principal ? principalKey(principal) : '';
+    // The conversation is the caller's (scope) and its principal's: a service that delegates for
+    // many customers holds one conversation per customer, even when their context ids are the same.
+    const conversation =
+      (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
+      `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${encodeURIComponent(owner)}/${contextId}`;
     const publisher = new TaskPublisher(bus, taskId, contextId);
     publisher.task(requestContext.task, userMessage, {
       [CONVERSATION_KEY]: conversation,
@@ -200,7 +204,10 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       }
       publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
-      const intentScope = trusted && typeof caller === 'string' && caller ? `caller:${caller}` : undefined;
+      // Intent records are never shared across principals: a delegating caller's are scoped to its
+      // conversation and the principal it works for, anyone else's to this task's conversation.
+      const intentScope =
+        trusted && typeof caller === 'string' && caller ? `caller:${owner}:${caller}` : conversation;
       const result = await runAgent({
         agent: this.#o.currentAgent?.() ?? this.#o.agent,
         model: this.#o.model,
@@ -210,7 +217,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         ...(stored ? { history: stored.messages, state: stored.state } : {}),
         conversationId: contextId,
         ...(principal ? { principal } : {}),
-        ...(intentScope ? { intentScope } : {}),
+        intentScope,
         decisions: decisions.accepted,
         signal: controller.signal,
         logger: this.#logger,

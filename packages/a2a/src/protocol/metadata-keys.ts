@@ -5,8 +5,9 @@
 export const APPROVAL_DECISION_KEY = 'approvalDecision';
 
 /**
- * The message metadata key a delegating agent sets to its own conversation id: a trusted caller's
- * (see `trusted`) delegations share intent records across calls of that conversation.
+ * The message metadata key a delegating agent sets to its own conversation, as `<owner>/<id>` (the
+ * principal key it works for, then its conversation id): a trusted caller's (see `trusted`)
+ * delegations share intent records across calls of that conversation, and only of that owner's.
  */
 export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
 
