@@ -9,15 +9,7 @@ import {
   shopAccess,
 } from './shop-access.ts';
 import type { AddressChangeResult, QueueEmailResult, RefundResult, ReserveResult } from './shop-outcomes.ts';
-import type {
-  Address,
-  Customer,
-  Order,
-  OutboxEmail,
-  Refund,
-  Reservation,
-  StockLevel,
-} from './shop-records.ts';
+import type { Customer, Order, OutboxEmail, Refund, Reservation, StockLevel } from './shop-records.ts';
 import type { ShopStore } from './shop-store.ts';
 
 /** A reservation refused because no customer is signed in (see `mayReserveStock`). */
@@ -26,55 +18,40 @@ export type ReserveRefused = { outcome: 'not_signed_in'; sku: string; message: s
 /** An email refused because its address is not one the caller may write to. */
 export type RecipientRefused = { outcome: 'recipient_refused'; to: string; message: string };
 
+type Input<Action extends keyof ShopStore> = Parameters<ShopStore[Action]>[0];
+
 /**
- * The shop as one principal may see and change it (see {@link shopFor}). Another customer's order
- * reads exactly like a missing one: `getOrder` gives undefined, and the actions answer
- * `order_not_found` with the same message, before anything is changed.
+ * The shop as one principal may see and change it (see {@link shopFor}): the {@link ShopStore}'s
+ * reads and actions, each limited to the records the principal reaches.
+ * - Another customer's order reads exactly like a missing one: `getOrder` gives undefined, and
+ *   `updateShippingAddress` and `refundOrder` answer `order_not_found` with the same message,
+ *   before anything is changed.
+ * - `getCustomer` and `findCustomerByEmail` find only customers the view reaches (a customer:
+ *   themselves); `queueEmail` writes only to them, to the address as the shop keeps it.
+ * - The listings hold what the view reaches: emails to its customers, refunds of its orders, and
+ *   reservations for an operator only (a reservation does not record whom it was made for).
+ * - `checkStock` is public, the same for every caller; `reserveStock` needs a signed-in customer
+ *   or an operator.
  */
-export interface ShopView {
+export interface ShopView
+  extends Pick<
+    ShopStore,
+    | 'getOrder'
+    | 'getCustomer'
+    | 'findCustomerByEmail'
+    | 'updateShippingAddress'
+    | 'refundOrder'
+    | 'checkStock'
+    | 'listOutbox'
+    | 'listRefunds'
+    | 'listReservations'
+  > {
   /** Whose records this view reaches. */
   readonly access: ShopAccess;
-  /** The order, or undefined when there is none with that id that this view reaches. */
-  getOrder(orderId: string): Promise<Order | undefined>;
-  /** The customer, or undefined when there is none with that id that this view reaches. */
-  getCustomer(customerId: string): Promise<Customer | undefined>;
-  /** The customer with that email address among those this view reaches, or undefined. */
-  findCustomerByEmail(email: string): Promise<Customer | undefined>;
-  /** {@link ShopStore.updateShippingAddress}, for an order this view reaches. */
-  updateShippingAddress(input: {
-    orderId: string;
-    address: Address;
-    idempotencyKey: string;
-  }): Promise<AddressChangeResult>;
-  /** {@link ShopStore.refundOrder}, for an order this view reaches. */
-  refundOrder(input: { orderId: string; idempotencyKey: string }): Promise<RefundResult>;
-  /** {@link ShopStore.checkStock}: stock levels are public, the same for every caller. */
-  checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]>;
   /** {@link ShopStore.reserveStock}, for a signed-in customer or an operator. */
-  reserveStock(input: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-  }): Promise<ReserveResult | ReserveRefused>;
-  /**
-   * {@link ShopStore.queueEmail} to a customer this view reaches (a customer: their own address
-   * only), written to the address as the shop keeps it.
-   */
-  queueEmail(input: {
-    to: string;
-    subject: string;
-    body: string;
-    idempotencyKey: string;
-  }): Promise<QueueEmailResult | RecipientRefused>;
-  /** The outbox emails to customers this view reaches, oldest first. */
-  listOutbox(): Promise<OutboxEmail[]>;
-  /** The refunds of orders this view reaches, oldest first. */
-  listRefunds(): Promise<Refund[]>;
-  /**
-   * Stock reservations, oldest first: every one for an operator, none for anyone else (a
-   * reservation does not record whom it was made for, so no customer can be shown theirs).
-   */
-  listReservations(): Promise<Reservation[]>;
+  reserveStock(input: Input<'reserveStock'>): Promise<ReserveResult | ReserveRefused>;
+  /** {@link ShopStore.queueEmail}, to a customer this view reaches. */
+  queueEmail(input: Input<'queueEmail'>): Promise<QueueEmailResult | RecipientRefused>;
 }
 
 /**
@@ -122,44 +99,31 @@ class ScopedShop implements ShopView {
     return own && own.email.toLowerCase() === email.trim().toLowerCase() ? own : undefined;
   }
 
-  async updateShippingAddress(input: {
-    orderId: string;
-    address: Address;
-    idempotencyKey: string;
-  }): Promise<AddressChangeResult> {
+  async updateShippingAddress(input: Input<'updateShippingAddress'>): Promise<AddressChangeResult> {
     if (!(await this.getOrder(input.orderId))) return this.#orderNotFound(input.orderId);
     const result = await this.#store.updateShippingAddress(input);
     return result.outcome === 'order_not_found' ? this.#orderNotFound(input.orderId) : result;
   }
 
-  async refundOrder(input: { orderId: string; idempotencyKey: string }): Promise<RefundResult> {
+  async refundOrder(input: Input<'refundOrder'>): Promise<RefundResult> {
     // An order never changes hands, so checking before acting cannot be raced.
     if (!(await this.getOrder(input.orderId))) return this.#orderNotFound(input.orderId);
     const result = await this.#store.refundOrder(input);
     return result.outcome === 'order_not_found' ? this.#orderNotFound(input.orderId) : result;
   }
 
-  checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]> {
+  checkStock(query: Input<'checkStock'>): Promise<StockLevel[]> {
     return this.#store.checkStock(query);
   }
 
-  async reserveStock(input: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-  }): Promise<ReserveResult | ReserveRefused> {
+  async reserveStock(input: Input<'reserveStock'>): Promise<ReserveResult | ReserveRefused> {
     if (!mayReserveStock(this.access)) {
       return { outcome: 'not_signed_in', sku: input.sku, message: reserveRefusedMessage(input.sku) };
     }
     return this.#store.reserveStock(input);
   }
 
-  async queueEmail(input: {
-    to: string;
-    subject: string;
-    body: string;
-    idempotencyKey: string;
-  }): Promise<QueueEmailResult | RecipientRefused> {
+  async queueEmail(input: Input<'queueEmail'>): Promise<QueueEmailResult | RecipientRefused> {
     const customer = await this.findCustomerByEmail(input.to);
     if (!customer) {
       return {
