@@ -33,6 +33,8 @@ export interface Step {
 export interface ConversationOptions {
   /** The environment of every command: the supervisor's URL and tokens, the span file. */
   env: NodeJS.ProcessEnv;
+  /** Where every command runs: a folder whose `.switchboard/dev.json` names the system's callers. */
+  cwd: string;
   /** Whether the agents' answers are known in advance (every agent on the offline planner). */
   offline: boolean;
   write: (text: string) => void;
@@ -76,7 +78,7 @@ export class Conversation {
 
   /** Runs one command, shows it, and throws {@link DemoFailure} unless it did what `step` says. */
   async run(step: Step): Promise<CliResult> {
-    const { env, offline, write, signal } = this.#options;
+    const { env, cwd, offline, write, signal } = this.#options;
     const line = commandLine(step.args);
     const current = { line, running: true };
     this.#step = current;
@@ -86,7 +88,7 @@ export class Conversation {
     // A command that may be retried runs quietly, and only the run that counts is shown.
     const live = attempts === 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      result = await runSwitchboard({ args: step.args, env, signal, ...(live ? { write } : {}) });
+      result = await runSwitchboard({ args: step.args, env, cwd, signal, ...(live ? { write } : {}) });
       if (signal.aborted) throw new DemoFailure('Interrupted.');
       if (result.code === step.code || attempt === attempts) break;
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -6,7 +6,10 @@
  * last log lines), 2 when it could not start (a wrong setting, a port in use), 130 on Ctrl-C. Started
  * with an IPC channel (by its test), it stops the system when that parent goes away.
  */
-import { type BootedSystem, bootSystem } from '@switchboard/cli';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BootedSystem, bootSystem, devSettings, writeDevFile } from '@switchboard/cli';
 import { exitWithParent } from '@switchboard/service';
 import { ConfigError, type DemoConfig, loadConfig } from './config.ts';
 import { Conversation, DemoFailure } from './conversation.ts';
@@ -53,6 +56,16 @@ function printHeader(config: DemoConfig, system: BootedSystem): boolean {
   write('\nEvery command below is the real switchboard CLI, run against this system with SWITCHBOARD_URL,\n');
   write('SWITCHBOARD_TOKEN (a customer) and SWITCHBOARD_ADMIN_TOKEN (an operator) set.\n\n');
   return models.offline;
+}
+
+/**
+ * A fresh folder whose `.switchboard/dev.json` holds the system's settings, every customer's token
+ * among them, for the CLI's `--as`; a `switchboard dev` running in the current folder keeps its own.
+ */
+async function settingsFolder(access: BootedSystem['access']): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'switchboard-demo-'));
+  await writeDevFile({ settings: devSettings(access), cwd });
+  return cwd;
 }
 
 function printFailure(error: unknown, logs: ServiceLogs): void {
@@ -130,10 +143,14 @@ async function main(interrupt: AbortController): Promise<number> {
   }
 
   let code = 0;
+  let cleanup: (() => Promise<void>) | undefined;
   try {
     if (interrupt.signal.aborted) throw new DemoFailure('Interrupted.');
     const offline = printHeader(config, system);
+    const cwd = await settingsFolder(system.access);
+    cleanup = () => rm(cwd, { recursive: true, force: true });
     const talk = new Conversation({
+      cwd,
       env: {
         ...process.env,
         SWITCHBOARD_URL: system.access.supervisorUrl,
@@ -158,6 +175,7 @@ async function main(interrupt: AbortController): Promise<number> {
   } finally {
     clearTimeout(deadline);
     where = () => 'stopping the system';
+    await cleanup?.();
     write('Stopping the system…\n');
     await system.stop();
     if (system.mode === 'processes') {

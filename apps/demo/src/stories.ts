@@ -12,14 +12,16 @@ export const REQUESTS = {
   stock: 'Is the blue kettle in stock?',
   refund: 'Please refund order A10086, the kettle arrived broken.',
   badOrderId: 'Where is my order 12345?',
+  othersOrder: 'Where is my order A10087?',
 } as const;
 
 const ANSWERED = 'the supervisor should answer it';
 
 /**
- * The demo's conversation, five short stories told with the real `switchboard` CLI: an order
+ * The demo's conversation, six short stories told with the real `switchboard` CLI: an order
  * question that takes two tools, a stock question for another worker, a refund that waits for an
- * operator (approved, and it runs once), a malformed order id, and the trace of the first request.
+ * operator (approved, and it runs once), another customer's order (refused, then asked as its
+ * customer), a malformed order id, and the trace of the first request.
  */
 export async function playStories({
   talk,
@@ -97,7 +99,32 @@ export async function playStories({
     shows: [{ pattern: /already approved/, what: '"already approved"' }],
   });
 
-  talk.story('4. A malformed order id');
+  talk.story('4. Another customer’s order');
+  talk.say('You are customer C001. Order A10087 is customer C002’s: the shop answers for it as for an');
+  talk.say('order that does not exist, whatever the model is told. The check is in the shop’s code,');
+  talk.say('which learns who is asking at every hop, not in a prompt.');
+  talk.say();
+  await talk.run({
+    args: ['ask', REQUESTS.othersOrder],
+    code: 0,
+    because: ANSWERED,
+    answers: [
+      {
+        pattern: /There is no order A10087 on your account/,
+        what: '"There is no order A10087 on your account"',
+      },
+    ],
+  });
+  talk.say('--as acts as another caller of this system: its settings hold a token for each customer.');
+  talk.say();
+  await talk.run({
+    args: ['ask', '--as', 'C002', REQUESTS.othersOrder],
+    code: 0,
+    because: ANSWERED,
+    answers: [{ pattern: /status: processing/, what: 'the order’s status, processing' }],
+  });
+
+  talk.story('5. A malformed order id');
   talk.say('The orders agent does not guess: it says which format an order id has.');
   talk.say();
   await talk.run({
@@ -107,7 +134,7 @@ export async function playStories({
     answers: [{ pattern: /the letter A followed by 5 digits/, what: 'the order id format' }],
   });
 
-  talk.story('5. Where to read the trace');
+  talk.story('6. Where to read the trace');
   if (trace.kind === 'elsewhere') {
     talk.say(trace.why);
   } else {

@@ -6,6 +6,7 @@ function conversation({ offline = true, env = {} }: { offline?: boolean; env?: N
   let printed = '';
   const talk = new Conversation({
     env: { ...process.env, ...env },
+    cwd: process.cwd(),
     offline,
     write: (text) => {
       printed += text;

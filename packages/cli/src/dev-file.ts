@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { SystemAccess } from '@switchboard/customer-service/system';
 import { z } from 'zod';
 import { CliError } from './errors.ts';
 
@@ -97,4 +98,22 @@ export async function writeDevFile({ settings, cwd = process.cwd() }: { settings
   await writeFile(temporary, `${JSON.stringify(checked, null, 2)}\n`, { mode: 0o600 });
   await rename(temporary, path);
   return path;
+}
+
+/**
+ * The settings of a local system as `.switchboard/dev.json` holds them: its URL, the default
+ * customer's and the operator's tokens, and every caller's token as an identity for `--as`.
+ */
+export function devSettings(access: SystemAccess): DevFile {
+  return {
+    supervisorUrl: access.supervisorUrl,
+    token: access.token,
+    adminToken: access.adminToken,
+    redisUrl: access.redisUrl,
+    prefix: access.namespace,
+    identities: {
+      ...Object.fromEntries(Object.entries(access.customers).map(([id, token]) => [`customer:${id}`, token])),
+      'operator:operator': access.adminToken,
+    },
+  };
 }

@@ -1,7 +1,7 @@
 export type { SystemAccess } from '@switchboard/customer-service/system';
 export type { ResolvedSetting, ResolveSettingsOptions, SupervisorSetting } from './config.ts';
 export { resolveSettings, SUPERVISOR_SETTINGS } from './config.ts';
-export { DEV_FILE, DevFile, readDevFile, writeDevFile } from './dev-file.ts';
+export { DEV_FILE, DevFile, devSettings, readDevFile, writeDevFile } from './dev-file.ts';
 export type { CliErrorCode } from './errors.ts';
 export { CLI_ERRORS, CliError } from './errors.ts';
 export type { Output } from './io/output.ts';

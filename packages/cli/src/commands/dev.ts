@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/agent';
-import { DEV_FILE, writeDevFile } from '../dev-file.ts';
+import { DEV_FILE, devSettings, writeDevFile } from '../dev-file.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { bootSystem } from '../system/boot-system.ts';
 import { formatLogLine } from '../system/log-line.ts';
@@ -77,21 +77,7 @@ export async function devCommand({
     },
   });
   const { access } = system;
-  await writeDevFile({
-    settings: {
-      supervisorUrl: access.supervisorUrl,
-      token: access.token,
-      adminToken: access.adminToken,
-      redisUrl: access.redisUrl,
-      prefix: access.namespace,
-      identities: {
-        ...Object.fromEntries(
-          Object.entries(access.customers).map(([id, token]) => [`customer:${id}`, token]),
-        ),
-        'operator:operator': access.adminToken,
-      },
-    },
-  });
+  await writeDevFile({ settings: devSettings(access) });
   output.out('');
   output.out(`Switchboard is running ${system.note}.`);
   output.out(
