@@ -124,6 +124,9 @@ export async function startConfiguration({
         SWITCHBOARD_SPAN_FILE: spanFile,
         LOG_LEVEL: 'warn',
         SWITCHBOARD_DRAIN_MS: '10000',
+        // The soak is one customer sending what thousands would: their per-customer limits are off.
+        SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
+        SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '0',
       },
       onLog: (line) => tally(logs, line),
     });

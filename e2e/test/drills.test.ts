@@ -9,7 +9,7 @@ import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
 import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.ts';
-import { startTestSystem, type TestSystem } from './support/system.ts';
+import { NO_CUSTOMER_LIMITS, startTestSystem, type TestSystem } from './support/system.ts';
 
 const REFUNDABLE = [
   'A10086',
@@ -50,6 +50,7 @@ async function start({
       OPENAI_API_KEY: 'sk-drill',
       SWITCHBOARD_MODEL: 'scripted-offline',
       SWITCHBOARD_JOB_LOCK_MS: '3000',
+      ...NO_CUSTOMER_LIMITS,
     },
     replicas,
     serviceEnv,

@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { agentOf, delayedOffline } from './support/delayed-offline-model.ts';
 import { type PrivateRedis, startPrivateRedis } from './support/private-redis.ts';
 import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.ts';
-import { startTestSystem, type TestSystem } from './support/system.ts';
+import { NO_CUSTOMER_LIMITS, startTestSystem, type TestSystem } from './support/system.ts';
 
 let redis: PrivateRedis | undefined;
 let server: OpenAICompatibleServer | undefined;
@@ -28,6 +28,7 @@ it('Redis restarts under load: the services reconnect by themselves and every ac
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'sk-drill',
       SWITCHBOARD_MODEL: 'scripted-offline',
+      ...NO_CUSTOMER_LIMITS,
     },
     serviceEnv: { supervisor: { SWITCHBOARD_HOP_TIMEOUT_MS: '20000' } },
   });

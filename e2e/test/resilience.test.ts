@@ -7,7 +7,7 @@ import { spawnGroup } from '@switchboard/test-processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';
 import { answerOf, sdkClient, textMessage, untilState } from './support/sdk-client.ts';
-import { startTestSystem, type TestSystem } from './support/system.ts';
+import { NO_CUSTOMER_LIMITS, startTestSystem, type TestSystem } from './support/system.ts';
 
 let server: OpenAICompatibleServer;
 let system: TestSystem;
@@ -25,6 +25,7 @@ beforeAll(async () => {
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'sk-e2e-scripted',
       SWITCHBOARD_MODEL: 'scripted-offline',
+      ...NO_CUSTOMER_LIMITS,
     },
     // Long enough for a CLI to start and cancel a slow task under load, short enough for the crash drill.
     serviceEnv: { supervisor: { SWITCHBOARD_HOP_TIMEOUT_MS: '10000' } },
