@@ -43,13 +43,6 @@ export {
 } from './auth/static-tokens.ts';
 export type { TrustedKeys, TrustedKeysOptions, TrustedKeysSource } from './auth/trusted-keys.ts';
 export { readTrustedKeysSource, trustedKeys } from './auth/trusted-keys.ts';
-export {
-  CallerId,
-  RESERVED_IDS,
-  StaticTokens,
-  staticTokenAuthenticator,
-  staticTokenProblems,
-} from './auth/static-tokens.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
 export type { SkillSpec } from './card/skill-spec.ts';

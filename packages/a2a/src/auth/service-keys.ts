@@ -67,8 +67,8 @@ function halvesMatch(key: ServicePrivateKey): boolean {
   }
 }
 
-const issues = (error: z.ZodError) =>
-  error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ` : '') + issue.message);
+/** Each message names its field already ("x must be …"). */
+const issues = (error: z.ZodError) => error.issues.map((issue) => issue.message);
 
 /**
  * A service's private key read from its JSON (the `SWITCHBOARD_SERVICE_KEY` value), or every problem
@@ -132,7 +132,7 @@ export function readServiceKeySet(
     }
     const parsed = ServicePublicKey.safeParse(entry);
     if (!parsed.success) {
-      problems.push(...issues(parsed.error).map((problem) => `keys[${index}].${problem}`));
+      problems.push(...issues(parsed.error).map((problem) => `keys[${index}]: ${problem}`));
       continue;
     }
     if (seen.has(parsed.data.kid)) {
