@@ -166,6 +166,21 @@ describe('jobs written straight into the orders queue', () => {
     });
     await expectRefused({ request: HIJACK, authorization: `Bearer ${assertion}` });
   });
+
+  it('a worker’s own trusted key cannot speak for a customer or an operator: only the supervisor delegates', async () => {
+    for (const worker of ['inventory', 'comms'] as const) {
+      const key = system.launched.access.serviceKeys[worker];
+      if (!key) throw new Error(`the system has no ${worker} key`);
+      for (const principal of [C002, { id: 'operator', kind: 'operator' as const, roles: [], via: [] }]) {
+        const assertion = await serviceSigner({ key }).sign({
+          audience: 'orders',
+          principal,
+          request: HIJACK,
+        });
+        await expectRefused({ request: HIJACK, authorization: `Bearer ${assertion}` });
+      }
+    }
+  });
 });
 
 describe('what the jobs in Redis hold', () => {

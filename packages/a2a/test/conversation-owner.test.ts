@@ -135,6 +135,7 @@ beforeAll(async () => {
             source: { kind: 'inline', keySet: { keys: [SUPERVISOR_KEY.publicKey] } },
           }),
           replay: new MemoryReplayGuard(),
+          delegators: ['supervisor'],
           logger: silentLogger(),
         }),
       ],

@@ -123,6 +123,7 @@ async function startWorker() {
             logger,
           }),
           replay: new RedisReplayGuard({ redis, prefix: address.prefix }),
+          delegators: ['supervisor'],
           logger,
         }),
       ],
@@ -376,6 +377,7 @@ describe('the assertion authenticator', () => {
       audience: 'orders',
       trustedKeys: inline(),
       replay: new RedisReplayGuard({ redis, prefix: `{${namespace}:orders}` }),
+      delegators: ['supervisor'],
       logger: silentLogger(),
     });
     const jws = await signer.sign({ audience: 'orders', principal: CUSTOMER, request });
@@ -392,6 +394,7 @@ describe('the assertion authenticator', () => {
       audience: 'orders',
       trustedKeys: inline(),
       replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
       logger,
     });
     const unbound = `Bearer ${await signer.sign({ audience: 'orders', principal: CUSTOMER })}`;
@@ -408,12 +411,46 @@ describe('the assertion authenticator', () => {
     ]);
   });
 
+  it('lets only the delegators act for someone else: a worker’s trusted key proves the worker alone', async () => {
+    const INVENTORY = generateServiceKey({ service: 'inventory', label: 'k1' });
+    const logger = new MemoryLogger();
+    const authenticate = serviceAssertionAuthenticator({
+      audience: 'orders',
+      trustedKeys: trustedKeys({
+        source: { kind: 'inline', keySet: { keys: [SUPERVISOR.publicKey, INVENTORY.publicKey] } },
+      }),
+      replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
+      logger,
+    });
+    const inventory = serviceSigner({ key: INVENTORY.privateKey });
+    const operator: Principal = { id: 'ada', kind: 'operator', roles: [], via: [] };
+    for (const principal of [CUSTOMER, operator]) {
+      const authorization = `Bearer ${await inventory.sign({ audience: 'orders', principal })}`;
+      expect(await authenticate({ authorization })).toBeUndefined();
+    }
+    expect(logger.entries.map((entry) => entry.fields.reason)).toEqual([
+      '"inventory" may not act for someone else (not one of the delegators)',
+      '"inventory" may not act for someone else (not one of the delegators)',
+    ]);
+    const itself = `Bearer ${await inventory.sign({ audience: 'orders' })}`;
+    expect(await authenticate({ authorization: itself })).toEqual({
+      id: 'inventory',
+      kind: 'service',
+      roles: [],
+      via: [],
+    });
+    const forCustomer = `Bearer ${await signer.sign({ audience: 'orders', principal: CUSTOMER })}`;
+    expect(await authenticate({ authorization: forCustomer })).toEqual({ ...CUSTOMER, via: ['supervisor'] });
+  });
+
   it('leaves other bearer tokens to other authenticators, without a word', async () => {
     const logger = new MemoryLogger();
     const authenticate = serviceAssertionAuthenticator({
       audience: 'orders',
       trustedKeys: inline(),
       replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
       logger,
     });
     const otherJwt = await new SignJWT({})
@@ -445,6 +482,7 @@ describe('trusted keys served from a URL', () => {
       audience: 'orders',
       trustedKeys: keys,
       replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
       logger: silentLogger(),
     });
     const signedBy = async (key: ServicePrivateKey) =>
@@ -472,6 +510,7 @@ describe('a delegation over HTTP', () => {
               source: { kind: 'inline', keySet: { keys: [SUPERVISOR.publicKey] } },
             }),
             replay: new MemoryReplayGuard(),
+            delegators: ['supervisor'],
             logger: silentLogger(),
           }),
         ],

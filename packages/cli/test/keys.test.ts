@@ -33,6 +33,7 @@ describe('switchboard keys generate', () => {
       audience: 'inventory',
       trustedKeys: trustedKeys({ source: { kind: 'inline', keySet: { keys: [publicKey] } } }),
       replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
       logger: silentLogger(),
     });
     const jws = await serviceSigner({ key: read.key }).sign({ audience: 'inventory' });

@@ -139,6 +139,7 @@ export async function startServing({
           audience: agent.name,
           trustedKeys: trusted,
           replay: new RedisReplayGuard({ redis, prefix }),
+          delegators: config.delegatingServices,
           logger,
         }),
       ],

@@ -16,6 +16,12 @@ export interface ServiceAssertionAuthenticatorOptions {
   trustedKeys: TrustedKeys;
   /** Where accepted assertions are remembered until they expire, so each is used once. */
   replay: ReplayGuard;
+  /**
+   * The services that may act for someone else: sign for a customer, an operator or another
+   * service (in Switchboard's team, `['supervisor']`). Any other service's assertion must be about
+   * itself, so a worker whose key is stolen cannot speak for users to the other workers.
+   */
+  delegators: readonly string[];
   /** How far the clocks of two services may differ (default 5 s). */
   clockToleranceSec?: number;
   /** Where refusals are logged, with the reason (default: stderr). */
@@ -79,7 +85,8 @@ function refusalOf(error: unknown): Refusal {
  * - it is meant for this agent (`aud` = `audience`) and has not expired (lifetime ≤ 10 minutes);
  * - over the queue (`body` presented), it is bound to that exact request text (`request_sha256`);
  *   over HTTP (no body), it is not bound to a queued one;
- * - its `jti` has not been used before, except by the same queue job redelivered (`replay`).
+ * - its `jti` has not been used before, except by the same queue job redelivered (`replay`);
+ * - it is about its issuer itself, unless the issuer is one of the `delegators`.
  *
  * Bearer tokens that are not assertions (another `typ`, not a JWS) are left to other authenticators
  * without a word; every refused assertion is logged once with why, never with the token.
@@ -89,21 +96,29 @@ function refusalOf(error: unknown): Refusal {
  *   audience: 'orders',
  *   trustedKeys: trustedKeys({ source }),
  *   replay: new RedisReplayGuard({ redis, prefix: address.prefix }),
+ *   delegators: ['supervisor'],
  * });
  */
 export function serviceAssertionAuthenticator({
   audience,
   trustedKeys,
   replay,
+  delegators,
   clockToleranceSec = 5,
   logger = stderrLogger(),
 }: ServiceAssertionAuthenticatorOptions): Authenticator {
-  if (!audience || typeof trustedKeys?.resolve !== 'function' || typeof replay?.firstUse !== 'function') {
+  if (
+    !audience ||
+    typeof trustedKeys?.resolve !== 'function' ||
+    typeof replay?.firstUse !== 'function' ||
+    !Array.isArray(delegators)
+  ) {
     throw new A2aError('INVALID_OPTIONS', {
       message:
-        'serviceAssertionAuthenticator needs audience (this agent’s name), trustedKeys (see trustedKeys) and replay (a ReplayGuard).',
+        'serviceAssertionAuthenticator needs audience (this agent’s name), trustedKeys (see trustedKeys), replay (a ReplayGuard) and delegators (the services that may act for someone else, e.g. ["supervisor"]).',
     });
   }
+  const mayDelegate = new Set(delegators);
   return async ({ authorization, body, jobId }) => {
     const token = bearerToken(authorization);
     if (token === undefined || !JWT_SHAPE.test(token)) return undefined;
@@ -159,6 +174,12 @@ export function serviceAssertionAuthenticator({
       return refuse({ reason: 'bound to a queued request, presented over HTTP', level: 'warn' }, about);
     }
     const ownAccount = kind === 'service' && sub === iss && via.length === 0;
+    if (!ownAccount && !mayDelegate.has(iss)) {
+      return refuse(
+        { reason: `"${iss}" may not act for someone else (not one of the delegators)`, level: 'warn' },
+        { ...about, for: `${kind}:${sub}` },
+      );
+    }
     const principal = Principal.safeParse(
       ownAccount ? { id: iss, kind, roles, via: [] } : { id: sub, kind, roles, via: [...via, iss] },
     );

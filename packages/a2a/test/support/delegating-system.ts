@@ -149,6 +149,7 @@ export async function startDelegatingSystem({
             source: { kind: 'inline', keySet: { keys: [SUPERVISOR_KEY.publicKey] } },
           }),
           replay: new MemoryReplayGuard(),
+          delegators: ['supervisor'],
           logger: silentLogger(),
         }),
       ],

@@ -154,6 +154,7 @@ export async function startInProcessSystem({
         source: { kind: 'inline', keySet: { keys: Object.values(access.serviceKeys).map(publicKeyOf) } },
       }),
       replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
       logger,
     });
     const host = await hostAgent({

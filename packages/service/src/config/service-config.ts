@@ -34,6 +34,12 @@ export interface ServiceConfig {
    * inline, `file:/path` read again as keys are added, or an `https://` URL).
    */
   trustedKeys: TrustedKeysSource;
+  /**
+   * The services whose assertions may act for someone else, a customer or an operator
+   * (`SWITCHBOARD_DELEGATING_SERVICES`, comma-separated, default `supervisor`); any other
+   * service's assertion must be about itself.
+   */
+  delegatingServices: string[];
   /** Customers who call the A2A HTTP routes: token → customer id (`SWITCHBOARD_CUSTOMER_TOKENS`). */
   customerTokens: Record<string, string>;
   /** Operators who decide approvals: token → operator name (`SWITCHBOARD_OPERATOR_TOKENS`). */
@@ -120,6 +126,14 @@ const Common = z.object({
   SWITCHBOARD_RATE_LIMIT_PER_MIN: WholeNumber(0).default(60),
   SWITCHBOARD_MAX_TASKS_IN_FLIGHT: WholeNumber(0).default(5),
   SWITCHBOARD_MAX_MESSAGE_BYTES: WholeNumber(1024).default(16 * 1024),
+  SWITCHBOARD_DELEGATING_SERVICES: z
+    .string()
+    .regex(
+      /^\s*[a-z][a-z0-9-]*(\s*,\s*[a-z][a-z0-9-]*)*\s*$/,
+      'must be service names separated by commas, e.g. "supervisor"',
+    )
+    .default('supervisor')
+    .transform((list) => list.split(',').map((name) => name.trim())),
   SWITCHBOARD_HISTORY_TURNS: WholeNumber(1).default(50),
   SWITCHBOARD_RETENTION_DAYS: WholeNumber(1).max(3650, 'must be at most 3650').default(7),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -207,6 +221,7 @@ export function loadServiceConfig({
     ),
     serviceKey: keys.config.serviceKey,
     trustedKeys: keys.config.trustedKeys,
+    delegatingServices: c.SWITCHBOARD_DELEGATING_SERVICES,
     customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     identityProvider: identityProvider.config,
