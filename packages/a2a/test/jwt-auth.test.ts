@@ -19,9 +19,12 @@ import { z } from 'zod';
 import { MemoryApprovalBoard } from '../src/approvals/index.ts';
 import {
   type AgentHost,
+  generateServiceKey,
   hostAgent,
   type JwtAuthenticatorOptions,
+  jwtAuthenticator,
   sendMessageRequest,
+  serviceSigner,
   userMessage,
 } from '../src/index.ts';
 
@@ -342,5 +345,21 @@ describe('bearer JWTs from an identity provider', () => {
     );
     await expect(start({ algorithms: ['HS256'] })).rejects.toThrow(/never "none" or HS\*/);
     await expect(start({ algorithms: ['none'] })).rejects.toThrow(/never "none" or HS\*/);
+  });
+
+  it('leaves a Switchboard service assertion to the service authenticator, without a word', async () => {
+    const quiet = new MemoryLogger();
+    const authenticate = jwtAuthenticator({
+      issuer: idp.issuer,
+      audience: AUDIENCE,
+      jwksUrl: idp.jwksUrl,
+      logger: quiet,
+    });
+    const signer = serviceSigner({
+      key: generateServiceKey({ service: 'supervisor', label: 'k1' }).privateKey,
+    });
+    const assertion = await signer.sign({ audience: AUDIENCE });
+    expect(await authenticate({ authorization: `Bearer ${assertion}` })).toBeUndefined();
+    expect(quiet.entries).toEqual([]);
   });
 });

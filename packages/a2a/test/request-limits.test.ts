@@ -171,7 +171,10 @@ describe('request limits', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     const body = (await rpc.json()) as { error: { data: unknown[] } };
-    expect(body).toMatchObject({ id: 7, error: { message: expect.stringMatching(/^Too many requests/) } });
+    expect(body).toMatchObject({
+      id: 7,
+      error: { code: -32000, message: expect.stringMatching(/^Too many requests/) },
+    });
     expect(body.error.data[0]).toMatchObject({
       reason: 'TOO_MANY_REQUESTS',
       metadata: { limit: 'requestsPerMinute', retryAfterMs: expect.stringMatching(/^\d+$/) },

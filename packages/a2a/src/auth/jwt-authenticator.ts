@@ -3,6 +3,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify }
 import { z } from 'zod';
 import { A2aError } from '../errors.ts';
 import { type Authenticator, bearerToken } from './authenticator.ts';
+import { SERVICE_ASSERTION_TYPE } from './service-signer.ts';
 import { CallerId, RESERVED_IDS } from './static-tokens.ts';
 
 /** Hosts an identity provider may be reached at over plain http: this machine only. */
@@ -87,6 +88,15 @@ export function openIdConfigurationUrl(issuer: string): string {
 }
 
 /** How much of a JWT is checked before its signature: three base64url parts (the last empty for `none`). */
+/** The `typ` of a JWS's protected header, if it has a readable one. */
+function typeOf(token: string): unknown {
+  try {
+    return decodeProtectedHeader(token).typ;
+  } catch {
+    return undefined;
+  }
+}
+
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** A claim by name, or by dotted path into nested objects when no claim has the whole name. */
@@ -211,6 +221,8 @@ export function jwtAuthenticator({
   return async ({ authorization }) => {
     const token = bearerToken(authorization);
     if (token === undefined || !JWT_SHAPE.test(token)) return undefined;
+    // A Switchboard service's assertion is the service authenticator's to judge, not the provider's.
+    if (typeOf(token) === SERVICE_ASSERTION_TYPE) return undefined;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {
