@@ -223,6 +223,15 @@ describe.each(storeFactories(() => redis))(
       });
     });
 
+    it('two customers in one conversation id each get their own action, not the other’s replayed', async () => {
+      const adas = await call('reserve_stock', { sku: 'SKU-1002', quantity: 2 }, ada);
+      const graces = await call('reserve_stock', { sku: 'SKU-1002', quantity: 2 }, grace);
+      expect(adas).toMatchObject({ reserved: 2, unitsLeft: 12 });
+      expect(graces).toMatchObject({ reserved: 2, unitsLeft: 10 });
+      expect(graces).not.toHaveProperty('note');
+      expect(await store.listReservations()).toHaveLength(2);
+    });
+
     it('a service on its own and a call without a principal get no customer data from any tool', async () => {
       const before = await shopSnapshot(store);
       for (const nobody of [service, undefined]) {

@@ -1,16 +1,18 @@
-import type { ToolContext } from '@switchboard/agent';
+import { principalKey, type ToolContext } from '@switchboard/agent';
 
 /**
  * The idempotency key a tool hands to the store: the runtime's key (the same for the same tool and
- * arguments, so a retried or recovered call repeats it) scoped to the conversation, and with
- * `perCall`, to the tool call too, for actions a customer may legitimately repeat later with the
- * same arguments (setting an address back to an earlier one).
+ * arguments, so a retried or recovered call repeats it) scoped to whom it acts for and the
+ * conversation, and with `perCall`, to the tool call too, for actions a customer may legitimately
+ * repeat later with the same arguments (setting an address back to an earlier one). Two customers
+ * who use the same conversation id never share a key, so neither is handed the other's action.
  */
 export function actionKey(
-  context: Pick<ToolContext, 'conversationId' | 'callId' | 'idempotencyKey'>,
+  context: Pick<ToolContext, 'principal' | 'conversationId' | 'callId' | 'idempotencyKey'>,
   { perCall = false }: { perCall?: boolean } = {},
 ): string {
-  const parts = [context.conversationId, ...(perCall ? [context.callId] : []), context.idempotencyKey];
+  const owner = context.principal ? principalKey(context.principal) : 'nobody';
+  const parts = [owner, context.conversationId, ...(perCall ? [context.callId] : []), context.idempotencyKey];
   return parts.join(':');
 }
 
