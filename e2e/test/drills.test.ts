@@ -11,19 +11,20 @@ import { agentOf, delayedOffline, userText } from './support/delayed-offline-mod
 import { answerOf, sdkClient, TERMINAL, textMessage, untilState } from './support/sdk-client.ts';
 import { NO_CUSTOMER_LIMITS, startTestSystem, type TestSystem } from './support/system.ts';
 
-const REFUNDABLE = [
-  'A10086',
-  'A10087',
-  'A10088',
-  'A10090',
-  'A10091',
-  'A10092',
-  'A10093',
-  'A10094',
-  'A10095',
-  'A10096',
-  'A10097',
-];
+/** The orders a drill refunds, each with the customer it belongs to (who must ask for it). */
+const REFUNDABLE: Readonly<Record<string, string>> = {
+  A10086: 'C001',
+  A10087: 'C002',
+  A10088: 'C003',
+  A10090: 'C005',
+  A10091: 'C006',
+  A10092: 'C007',
+  A10093: 'C008',
+  A10094: 'C001',
+  A10095: 'C002',
+  A10096: 'C003',
+  A10097: 'C004',
+};
 
 let server: OpenAICompatibleServer | undefined;
 let system: TestSystem | undefined;
@@ -55,15 +56,18 @@ async function start({
     replicas,
     serviceEnv,
   });
-  const { supervisorUrl, token, adminToken } = system.launched.access;
+  const { supervisorUrl, token, adminToken, customers } = system.launched.access;
   const client = await sdkClient(supervisorUrl, token);
+  /** An SDK client signed in as the customer who owns `orderId`. */
+  const ownerOf = async (orderId: string) =>
+    sdkClient(supervisorUrl, customers[REFUNDABLE[orderId] ?? ''] ?? '');
   const admin = (path: string, body?: unknown) =>
     fetch(`${supervisorUrl}/admin${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  return { system, client, admin };
+  return { system, client, admin, ownerOf };
 }
 
 async function queueCounts(sys: TestSystem, agent: string) {
@@ -79,28 +83,36 @@ describe('failure drills', () => {
   it('SIGKILL of a worker with 50 tasks in flight: all complete on the other replica, no refund runs twice', async () => {
     const {
       system: sys,
-      client,
       admin,
+      ownerOf,
     } = await start({
       // The orders agent thinks for 1.5 s per step, so work is in flight on both replicas when one dies.
       delay: (request) => (agentOf(request) === 'orders' ? 1_500 : 0),
       replicas: { orders: 2 },
     });
+    const orderIds = Object.keys(REFUNDABLE);
+    // Each refund is asked for by the order's own customer: the shop refuses anyone else's.
+    const owners = await Promise.all(orderIds.map(ownerOf));
     const waiting = await Promise.all(
-      REFUNDABLE.map((orderId) =>
-        client.sendMessage(textMessage(`Please refund order ${orderId}, it arrived broken.`)),
-      ),
+      owners.map(async (owner, i) => ({
+        owner,
+        task: await owner.sendMessage(textMessage(`Please refund order ${orderIds[i]}, it arrived broken.`)),
+      })),
     );
-    for (const task of waiting)
+    const ownerOfTask = new Map(waiting.map(({ owner, task }) => ['id' in task ? task.id : '', owner]));
+    for (const { task } of waiting)
       expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const { approvals } = (await (await admin('/approvals')).json()) as {
       approvals: { id: string; taskId: string }[];
     };
-    expect(approvals).toHaveLength(REFUNDABLE.length);
+    expect(approvals).toHaveLength(orderIds.length);
 
-    const questions = Array.from({ length: 50 - REFUNDABLE.length }, (_, i) =>
-      client.sendMessage(textMessage(`Where is my order A100${86 + (i % 12)} and when will it arrive?`)),
-    );
+    // The rest of the 50 are questions, each customer about their own order.
+    const questions = Array.from({ length: 50 - orderIds.length }, (_, i) => {
+      const { owner } = waiting[i % waiting.length] as (typeof waiting)[number];
+      const orderId = orderIds[i % orderIds.length];
+      return owner.sendMessage(textMessage(`Where is my order ${orderId} and when will it arrive?`));
+    });
     for (const approval of approvals)
       expect((await admin(`/approvals/${approval.id}/approve`, {})).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -111,7 +123,11 @@ describe('failure drills', () => {
       expect('status' in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     }
     const refunds = await Promise.all(
-      approvals.map((approval) => untilState(client, approval.taskId, TERMINAL, 90)),
+      approvals.map((approval) => {
+        const owner = ownerOfTask.get(approval.taskId);
+        if (!owner) throw new Error(`no customer asked for task ${approval.taskId}`);
+        return untilState(owner, approval.taskId, TERMINAL, 90);
+      }),
     );
     for (const task of refunds) {
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -120,7 +136,7 @@ describe('failure drills', () => {
     const byOrder = new Map<string, number>();
     for (const refund of await sys.store.listRefunds())
       byOrder.set(refund.orderId, (byOrder.get(refund.orderId) ?? 0) + 1);
-    for (const orderId of REFUNDABLE) expect(byOrder.get(orderId)).toBe(1);
+    for (const orderId of orderIds) expect(byOrder.get(orderId)).toBe(1);
     expect(await queueCounts(sys, 'orders')).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0 });
   }, 180_000);
 

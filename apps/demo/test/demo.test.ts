@@ -53,7 +53,7 @@ async function keysOf(namespace: string): Promise<string[]> {
 
 describe('pnpm demo', () => {
   it(
-    'boots the system, plays the five stories through the real CLI, stops it and exits 0',
+    'boots the system, plays the six stories through the real CLI, stops it and exits 0',
     async () => {
       const namespace = `demo-test-${randomBytes(4).toString('hex')}`;
       const port = await freePortBlock();
@@ -104,11 +104,17 @@ describe('pnpm demo', () => {
       expect(stdout).toMatch(/refund_order \(order id: A10086\) → refunded: yes, amount: 59\.90 EUR/);
       expect(stdout).toContain(`Approval ${approvalId} is already approved by operator`);
 
-      // 4. A malformed order id gets the format.
+      // 4. Another customer's order reads as one that does not exist; asked as its customer, it is there.
+      expect(stdout).toContain('$ switchboard ask "Where is my order A10087?"');
+      expect(stdout).toContain('There is no order A10087 on your account.');
+      expect(stdout).toContain('$ switchboard ask --as C002 "Where is my order A10087?"');
+      expect(stdout).toMatch(/get_order \(order id: A10087\) → status: processing.*ship to: Lyon, FR/);
+
+      // 5. A malformed order id gets the format.
       expect(stdout).toContain('$ switchboard ask "Where is my order 12345?"');
       expect(stdout).toContain('the letter A followed by 5 digits');
 
-      // 5. The trace of request 1, and how to see it in Jaeger.
+      // 6. The trace of request 1, and how to see it in Jaeger.
       expect(stdout).toContain(`$ switchboard trace ${traceId}`);
       expect(stdout).toContain(`Trace ${traceId}:`);
       expect(stdout).toMatch(/└─ invoke_agent supervisor/);
@@ -116,7 +122,7 @@ describe('pnpm demo', () => {
       expect(stdout).toContain('SWITCHBOARD_JAEGER_URL');
       expect(stdout).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318');
 
-      expect(stdout).toContain('All 8 commands did what the script expects.');
+      expect(stdout).toContain('All 10 commands did what the script expects.');
       expect(stdout.trimEnd().endsWith('Stopped.')).toBe(true);
       expect(await keysOf(namespace)).toEqual([]);
     },
