@@ -191,8 +191,8 @@ describe('one request, one trace, across processes', () => {
     const { main } = await import('@switchboard/cli');
     const printed: string[] = [];
     const code = await main(['trace', 'last', '--file', spanFile], {
-      out: (line) => printed.push(line),
-      err: (line) => printed.push(line),
+      env: {},
+      output: { out: (line) => printed.push(line), err: (line) => printed.push(line) },
     });
     const text = printed.join('\n');
     expect(code).toBe(0);

@@ -2,4 +2,4 @@
 // Node 24 runs the TypeScript sources itself (type stripping), so the command works from a fresh clone
 // with no build step and no transpiler.
 const { main } = await import('../src/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2), { env: process.env });

@@ -25,8 +25,8 @@ export interface CliConfig {
   env: NodeJS.ProcessEnv;
 }
 
-/** Reads the command's settings from the environment, with the embedded defaults. */
-export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
+/** Reads the command's settings from `env` (the process's environment, passed in by the bin), with the embedded defaults. */
+export function loadCliConfig(env: NodeJS.ProcessEnv): CliConfig {
   return {
     spanFile: env.SWITCHBOARD_SPAN_FILE || '.switchboard/spans.jsonl',
     jaegerUrl: env.SWITCHBOARD_JAEGER_URL || undefined,
@@ -65,8 +65,8 @@ export interface ResolveSettingsOptions<K extends SupervisorSetting> {
   need: readonly K[];
   /** Values given on the command line, with the flag that gave them; they win over everything. */
   flags?: Partial<Record<SupervisorSetting, { value: string | undefined; flag: string }>>;
-  /** Default: `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  /** The environment the variables are read from (the command's `CliConfig.env`). */
+  env: NodeJS.ProcessEnv;
   /** Where `.switchboard/dev.json` is looked for (default: the current directory). */
   cwd?: string;
 }
@@ -77,12 +77,12 @@ export interface ResolveSettingsOptions<K extends SupervisorSetting> {
  * (`MISSING_SETTING`, `INVALID_SETTING`, `INVALID_DEV_FILE`: exit 2) naming what to set.
  *
  * @example
- * const { url, token } = await resolveSettings({ need: ['url', 'token'], flags: { url: { value: options.url, flag: '--url' } } });
+ * const { url, token } = await resolveSettings({ need: ['url', 'token'], flags: { url: { value: options.url, flag: '--url' } }, env });
  */
 export async function resolveSettings<K extends SupervisorSetting>({
   need,
   flags = {},
-  env = process.env,
+  env,
   cwd = process.cwd(),
 }: ResolveSettingsOptions<K>): Promise<Record<K, ResolvedSetting>> {
   const resolved = {} as Record<K, ResolvedSetting>;

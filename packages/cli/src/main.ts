@@ -4,16 +4,15 @@ import { cardsConvert } from './commands/cards-convert.ts';
 import { cardsDiff } from './commands/cards-diff.ts';
 import { cardsVerify } from './commands/cards-verify.ts';
 import { traceCommand } from './commands/trace.ts';
-import { loadCliConfig } from './config.ts';
+import { type CliConfig, loadCliConfig } from './config.ts';
 import { reportFailure } from './errors.ts';
 import { addEvalCommands } from './eval-commands.ts';
 import { EXIT, type Output, processOutput } from './io/output.ts';
 import { addSupervisorCommands } from './supervisor-commands.ts';
 import { addSystemCommands } from './system-commands.ts';
 
-/** Builds the `switchboard` command; each action stores its exit code in `exit`. */
-export function buildProgram(output: Output, exit: { code: number }): Command {
-  const config = loadCliConfig();
+/** Builds the `switchboard` command on its settings; each action stores its exit code in `exit`. */
+export function buildProgram(output: Output, exit: { code: number }, config: CliConfig): Command {
   const program = new Command('switchboard')
     .description('Run and inspect teams of A2A agents.')
     .exitOverride()
@@ -108,13 +107,21 @@ export function buildProgram(output: Output, exit: { code: number }): Command {
 }
 
 /**
- * Runs the command line; resolves with the exit code. Never throws. With `OTEL_EXPORTER_OTLP_ENDPOINT`
- * set, the command is traced: its root span (`switchboard ask`, ...) and a CLIENT span per A2A call
- * are exported, and flushed before this resolves.
+ * Runs the command line with the settings of `env` (the bin passes the process's environment);
+ * resolves with the exit code. Never throws. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, the command is
+ * traced: its root span (`switchboard ask`, ...) and a CLIENT span per A2A call are exported, and
+ * flushed before this resolves.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2), { env: process.env });
  */
-export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
-  const { otlpEndpoint, environment } = loadCliConfig();
-  if (!otlpEndpoint) return run({ argv, output });
+export async function main(
+  argv: readonly string[],
+  { env, output = processOutput }: { env: NodeJS.ProcessEnv; output?: Output },
+): Promise<number> {
+  const config = loadCliConfig(env);
+  const { otlpEndpoint, environment } = config;
+  if (!otlpEndpoint) return run({ argv, output, config });
   try {
     // Loaded only when asked for, so that an untraced command starts no SDK.
     const { startCommandTracing } = await import('./observe/command-span.ts');
@@ -123,7 +130,7 @@ export async function main(argv: readonly string[], output: Output = processOutp
       environment,
       warn: (line) => output.err(line),
     });
-    return await tracing.run((nameCommand) => run({ argv, output, nameCommand }));
+    return await tracing.run((nameCommand) => run({ argv, output, config, nameCommand }));
   } catch (error) {
     return reportFailure({ error, output });
   }
@@ -132,15 +139,17 @@ export async function main(argv: readonly string[], output: Output = processOutp
 async function run({
   argv,
   output,
+  config,
   nameCommand,
 }: {
   argv: readonly string[];
   output: Output;
+  config: CliConfig;
   /** Told the command's path (`tasks get`) before its action runs. */
   nameCommand?: (command: string) => void;
 }): Promise<number> {
   const exit = { code: EXIT.ok as number };
-  const program = buildProgram(output, exit);
+  const program = buildProgram(output, exit, config);
   if (nameCommand) program.hook('preAction', (_program, action) => nameCommand(commandPath(action)));
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -68,6 +68,7 @@ export function addSupervisorCommands({
           url: options.url,
           token: options.token,
           as: options.as,
+          env: config.env,
           jaegerUrl: config.jaegerUrl,
           output,
         });
@@ -84,7 +85,7 @@ export function addSupervisorCommands({
     .option('--token <token>', TOKEN_HELP)
     .option('--as <who>', AS_HELP)
     .action(async (taskId: string, options: { json: boolean; url?: string; token?: string; as?: string }) => {
-      exit.code = await tasksGet({ taskId, ...options, output });
+      exit.code = await tasksGet({ taskId, ...options, env: config.env, output });
     });
   tasks
     .command('cancel')
@@ -95,7 +96,7 @@ export function addSupervisorCommands({
     .option('--token <token>', TOKEN_HELP)
     .option('--as <who>', AS_HELP)
     .action(async (taskId: string, options: { json: boolean; url?: string; token?: string; as?: string }) => {
-      exit.code = await tasksCancel({ taskId, ...options, output });
+      exit.code = await tasksCancel({ taskId, ...options, env: config.env, output });
     });
 
   const approvals = program
@@ -130,6 +131,7 @@ export function addSupervisorCommands({
           full: options.full,
           url: options.url,
           token: options.token,
+          env: config.env,
           output,
         });
       },
@@ -144,7 +146,7 @@ export function addSupervisorCommands({
     .option('--url <url>', URL_HELP)
     .option('--token <token>', ADMIN_TOKEN_HELP)
     .action(async (id: string, options: { json: boolean; url?: string; token?: string }) => {
-      exit.code = await approvalsShow({ id, ...options, output });
+      exit.code = await approvalsShow({ id, ...options, env: config.env, output });
     });
   for (const decision of ['approve', 'deny'] as const) {
     approvals
@@ -172,7 +174,14 @@ export function addSupervisorCommands({
             token?: string;
           },
         ) => {
-          exit.code = await approvalsDecide({ id, decision, ...options, reason: options.reason, output });
+          exit.code = await approvalsDecide({
+            id,
+            decision,
+            ...options,
+            reason: options.reason,
+            env: config.env,
+            output,
+          });
         },
       );
   }

@@ -20,7 +20,10 @@ export async function openSupervisorSession({
   url,
   token,
   as,
+  env,
 }: {
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_TOKEN`). */
+  env: NodeJS.ProcessEnv;
   url?: string | undefined;
   token?: string | undefined;
   /** `--as`: act as another caller of the local stack (`C002`, `operator`). */
@@ -39,6 +42,7 @@ export async function openSupervisorSession({
       url: { value: url, flag: '--url' },
       token: { value: chosen, flag: as ? `--as ${as}` : '--token' },
     },
+    env,
   });
   const trace = newTrace();
   const client = await connectSupervisor({ ...settings, traceparent: trace.traceparent });

@@ -129,13 +129,17 @@ export class AdminClient {
 export async function connectAdmin({
   url,
   token,
+  env,
 }: {
   url?: string | undefined;
   token?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_ADMIN_TOKEN`). */
+  env: NodeJS.ProcessEnv;
 }): Promise<AdminClient> {
   const settings = await resolveSettings({
     need: ['url', 'adminToken'],
     flags: { url: { value: url, flag: '--url' }, adminToken: { value: token, flag: '--token' } },
+    env,
   });
   return new AdminClient({
     url: settings.url,

@@ -20,6 +20,8 @@ export interface ApprovalsDecideOptions {
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, the tokens). */
+  env: NodeJS.ProcessEnv;
   output: Output;
 }
 
@@ -38,6 +40,7 @@ export async function approvalsDecide({
   json,
   url,
   token,
+  env,
   output,
 }: ApprovalsDecideOptions): Promise<number> {
   const timeoutSeconds = Number(timeout);
@@ -51,6 +54,7 @@ export async function approvalsDecide({
     const settings = await resolveSettings({
       need: wait ? ['url', 'adminToken', 'token'] : ['url', 'adminToken'],
       flags: { url: { value: url, flag: '--url' }, adminToken: { value: token, flag: '--token' } },
+      env,
     });
     const trace = newTrace();
     const client =

@@ -25,6 +25,7 @@ export async function approvalsList({
   full = false,
   url,
   token,
+  env,
   output,
 }: {
   status: 'pending' | 'decided' | 'all';
@@ -34,10 +35,12 @@ export async function approvalsList({
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_ADMIN_TOKEN`). */
+  env: NodeJS.ProcessEnv;
   output: Output;
 }): Promise<number> {
   try {
-    const admin = await connectAdmin({ url, token });
+    const admin = await connectAdmin({ url, token, env });
     const approvals = await admin.list({ status });
     if (json) {
       output.out(JSON.stringify({ approvals }, null, 2));

@@ -13,6 +13,7 @@ export async function approvalsShow({
   json,
   url,
   token,
+  env,
   output,
 }: {
   id: string;
@@ -20,10 +21,12 @@ export async function approvalsShow({
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_ADMIN_TOKEN`). */
+  env: NodeJS.ProcessEnv;
   output: Output;
 }): Promise<number> {
   try {
-    const approval = await (await connectAdmin({ url, token })).get(id);
+    const approval = await (await connectAdmin({ url, token, env })).get(id);
     if (json) output.out(JSON.stringify({ approval }, null, 2));
     else {
       printApproval({ approval, output });

@@ -29,6 +29,8 @@ export interface AskOptions {
   token?: string | undefined;
   /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `--token`. */
   as?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_TOKEN`). */
+  env: NodeJS.ProcessEnv;
   /** When set, the trace's Jaeger link is printed. */
   jaegerUrl: string | undefined;
   output: Output;
@@ -47,6 +49,7 @@ export async function askCommand({
   url,
   token,
   as,
+  env,
   jaegerUrl,
   output,
 }: AskOptions): Promise<number> {
@@ -56,7 +59,7 @@ export async function askCommand({
   }
   let taskId: string | undefined;
   try {
-    const { client, url: supervisor, trace } = await openSupervisorSession({ url, token, as });
+    const { client, url: supervisor, trace } = await openSupervisorSession({ url, token, as, env });
     const params = sendMessageRequest({
       message: userMessage({ text: request, ...(contextId ? { contextId } : {}) }),
     });

@@ -11,5 +11,7 @@ export interface TaskCommandOptions {
   token?: string | undefined;
   /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `token`. */
   as?: string | undefined;
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_TOKEN`). */
+  env: NodeJS.ProcessEnv;
   output: Output;
 }

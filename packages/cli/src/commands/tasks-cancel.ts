@@ -26,10 +26,11 @@ export async function tasksCancel({
   url,
   token,
   as,
+  env,
   output,
 }: TaskCommandOptions): Promise<number> {
   try {
-    const { client } = await openSupervisorSession({ url, token, as });
+    const { client } = await openSupervisorSession({ url, token, as, env });
     const before = await current(client, taskId);
     if (FINISHED_STATES.has(before.state)) throw alreadyFinished(before);
     let outcome: TaskOutcome;

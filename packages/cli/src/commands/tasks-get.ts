@@ -18,10 +18,11 @@ export async function tasksGet({
   url,
   token,
   as,
+  env,
   output,
 }: TaskCommandOptions): Promise<number> {
   try {
-    const { client } = await openSupervisorSession({ url, token, as });
+    const { client } = await openSupervisorSession({ url, token, as, env });
     const task = await client.getTask({ tenant: '', id: taskId });
     const outcome = outcomeOfTask(task);
     if (json) {
