@@ -340,6 +340,45 @@ describe('what a request handler sees', () => {
     expect(queueDeliveryOf(new ServerCallContext())).toBeUndefined();
   });
 
+  it('a handler that answers first and works on keeps the job active until the work is done', async () => {
+    let finish = () => {};
+    const work = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let jobId = '';
+    await setup({
+      decorate: (handler) =>
+        Object.assign(Object.create(handler) as A2ARequestHandler, {
+          sendMessage: async (
+            params: Parameters<A2ARequestHandler['sendMessage']>[0],
+            call: ServerCallContext,
+          ) => {
+            const delivery = queueDeliveryOf(call);
+            jobId = delivery?.jobId ?? '';
+            delivery?.keepActiveUntil(work);
+            return handler.sendMessage(params, call);
+          },
+        }),
+    });
+    const answered = (await client.sendMessage(sendRequest(userMessage('detached')))) as Task;
+    expect(answerOf(answered)).toBeDefined();
+    const queue = new Queue(address.queue, { connection: redis, prefix });
+    try {
+      // Long after an answered job would have completed, it is still held.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await queue.getJobState(jobId), 'answered, still held').toBe('active');
+      finish();
+      let state = await queue.getJobState(jobId);
+      for (let i = 0; i < 100 && state === 'active'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        state = await queue.getJobState(jobId);
+      }
+      expect(state).toBe('completed');
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('the user its authenticate option found in the service parameters; a request it finds none for is refused', async () => {
     const authenticate: QueueAuthenticator = ({ serviceParameters }) =>
       serviceParameters.authorization === 'Bearer ada-0123456789'

@@ -11,6 +11,40 @@ export interface QueueDelivery {
   readonly jobId: string;
   /** The queue the job came from. */
   readonly queue: string;
+  /**
+   * Keeps the job active until `work` settles, after its reply has gone: for work a request
+   * handler goes on with once it has answered (a task answered at once, `returnImmediately`). The
+   * worker keeps the job's lock meanwhile, so if it dies the job is delivered again, as it would be
+   * had the answer waited for the work. What `work` rejects with is not the job's concern: a
+   * failure the request handler meant to report, it reports itself.
+   */
+  keepActiveUntil(work: Promise<unknown>): void;
+}
+
+/** The {@link QueueDelivery} of one job, and what it was asked to wait for. */
+export class JobDelivery implements QueueDelivery {
+  readonly jobId: string;
+  readonly queue: string;
+  readonly #work: Promise<unknown>[] = [];
+
+  constructor({ jobId, queue }: { jobId: string; queue: string }) {
+    this.jobId = jobId;
+    this.queue = queue;
+  }
+
+  keepActiveUntil(work: Promise<unknown>): void {
+    this.#work.push(work.catch(() => undefined));
+  }
+
+  /** Settles once everything passed to `keepActiveUntil` (even while waiting) has settled. */
+  async settled(): Promise<void> {
+    let seen = 0;
+    while (seen < this.#work.length) {
+      const batch = this.#work.slice(seen);
+      seen += batch.length;
+      await Promise.all(batch);
+    }
+  }
 }
 
 const DELIVERY_KEY = 'switchboard.a2a.bullmq.delivery';

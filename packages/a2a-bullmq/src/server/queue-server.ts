@@ -24,6 +24,7 @@ import {
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
 import { DEFAULT_MAX_REQUEST_BYTES, readEnvelope } from '../wire/envelope.ts';
 import type { QueueAddress } from '../wire/queue-url.ts';
+import { JobDelivery } from './delivery.ts';
 import { errorResponse, ReplyWriter } from './reply-writer.ts';
 import { type QueueAuthenticator, serveRequest } from './serve-request.ts';
 import { reportUnexpectedError } from './unexpected-error.ts';
@@ -220,6 +221,7 @@ export class A2aQueueServer {
       requestId: envelope.requestId,
     });
     const withTrace = this.#o.withTraceContext ?? restoreTraceContext;
+    const delivery = job.id ? new JobDelivery({ jobId: job.id, queue: job.queueName }) : undefined;
     try {
       await withTrace(envelope.trace, async () => {
         const span = this.#startProcess(job, context.active());
@@ -227,7 +229,7 @@ export class A2aQueueServer {
           await context.with(trace.setSpan(context.active(), span), () =>
             serveRequest({
               envelope,
-              delivery: job.id ? { jobId: job.id, queue: job.queueName } : undefined,
+              delivery,
               reply,
               rpc: this.#rpc,
               card: this.#o.card,
@@ -236,6 +238,8 @@ export class A2aQueueServer {
               logger: this.#logger,
             }),
           );
+          // Answered; work the handler goes on with keeps the job (and its lock) until it is done.
+          await delivery?.settled();
         } catch (error) {
           const type = errorType(error);
           recordFailure(span, type, `Handling the job failed: ${type}.`);

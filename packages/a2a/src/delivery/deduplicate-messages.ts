@@ -22,6 +22,7 @@ import { queueDeliveryOf, TASK_STARTED_HOOK, type TaskStartedHook } from '@switc
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
+import { stillRunning, untilTaskStops } from '../protocol/detached-task.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { MessageDedup } from './message-dedup.ts';
 
@@ -114,8 +115,18 @@ class DeduplicatingHandler implements A2ARequestHandler {
 
   async sendMessage(params: SendMessageRequest, call: ServerCallContext): Promise<Message | Task> {
     const admission = await this.#admit(params, call);
-    if (admission.kind === 'run') return this.#inner.sendMessage(admission.params, call);
-    return this.#inner.getTask({ tenant: '', id: admission.taskId }, call);
+    if (admission.kind === 'answer') return this.#inner.getTask({ tenant: '', id: admission.taskId }, call);
+    const result = await this.#inner.sendMessage(admission.params, call);
+    // A task answered before it ended keeps its job until it does, so a crash redelivers the job
+    // and another replica continues the run, as for a request that waited for the end.
+    const running = stillRunning(result);
+    const delivery = queueDeliveryOf(call);
+    if (running && delivery) {
+      delivery.keepActiveUntil(
+        untilTaskStops({ handler: this.#inner, task: running, call, tenant: params.tenant ?? '' }),
+      );
+    }
+    return result;
   }
 
   async *sendMessageStream(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
 import { principalOf } from '../auth/principal-user.ts';
 import { decorateHandler } from '../protocol/decorate-handler.ts';
-import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
+import { stillRunning, untilTaskStops } from '../protocol/detached-task.ts';
 import type { LimitCounters } from './limit-counters.ts';
 import { inKilobytes, inSeconds, messageTooLarge, TooManyRequestsError } from './limit-errors.ts';
 import { messageContentBytes } from './message-size.ts';
@@ -24,7 +24,6 @@ export interface LimitRequestsOptions {
 
 const MINUTE_MS = 60_000;
 /** States in which a task waits for its caller instead of running. */
-const WAITING = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
 /** When a caller refused for running too many tasks is told to look again. */
 const TASKS_RETRY_MS = 5_000;
 
@@ -106,26 +105,15 @@ export function limitRequests({
     params: SendMessageRequest,
     call: ServerCallContext,
   ): Promise<void> => {
-    const state = 'status' in result ? result.status?.state : undefined;
+    const running = stillRunning(result);
     // Given back before the answer leaves, so the caller's next message finds it free.
-    if (state === undefined || TERMINAL_TASK_STATES.has(state) || WAITING.has(state)) {
+    if (!running) {
       await slot.release();
       return;
     }
-    void (async () => {
-      try {
-        for await (const _ of handler.resubscribe(
-          { tenant: params.tenant ?? '', id: (result as Task).id },
-          call,
-        )) {
-          // Each event is the task going on; the loop ends when it does.
-        }
-      } catch {
-        // Gone or already over: either way it no longer runs.
-      } finally {
-        await slot.release();
-      }
-    })();
+    void untilTaskStops({ handler, task: running, call, tenant: params.tenant ?? '' }).finally(() =>
+      slot.release(),
+    );
   };
 
   const admitMessage = async (
