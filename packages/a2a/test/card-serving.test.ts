@@ -1,6 +1,5 @@
 import { AgentCard, TaskState } from '@a2a-js/sdk';
 import {
-  type Client,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
@@ -10,7 +9,8 @@ import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
-import { renderAgentCard } from '@switchboard/cards';
+import { checkCard, detectCardVersion, renderAgentCard } from '@switchboard/cards';
+import * as Sdk03 from 'a2a-sdk-03/client';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -55,55 +55,83 @@ describe('one agent, a v0.3 client and a v1.0 client over HTTP', () => {
     ['JSONRPC', '/a2a/jsonrpc'],
     ['HTTP+JSON', '/a2a/rest'],
   ] as const)('%s binding', (binding, path) => {
-    const transports = (fetchImpl: typeof fetch, legacy: boolean) => {
-      const options = { fetchImpl, ...(legacy ? { legacyCompat: { enabled: true } } : {}) };
-      return [
-        binding === 'JSONRPC' ? new JsonRpcTransportFactory(options) : new RestTransportFactory(options),
-      ];
-    };
+    const transports = (fetchImpl: typeof fetch) => [
+      binding === 'JSONRPC'
+        ? new JsonRpcTransportFactory({ fetchImpl })
+        : new RestTransportFactory({ fetchImpl }),
+    ];
 
-    it('a v0.3 client reads the v0.3 card and completes a task in the v0.3 wire format', async () => {
+    it('a v0.3 client (@a2a-js/sdk 0.3.x) reads the header-less card and completes a task in the v0.3 wire format', async () => {
       host = await startHost({ turns: lookupTurns });
-      const { fetchImpl, wire } = recordingFetch({ dropVersionOnCard: true });
-      const factory = new ClientFactory({
-        transports: transports(fetchImpl, true),
-        cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
+      const { fetchImpl, wire } = recordingFetch();
+      const factory = new Sdk03.ClientFactory({
+        transports: [
+          binding === 'JSONRPC'
+            ? new Sdk03.JsonRpcTransportFactory({ fetchImpl })
+            : new Sdk03.RestTransportFactory({ fetchImpl }),
+        ],
+        preferredTransports: [binding],
+        cardResolver: new Sdk03.DefaultAgentCardResolver({ fetchImpl }),
       });
-      const client: Client = await factory.createFromUrl(host.url);
+      const client = await factory.createFromUrl(host.url);
 
-      const task = await sendTask(client, 'Where is order A10086?');
-      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(task.artifacts.map((artifact) => partsText(artifact.parts))).toEqual([
-        'Order A10086 has shipped with DHL.',
+      const result = await client.sendMessage({
+        message: {
+          kind: 'message',
+          messageId: 'm-03',
+          role: 'user',
+          parts: [{ kind: 'text', text: 'Where is order A10086?' }],
+        },
+      });
+      expect(result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+      const artifacts = result.kind === 'task' ? (result.artifacts ?? []) : [];
+      expect(artifacts.flatMap((artifact) => artifact.parts)).toMatchObject([
+        { kind: 'text', text: 'Order A10086 has shipped with DHL.' },
       ]);
 
       const [card, call] = wire;
       expect(card?.version).toBeNull();
-      expect(isLegacyAgentCard(JSON.parse(card?.reply ?? '{}'))).toBe(true);
+      const hybrid = JSON.parse(card?.reply ?? '{}');
+      expect(detectCardVersion(hybrid)).toBe('hybrid');
+      expect(checkCard(hybrid)).toMatchObject({ valid: true });
       expect(call?.url).toBe(
         binding === 'JSONRPC' ? `${host.url}${path}` : `${host.url}${path}/v1/message:send`,
       );
-      expect(call?.version).toBe('0.3');
+      expect(call?.version).toBeNull();
       if (binding === 'JSONRPC') {
         expect(call?.body).toMatchObject({
           method: 'message/send',
           params: { message: { kind: 'message' } },
         });
-        expect(JSON.parse(call?.reply ?? '{}')).toMatchObject({
-          result: { kind: 'task', status: { state: 'completed' } },
-        });
-      } else {
-        expect(JSON.parse(call?.reply ?? '{}')).toMatchObject({
-          task: { status: { state: 'TASK_STATE_COMPLETED' } },
-        });
       }
+    });
+
+    it('a v1.0 client that sends no A2A-Version reads the header-less card and completes a task in v1.0', async () => {
+      host = await startHost({ turns: lookupTurns });
+      const { fetchImpl, wire } = recordingFetch({ dropVersionOnCard: true });
+      const factory = new ClientFactory({
+        transports: transports(fetchImpl),
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      });
+      const client = await factory.createFromUrl(host.url);
+
+      const task = await sendTask(client, 'Where is order A10086?');
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const [card, call] = wire;
+      expect(card?.version).toBeNull();
+      expect(isLegacyAgentCard(JSON.parse(card?.reply ?? '{}'))).toBe(false);
+      expect(call?.url).toBe(
+        binding === 'JSONRPC' ? `${host.url}${path}` : `${host.url}${path}/message:send`,
+      );
+      expect(call?.version).toBe('1.0');
+      expect(call?.reply).toContain('TASK_STATE_COMPLETED');
     });
 
     it('a v1.0 client reads the v1.0 card and completes a task in the v1.0 wire format', async () => {
       host = await startHost({ turns: lookupTurns });
       const { fetchImpl, wire } = recordingFetch();
       const factory = new ClientFactory({
-        transports: transports(fetchImpl, false),
+        transports: transports(fetchImpl),
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       });
       const client = await factory.createFromUrl(host.url);
@@ -132,35 +160,49 @@ describe('the well-known card, by A2A-Version', () => {
   const getCard = (headers: Record<string, string> = {}, query = '') =>
     fetch(`${host?.url}${CARD_PATH}${query}`, { headers });
 
-  it('serves the v0.3 card without a version, empty or 0.3, and the v1.0 ProtoJSON card for 1.0', async () => {
+  it('serves the hybrid card without a version, the v0.3 card for 0.3, and the v1.0 ProtoJSON card for 1.0', async () => {
     host = await startHost({ turns: [], auth: tokens });
-    const none = await getCard();
-    expect(none.status).toBe(200);
-    expect(none.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(none.headers.get('cache-control')).toBe('public, max-age=60');
-    expect(none.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
-    const v03 = (await none.json()) as Record<string, unknown>;
-    expect(v03).toMatchObject({
+    const three = await getCard({ 'A2A-Version': '0.3' });
+    expect(three.status).toBe(200);
+    expect(three.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(three.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(three.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    const v03 = (await three.json()) as Record<string, unknown>;
+    const v03Fields = {
       protocolVersion: '0.3.0',
-      name: 'shop',
       url: `${host.url}/a2a/jsonrpc`,
       preferredTransport: 'JSONRPC',
       additionalInterfaces: [
         { url: `${host.url}/a2a/jsonrpc`, transport: 'JSONRPC' },
         { url: `${host.url}/a2a/rest`, transport: 'HTTP+JSON' },
       ],
-      securitySchemes: { bearer: { type: 'http', scheme: 'Bearer', description: 'Bearer token' } },
       security: [{ bearer: [] }],
+    };
+    expect(v03).toMatchObject({
+      ...v03Fields,
+      name: 'shop',
+      securitySchemes: { bearer: { type: 'http', scheme: 'Bearer', description: 'Bearer token' } },
       supportsAuthenticatedExtendedCard: false,
     });
     expect(v03).not.toHaveProperty('supportedInterfaces');
     expect(v03).not.toHaveProperty('securityRequirements');
     expect(v03).toEqual(renderAgentCard({ card: host.card, version: '0.3' }).card);
-    for (const version of ['', '0.3', '0.3.0']) {
-      const same = await getCard({ 'A2A-Version': version });
-      expect(await same.json()).toEqual(v03);
-      expect(same.headers.get('etag')).toBe(none.headers.get('etag'));
-    }
+    expect(checkCard(v03)).toMatchObject({ version: '0.3', valid: true });
+    const same = await getCard({ 'A2A-Version': '0.3.0' });
+    expect(await same.json()).toEqual(v03);
+    expect(same.headers.get('etag')).toBe(three.headers.get('etag'));
+
+    const none = await getCard();
+    expect(none.status).toBe(200);
+    expect(none.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(none.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    const hybrid = (await none.json()) as Record<string, unknown>;
+    expect(hybrid).toEqual({ ...(AgentCard.toJSON(host.card) as object), ...v03Fields });
+    expect(detectCardVersion(hybrid)).toBe('hybrid');
+    const empty = await getCard({ 'A2A-Version': '' });
+    expect(await empty.json()).toEqual(hybrid);
+    expect(empty.headers.get('etag')).toBe(none.headers.get('etag'));
+    expect(none.headers.get('etag')).not.toBe(three.headers.get('etag'));
 
     const one = await getCard({ 'A2A-Version': '1.0' });
     expect(one.status).toBe(200);
@@ -180,6 +222,7 @@ describe('the well-known card, by A2A-Version', () => {
       { url: `${host.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ]);
     expect(one.headers.get('etag')).not.toBe(none.headers.get('etag'));
+    expect(one.headers.get('etag')).not.toBe(three.headers.get('etag'));
 
     const byQuery = await getCard({}, '?A2A-Version=1.0');
     expect(await byQuery.json()).toEqual(v1);
@@ -189,24 +232,39 @@ describe('the well-known card, by A2A-Version', () => {
 
   it('answers If-None-Match with 304 only for the ETag of the shape asked for', async () => {
     host = await startHost({ turns: [] });
-    const v03Etag = (await getCard()).headers.get('etag') ?? '';
+    const noneEtag = (await getCard()).headers.get('etag') ?? '';
     const v1Etag = (await getCard({ 'A2A-Version': '1.0' })).headers.get('etag') ?? '';
-    expect(v03Etag).toMatch(/^".+"$/);
+    expect(noneEtag).toMatch(/^".+"$/);
     expect(v1Etag).toMatch(/^".+"$/);
 
-    const v03Again = await getCard({ 'If-None-Match': v03Etag });
-    expect(v03Again.status).toBe(304);
-    expect(v03Again.headers.get('etag')).toBe(v03Etag);
-    expect(v03Again.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
-    expect(await v03Again.text()).toBe('');
+    const noneAgain = await getCard({ 'If-None-Match': noneEtag });
+    expect(noneAgain.status).toBe(304);
+    expect(noneAgain.headers.get('etag')).toBe(noneEtag);
+    expect(noneAgain.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
+    expect(await noneAgain.text()).toBe('');
     const v1Again = await getCard({ 'A2A-Version': '1.0', 'If-None-Match': v1Etag });
     expect(v1Again.status).toBe(304);
     expect(v1Again.headers.get('etag')).toBe(v1Etag);
 
-    const crossed = await getCard({ 'A2A-Version': '1.0', 'If-None-Match': v03Etag });
+    const crossed = await getCard({ 'A2A-Version': '1.0', 'If-None-Match': noneEtag });
     expect(crossed.status).toBe(200);
     expect(crossed.headers.get('etag')).toBe(v1Etag);
     expect((await getCard({ 'If-None-Match': v1Etag })).status).toBe(200);
+  });
+
+  it.each([
+    ['1.0', (card: AgentCard) => AgentCard.toJSON(card)],
+    ['0.3', (card: AgentCard) => renderAgentCard({ card, version: '0.3' }).card],
+  ] as const)('serves the pure %s card without a version when told to', async (unversionedCard, expected) => {
+    host = await startHost({ turns: [], unversionedCard });
+    const none = await getCard();
+    expect(await none.json()).toEqual(expected(host.card));
+    const named = await getCard({ 'A2A-Version': unversionedCard });
+    expect(none.headers.get('etag')).toBe(named.headers.get('etag'));
+    const refused = await getCard({ 'A2A-Version': '2.0' });
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringContaining(`or none for the ${unversionedCard} card`) },
+    });
   });
 
   it('refuses an unsupported version with 400, naming the versions it serves', async () => {

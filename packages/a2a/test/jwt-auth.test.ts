@@ -322,7 +322,7 @@ describe('bearer JWTs from an identity provider', () => {
     // ProtoJSON leaves the empty scope lists out: each entry names one scheme, and either will do.
     expect(v1.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { oidc: {} } }]);
     expect(AgentCard.fromJSON(v1).securitySchemes.oidc?.scheme?.$case).toBe('openIdConnectSecurityScheme');
-    const v03 = await card();
+    const v03 = await card('0.3');
     expect(v03.securitySchemes).toMatchObject({
       bearer: { type: 'http', scheme: 'Bearer' },
       oidc: { type: 'openIdConnect', openIdConnectUrl: discovery },

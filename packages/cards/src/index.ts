@@ -5,8 +5,8 @@ export type { CheckCardOptions } from './check/check-card.ts';
 export { checkCard } from './check/check-card.ts';
 // convert
 export { fromV03 } from './convert/from-v03.ts';
-export type { PublishedCardVersion } from './convert/render-card.ts';
-export { CARD_VERSIONS, renderAgentCard } from './convert/render-card.ts';
+export type { CardShape, PublishedCardVersion } from './convert/render-card.ts';
+export { CARD_SHAPES, CARD_VERSIONS, renderAgentCard } from './convert/render-card.ts';
 export { toV03 } from './convert/to-v03.ts';
 // diff
 export type { CardChange, CardChangeKind, CardDiff } from './diff/card-change.ts';

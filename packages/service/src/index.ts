@@ -1,3 +1,4 @@
+export type { CardConfig } from './config/card-config.ts';
 export type { ConfigProblem } from './config/config-error.ts';
 export { ConfigError } from './config/config-error.ts';
 export type { ModelConfig } from './config/model-config.ts';

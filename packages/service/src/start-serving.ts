@@ -126,6 +126,7 @@ export async function startServing({
       host: config.host,
       publicUrl: config.publicUrl,
       readiness: () => redis.status === 'ready',
+      unversionedCard: config.card.unversioned,
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {

@@ -32,7 +32,32 @@ describe('loadServiceConfig', () => {
       otlpEndpoint: undefined,
       spanFile: '.switchboard/spans.jsonl',
       hopTimeoutMs: 60_000,
+      card: { unversioned: 'hybrid', sign: true },
     });
+  });
+
+  it('reads how the card is published: the header-less shape and whether it is signed', () => {
+    const config = (extra: NodeJS.ProcessEnv) =>
+      loadServiceConfig({ env: { ...base, ...extra }, service: 'orders', defaultPort: 4101 }).card;
+    expect(config({ SWITCHBOARD_CARD_UNVERSIONED: '1.0', SWITCHBOARD_SIGN_CARD: 'false' })).toEqual({
+      unversioned: '1.0',
+      sign: false,
+    });
+    expect(config({ SWITCHBOARD_CARD_UNVERSIONED: ' 0.3 ', SWITCHBOARD_SIGN_CARD: 'TRUE' })).toEqual({
+      unversioned: '0.3',
+      sign: true,
+    });
+    const error = problemsOf({ ...base, SWITCHBOARD_CARD_UNVERSIONED: 'v1', SWITCHBOARD_SIGN_CARD: 'yes' });
+    expect(error.problems).toEqual([
+      {
+        variable: 'SWITCHBOARD_CARD_UNVERSIONED',
+        message: expect.stringMatching(/^must be hybrid .*, 1\.0 .* or 0\.3, not "v1"$/),
+      },
+      {
+        variable: 'SWITCHBOARD_SIGN_CARD',
+        message: expect.stringMatching(/^must be true .* or false, not "yes"$/),
+      },
+    ]);
   });
 
   it('names every wrong or missing variable in one error, and how to fix it', () => {

@@ -26,6 +26,7 @@ import type { SwitchboardAgentExecutor } from '../executor/agent-executor.ts';
 import type { RunStateStore } from '../executor/run-state-store.ts';
 import type { StartableTaskLedger } from '../executor/task-ledger.ts';
 import { adminApprovalsRouter } from '../http/admin-approvals.ts';
+import type { UnversionedCardShape } from '../http/agent-card-route.ts';
 import { createA2aHttpApp } from '../http/create-app.ts';
 import type { ReadinessCheck } from '../http/health-routes.ts';
 import { a2aHttpInterfaces } from '../http/paths.ts';
@@ -35,6 +36,7 @@ import { RedisLimitCounters } from '../limits/redis-limit-counters.ts';
 import type { HostLimits } from '../limits/request-limits.ts';
 import { concealInternalErrors } from '../observe/conceal-errors.ts';
 import { listenForCancels } from '../redis/cancel-listener.ts';
+import type { RedisTaskEventLog } from '../redis/task-event-log.ts';
 import type { AgentRegistry, Registration } from '../registry/agent-registry.ts';
 import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
 import { listenFirst } from './listen-first.ts';
@@ -63,11 +65,19 @@ export interface HostStores {
   intents?: IntentStore;
   /** Records runs no queue would recover; started over `taskStore` (which it needs) on `start()`. */
   ledger?: StartableTaskLedger;
+  /**
+   * Each task's events in a Redis Stream, so `SubscribeToTask` follows a task from any replica and
+   * resumes after `Last-Event-ID` (see `RedisTaskEventLog`); its followers end on `close()`.
+   */
+  eventLog?: RedisTaskEventLog;
 }
 
 /** Options of {@link hostAgent}. */
 export interface HostAgentOptions
-  extends Omit<HostedAgentOptions, 'card' | 'taskStore' | 'runState' | 'intents' | 'ledger' | 'logger'> {
+  extends Omit<
+    HostedAgentOptions,
+    'card' | 'taskStore' | 'runState' | 'intents' | 'ledger' | 'eventLog' | 'logger'
+  > {
   /** The version the card publishes (default `0.1.0`, as `buildAgentCard`'s). */
   version?: string;
   /** The card's skills (default: one skill of the whole agent, as `buildAgentCard` makes). */
@@ -82,7 +92,14 @@ export interface HostAgentOptions
     host?: string;
     publicUrl?: string;
     readiness?: ReadinessCheck;
+    /** The card a request without `A2A-Version` gets (default `hybrid`; see `createA2aHttpApp`). */
+    unversionedCard?: UnversionedCardShape;
   };
+  /**
+   * Signs the card (A2A §8.4) before it is served or registered, e.g. `cardSigner({ key })` of
+   * `@switchboard/cards` with the service's key (default: the card is not signed).
+   */
+  signCard?: (card: AgentCard) => Promise<AgentCard>;
   /**
    * Serve over a BullMQ queue too, each message run once whatever the queue delivers
    * (`deduplicateMessages`); only services (and requests they make on someone's behalf) are served.
@@ -150,6 +167,7 @@ export async function hostAgent({
   registry,
   limits = {},
   logger = stderrLogger(),
+  signCard,
   ...agentOptions
 }: HostAgentOptions): Promise<AgentHost> {
   const problems: string[] = [];
@@ -187,6 +205,7 @@ export async function hostAgent({
       ...(version ? { version } : {}),
       ...(skills ? { skills } : {}),
     });
+    if (signCard) card = await signCard(card);
     hosted = createHostedAgent({ ...agentOptions, card, ...stores, logger });
     // Limits first, then (outermost) no unexpected error reaches a caller verbatim, on either binding.
     const { counters, ...perCaller } = limits;
@@ -259,6 +278,7 @@ export async function hostAgent({
       card,
       ...(bearerAuth ? { auth: { authenticate } } : {}),
       ...(http.readiness ? { readiness: http.readiness } : {}),
+      ...(http.unversionedCard ? { unversionedCard: http.unversionedCard } : {}),
       logger,
     });
     if (agentOptions.approvals) {
@@ -316,6 +336,7 @@ export async function hostAgent({
         await untilIdle(hosted.executor, 5_000);
       }
       await cancelListener?.close();
+      await stores.eventLog?.close();
       if (started) await stores.ledger?.stop();
     })();
     return closing;

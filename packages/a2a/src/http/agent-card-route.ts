@@ -1,21 +1,39 @@
 import { createHash } from 'node:crypto';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
 import { toRestErrorBody, VersionNotSupportedError } from '@a2a-js/sdk/errors';
-import { type PublishedCardVersion, renderAgentCard } from '@switchboard/cards';
+import { type CardShape, renderAgentCard } from '@switchboard/cards';
 import type { Request, RequestHandler } from 'express';
+import { A2aError } from '../errors.ts';
 
 /** How long clients and proxies may cache the card, in seconds (A2A v1.0 §8.6 asks for max-age and an ETag). */
 export const AGENT_CARD_MAX_AGE = 60;
 
+/**
+ * The card shape a request without `A2A-Version` gets: `hybrid` (the v1.0 card with the v0.3
+ * fields added, read by v1.0 clients that send no header and by v0.3 peers alike; a strict v1.0
+ * schema check refuses its extra fields), the pure `1.0` card, or the pure `0.3` one.
+ */
+export const UNVERSIONED_CARD_SHAPES = ['hybrid', '1.0', '0.3'] as const satisfies readonly CardShape[];
+
+/** See {@link UNVERSIONED_CARD_SHAPES}. */
+export type UnversionedCardShape = (typeof UNVERSIONED_CARD_SHAPES)[number];
+
 /** Options of {@link agentCardRoute}. */
 export interface AgentCardRouteOptions {
-  /** The canonical v1.0 card; rendered once, when the route is created. */
+  /** The canonical v1.0 card, signed or not; rendered once, when the route is created. */
   card: AgentCard;
   /**
-   * Serve the v0.3 card to v0.3 readers: requests without `A2A-Version`, or with `0.3` (default
-   * true). When false, a request without the header gets the v1.0 card and `0.3` gets 400.
+   * Serve the v0.3 card to v0.3 readers: requests with `A2A-Version: 0.3`, and the v0.3 fields of
+   * the hybrid card (default true). When false, a request without the header gets the v1.0 card
+   * and `0.3` gets 400.
    */
   legacyCompat?: boolean;
+  /**
+   * What a request without `A2A-Version` gets (default `hybrid`); see {@link UNVERSIONED_CARD_SHAPES}.
+   * Without `legacyCompat`, or when the card has no interface a v0.3 client could use, it is the
+   * v1.0 card whatever this says.
+   */
+  unversioned?: UnversionedCardShape;
 }
 
 interface Shape {
@@ -55,31 +73,45 @@ function majorMinor(version: string): string | undefined {
 
 /**
  * Serves `/.well-known/agent-card.json` by the `A2A-Version` the reader asks for (header, or query
- * parameter): `1.0` gets the v1.0 card as ProtoJSON (`AgentCard.toJSON`); no version, an empty one
- * or `0.3` gets the v0.3 card (`toV03` of `@switchboard/cards`), since the spec reads an absent version as 0.3; any
- * other gets 400 `VERSION_NOT_SUPPORTED` (a `google.rpc.Status` body) naming the versions served.
- * Each shape has its own ETag (a matching `If-None-Match` gets 304); every answer says
- * `Vary: A2A-Version`. Not the SDK's `agentCardHandler`: that one serves `JSON.stringify(card)`,
- * which mangles `securitySchemes` (a2a-versions.md §5.1), and a hybrid card for v0.3 readers.
+ * parameter): `1.0` gets the v1.0 card as ProtoJSON (`AgentCard.toJSON`); `0.3` gets the v0.3 card
+ * (`toV03` of `@switchboard/cards`); no version (or an empty one) gets the `unversioned` shape, by
+ * default the hybrid card, which v1.0 clients that send no header (the A2A conformance kit) and
+ * v0.3 peers (for which an absent version means 0.3) both read; any other gets 400
+ * `VERSION_NOT_SUPPORTED` (a `google.rpc.Status` body) naming the versions served. Each shape has
+ * its own ETag (a matching `If-None-Match` gets 304); every answer says `Vary: A2A-Version`. Not the
+ * SDK's `agentCardHandler`: that one serves `JSON.stringify(card)`, which mangles `securitySchemes`
+ * (a2a-versions.md §5.1), and a v0.3-first hybrid.
  */
-export function agentCardRoute({ card, legacyCompat = true }: AgentCardRouteOptions): RequestHandler {
+export function agentCardRoute({
+  card,
+  legacyCompat = true,
+  unversioned = 'hybrid',
+}: AgentCardRouteOptions): RequestHandler {
+  if (!(UNVERSIONED_CARD_SHAPES as readonly string[]).includes(unversioned)) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `agentCardRoute: unversioned must be one of ${UNVERSIONED_CARD_SHAPES.join(', ')}, not ${JSON.stringify(unversioned)}.`,
+    });
+  }
   const shapes = new Map<string, Shape>([['1.0', shape(renderAgentCard({ card, version: '1.0' }).card)]]);
   if (legacyCompat) {
     try {
       shapes.set('0.3', shape(renderAgentCard({ card, version: '0.3' }).card));
+      shapes.set('hybrid', shape(renderAgentCard({ card, version: 'hybrid' }).card));
     } catch {
       // No interface a v0.3 client could use: v0.3 readers are told so, per request.
     }
   }
-  const unversioned: PublishedCardVersion = shapes.has('0.3') ? '0.3' : '1.0';
-  const supported = [...shapes.keys()];
+  const noneGets: CardShape = shapes.has(unversioned) ? unversioned : '1.0';
+  const unversionedShape = shapes.get(noneGets);
+  const supported = [...shapes.keys()].filter((key) => key !== 'hybrid');
   return (req, res) => {
     res.vary(A2A_VERSION_HEADER);
     const requested = requestedVersion(req);
-    const served = requested === '' ? shapes.get(unversioned) : shapes.get(majorMinor(requested) ?? '');
+    // Only digits come out of majorMinor, so no header value names the hybrid shape.
+    const served = requested === '' ? unversionedShape : shapes.get(majorMinor(requested) ?? '');
     if (!served) {
       const error = new VersionNotSupportedError({
-        message: `A2A-Version "${requested}" is not supported for the agent card. Supported versions: ${supported.join(', ')}. Send the ${A2A_VERSION_HEADER} header (or query parameter) with one of them${shapes.has('0.3') ? ', or none for 0.3' : ''}.`,
+        message: `A2A-Version "${requested}" is not supported for the agent card. Supported versions: ${supported.join(', ')}. Send the ${A2A_VERSION_HEADER} header (or query parameter) with one of them, or none for the ${noneGets} card.`,
         metadata: { supportedVersions: supported.join(',') },
       });
       res.setHeader('Cache-Control', 'no-store');

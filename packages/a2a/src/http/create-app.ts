@@ -7,8 +7,9 @@ import { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { A2aError } from '../errors.ts';
 import { InternalServerError, newErrorId, traceIdOf } from '../observe/conceal-errors.ts';
-import { agentCardRoute } from './agent-card-route.ts';
+import { agentCardRoute, type UnversionedCardShape } from './agent-card-route.ts';
 import { assertCardDeclaresBearer, bearerAuth, requiredBearerSchemes } from './bearer-auth.ts';
+import { eventStreamResume } from './event-stream-resume.ts';
 import { healthRoutes, type ReadinessCheck } from './health-routes.ts';
 import { BODY_LIMIT, jsonBody } from './json-body.ts';
 import { limitStatus } from './limit-status.ts';
@@ -43,6 +44,12 @@ export interface A2aHttpAppOptions {
    * by default; turn both off together.
    */
   legacyCompat?: boolean;
+  /**
+   * The card shape a request without `A2A-Version` gets (default `hybrid`: the v1.0 card with the
+   * v0.3 fields added, which v1.0 clients that send no header and v0.3 peers both read; a strict
+   * v1.0 schema check refuses the extra fields, so pick `1.0` when every reader is one).
+   */
+  unversionedCard?: UnversionedCardShape;
 }
 
 const CheckedOptions = z.object({
@@ -62,7 +69,8 @@ const CheckedOptions = z.object({
  * - `POST /a2a/jsonrpc` (JSON-RPC) and `/a2a/rest/*` (HTTP+JSON), the SDK's own handlers, behind
  *   optional bearer auth and a body limit (413 when exceeded);
  * - `GET /.well-known/agent-card.json`, the card by `A2A-Version` (v1.0 ProtoJSON for `1.0`, the
- *   v0.3 card without a version or for `0.3`) with caching headers;
+ *   v0.3 card for `0.3`, the `unversionedCard` shape, hybrid by default, without one) with caching
+ *   headers;
  * - `GET /healthz` and `GET /readyz`, public.
  *
  * @example
@@ -77,6 +85,7 @@ export function createA2aHttpApp({
   readiness,
   logger = stderrLogger(),
   legacyCompat = true,
+  unversionedCard = 'hybrid',
 }: A2aHttpAppOptions): Express {
   checkOptions({ requestHandler, card, auth, bodyLimit, readiness, legacyCompat });
   if (!auth && requiredBearerSchemes(card).length > 0) {
@@ -109,8 +118,11 @@ export function createA2aHttpApp({
 
   const app = express();
   app.disable('x-powered-by');
-  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card, legacyCompat }));
+  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card, legacyCompat, unversioned: unversionedCard }));
   app.use(healthRoutes({ ...(readiness ? { readiness } : {}), logger }));
+  // SSE ids, Last-Event-ID (or ?lastEventId=) and the caller-gone signal, for SubscribeToTask.
+  const resume = eventStreamResume();
+  const { contextBuilder } = resume;
   const mount = (binding: HttpBinding, path: string, handler: RequestHandler) => {
     const authenticate = auth ? [bearerAuth({ ...auth, binding, users, logger })] : [];
     app.use(
@@ -118,6 +130,7 @@ export function createA2aHttpApp({
       ...authenticate,
       ...jsonBody({ binding, limit: bodyLimit, logger }),
       limitStatus(),
+      resume.middleware,
       handler,
       internalError(binding, logger),
     );
@@ -125,9 +138,13 @@ export function createA2aHttpApp({
   mount(
     'jsonrpc',
     A2A_HTTP_PATHS.jsonRpc,
-    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat: compat }),
+    jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: compat }),
   );
-  mount('rest', A2A_HTTP_PATHS.rest, restHandler({ requestHandler, userBuilder, legacyCompat: compat }));
+  mount(
+    'rest',
+    A2A_HTTP_PATHS.rest,
+    restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: compat }),
+  );
   return app;
 }
 

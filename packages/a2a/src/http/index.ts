@@ -2,6 +2,8 @@
 // interfaces an HTTP host publishes.
 export type { AdminApprovalsOptions } from './admin-approvals.ts';
 export { adminApprovalsRouter } from './admin-approvals.ts';
+export type { AgentCardRouteOptions, UnversionedCardShape } from './agent-card-route.ts';
+export { agentCardRoute, UNVERSIONED_CARD_SHAPES } from './agent-card-route.ts';
 export type { A2aHttpAppOptions } from './create-app.ts';
 export { createA2aHttpApp } from './create-app.ts';
 export type { ReadinessCheck } from './health-routes.ts';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { ApprovalBoard } from '../../src/approvals/approval-board.ts';
 import type { StaticTokens } from '../../src/auth/static-tokens.ts';
 import type { RunStateStore } from '../../src/executor/run-state-store.ts';
-import type { ReadinessCheck } from '../../src/http/index.ts';
+import type { ReadinessCheck, UnversionedCardShape } from '../../src/http/index.ts';
 import { hostAgent, sendMessageRequest } from '../../src/index.ts';
 import { userMessage } from './messages.ts';
 import { refundTool } from './refund-tool.ts';
@@ -74,6 +74,10 @@ export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenE
   runState?: RunStateStore;
   ownerResolver?: OwnerResolver;
   readiness?: ReadinessCheck;
+  /** What a card request without `A2A-Version` gets (default: hostAgent's, hybrid). */
+  unversionedCard?: UnversionedCardShape;
+  /** Signs the card before it is served. */
+  signCard?: (card: AgentCard) => Promise<AgentCard>;
 }
 
 /** An agent served on a loopback port by the real app, with the SDK's clients at hand. */
@@ -98,6 +102,8 @@ export async function startHost({
   runState,
   ownerResolver,
   readiness,
+  unversionedCard,
+  signCard,
 }: HostOptions): Promise<Host> {
   let onWaitStarted = () => {};
   const shop: ShopRecord = {
@@ -118,7 +124,8 @@ export async function startHost({
     agent,
     model,
     logger,
-    http: readiness ? { readiness } : {},
+    http: { ...(readiness ? { readiness } : {}), ...(unversionedCard ? { unversionedCard } : {}) },
+    ...(signCard ? { signCard } : {}),
     ...(auth ? { auth: { tokens: auth } } : {}),
     ...(approvals ? { approvals } : {}),
     ...(runState ? { stores: { runState } } : {}),

@@ -1,31 +1,65 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { CardsError } from '../errors.ts';
-import { type ConvertedCard, isObject } from '../json/card-json.ts';
+import { type ConvertedCard, isObject, type JsonObject, objects, pick } from '../json/card-json.ts';
 import { toV03 } from './to-v03.ts';
 
 /** The card shapes Switchboard publishes, by A2A protocol version (Major.Minor). */
 export const CARD_VERSIONS = ['1.0', '0.3'] as const;
 
-/** A card shape Switchboard publishes. */
+/** A card shape Switchboard publishes for a reader that names its version. */
 export type PublishedCardVersion = (typeof CARD_VERSIONS)[number];
 
 /**
- * The JSON a reader of one protocol version gets for a card: `1.0` is the ProtoJSON of the card
- * (`AgentCard.toJSON`, never `JSON.stringify` of the SDK object), `0.3` is that translated by
- * {@link toV03}, with its warnings. The same function serves the well-known card and writes the
- * committed card files, so both always agree. Throws for `0.3` when no interface is left that a
- * v0.3 client could use.
+ * Every card shape Switchboard renders: a version's own, or `hybrid`, the v1.0 card with the v0.3
+ * fields added, for readers that send no `A2A-Version`.
+ */
+export const CARD_SHAPES = ['1.0', '0.3', 'hybrid'] as const;
+
+/** A card shape Switchboard renders; see {@link CARD_SHAPES}. */
+export type CardShape = (typeof CARD_SHAPES)[number];
+
+/**
+ * The v0.3 fields a hybrid card carries next to the v1.0 ones: what a v0.3 reader needs to reach
+ * the agent (`url`, `preferredTransport`, `additionalInterfaces`), to know its version, and its
+ * security requirements (`security`, which v1.0 calls `securityRequirements`).
+ */
+const HYBRID_V03_FIELDS = [
+  'protocolVersion',
+  'url',
+  'preferredTransport',
+  'additionalInterfaces',
+  'security',
+];
+
+/**
+ * The card's signatures, served unchanged in every shape: they sign the v1.0 card (the JCS form of
+ * its v1.0 fields), so they verify against the v1.0 and hybrid shapes, and against the v0.3 one
+ * only for a verifier that fetches the v1.0 card.
+ */
+function withSignatures(json: JsonObject, converted: ConvertedCard): ConvertedCard {
+  const signatures = objects(json.signatures);
+  if (signatures.length === 0) return converted;
+  return {
+    card: { ...converted.card, signatures },
+    warnings: converted.warnings.filter((warning) => warning.path !== '$.signatures'),
+  };
+}
+
+/**
+ * The JSON a reader gets for a card: `1.0` is the ProtoJSON of the card (`AgentCard.toJSON`, never
+ * `JSON.stringify` of the SDK object); `0.3` is that translated by {@link toV03}, with its
+ * warnings; `hybrid` is the v1.0 JSON with the v0.3 fields a v0.3 reader needs added
+ * (`protocolVersion` "0.3.0", `url`, `preferredTransport`, `additionalInterfaces`, `security`), so
+ * both a v1.0 reader and a v0.3 one can use it (a strict v1.0 schema check refuses the extra
+ * fields). Signatures are kept in every shape. The same function serves the well-known card and
+ * writes the committed card files, so both always agree. Throws for `0.3` when no interface is left
+ * that a v0.3 client could use; `hybrid` is then the v1.0 card.
  *
  * @example
  * const { card: v03, warnings } = renderAgentCard({ card, version: '0.3' });
+ * const { card: hybrid } = renderAgentCard({ card, version: 'hybrid' });
  */
-export function renderAgentCard({
-  card,
-  version,
-}: {
-  card: AgentCard;
-  version: PublishedCardVersion;
-}): ConvertedCard {
+export function renderAgentCard({ card, version }: { card: AgentCard; version: CardShape }): ConvertedCard {
   const json = AgentCard.toJSON(card);
   if (!isObject(json)) {
     throw new CardsError('INVALID_OPTIONS', {
@@ -33,5 +67,16 @@ export function renderAgentCard({
     });
   }
   if (version === '1.0') return { card: json, warnings: [] };
-  return toV03(json);
+  if (version === '0.3') return withSignatures(json, toV03(json));
+  let v03: ConvertedCard;
+  try {
+    v03 = toV03(json);
+  } catch {
+    // No interface a v0.3 client could use: the v1.0 card is all there is to say.
+    return { card: json, warnings: [] };
+  }
+  return withSignatures(json, {
+    card: { ...json, ...pick(v03.card, HYBRID_V03_FIELDS) },
+    warnings: v03.warnings,
+  });
 }

@@ -7,6 +7,7 @@ import {
 } from '@switchboard/a2a';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
+import { type CardConfig, readCardConfig } from './card-config.ts';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
 import { HttpUrl, Millis, Port, RedisUrl, TokenList, WholeNumber } from './env-values.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
@@ -34,6 +35,12 @@ export interface ServiceConfig {
    * inline, `file:/path` read again as keys are added, or an `https://` URL).
    */
   trustedKeys: TrustedKeysSource;
+  /**
+   * How its agent card is published: the shape a request without `A2A-Version` gets
+   * (`SWITCHBOARD_CARD_UNVERSIONED`, default `hybrid`) and whether it is signed with `serviceKey`
+   * (`SWITCHBOARD_SIGN_CARD`, default true).
+   */
+  card: CardConfig;
   /**
    * The services whose assertions may act for someone else, a customer or an operator
    * (`SWITCHBOARD_DELEGATING_SERVICES`, comma-separated, default `supervisor`); any other
@@ -171,6 +178,8 @@ export function loadServiceConfig({
   if ('problems' in identityProvider) problems.push(...identityProvider.problems);
   const keys = readServiceKeysConfig(env, service);
   if (!keys.ok) problems.push(...keys.problems);
+  const card = readCardConfig(env);
+  if (!card.ok) problems.push(...card.problems);
   // A public service's customers and operators sign in with tokens, or with the identity provider.
   if (parsed.success && isPublic && !('config' in identityProvider && identityProvider.config)) {
     for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
@@ -204,6 +213,7 @@ export function loadServiceConfig({
     'problems' in model ||
     'problems' in identityProvider ||
     !keys.ok ||
+    !card.ok ||
     problems.length > 0
   )
     throw new ConfigError(service, problems);
@@ -221,6 +231,7 @@ export function loadServiceConfig({
     ),
     serviceKey: keys.config.serviceKey,
     trustedKeys: keys.config.trustedKeys,
+    card: card.config,
     delegatingServices: c.SWITCHBOARD_DELEGATING_SERVICES,
     customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
