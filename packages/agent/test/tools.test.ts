@@ -39,6 +39,20 @@ describe('Toolset', () => {
     expect(tools.names).toEqual(['get_order']);
   });
 
+  it('makes each declaration once, shared by every model call and safe from a caller that edits it', () => {
+    const tools = new Toolset([defineTool(base), getOrder]);
+    const [first] = tools.declarations(['check_stock']);
+    const [again] = tools.declarations();
+    if (!first) throw new Error('check_stock is not declared');
+    expect(again).toBe(first);
+    expect(() => {
+      (first.function.parameters as { properties: Record<string, unknown> }).properties.sku = {};
+    }).toThrow(TypeError);
+    expect(tools.declarations(['check_stock'])[0]?.function.parameters).toMatchObject({
+      properties: { sku: { type: 'string' } },
+    });
+  });
+
   it('declares each tool with its when / when-not text and a JSON schema from zod', () => {
     const [declaration] = new Toolset([getOrder, defineTool(base)]).declarations(['get_order']);
     expect(declaration?.function.name).toBe('get_order');

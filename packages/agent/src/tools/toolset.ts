@@ -11,6 +11,8 @@ import { declareTool } from './tool-declaration.ts';
  */
 export class Toolset {
   readonly #tools = new Map<string, AnyTool>();
+  /** Each tool's declaration, made once: generating JSON Schema on every model call costs. */
+  readonly #declarations = new Map<string, ToolDeclaration>();
 
   constructor(tools: readonly AnyTool[] = []) {
     for (const tool of tools) this.add(tool);
@@ -44,10 +46,28 @@ export class Toolset {
     return [...this.#tools.values()];
   }
 
-  /** The declarations of the given tools (default: all), in registration order. */
+  /**
+   * The declarations of the given tools (default: all), in registration order. Each is made once
+   * and frozen, so every model call shares it.
+   */
   declarations(names: readonly string[] = this.names): ToolDeclaration[] {
     return this.list()
       .filter((tool) => names.includes(tool.name))
-      .map(declareTool);
+      .map((tool) => {
+        let declaration = this.#declarations.get(tool.name);
+        if (!declaration) {
+          declaration = deepFreeze(declareTool(tool));
+          this.#declarations.set(tool.name, declaration);
+        }
+        return declaration;
+      });
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
