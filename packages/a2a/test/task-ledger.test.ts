@@ -80,3 +80,20 @@ describe('the task ledger', () => {
     expect(await redis.exists(`${prefix}:ledger:quiet-1`, `${prefix}:alive:quiet-1`)).toBe(0);
   });
 });
+
+describe('the task ledger across an upgrade', () => {
+  it('a record written before the ledger listed its processes is adopted at start and swept', async () => {
+    await store.save(task('t-old', TaskState.TASK_STATE_WORKING), asOwner('erin'));
+    await redis.hset(
+      `${prefix}:ledger:before-upgrade`,
+      't-old',
+      JSON.stringify({ taskId: 't-old', contextId: 'ctx-t-old', owner: 'erin', tenant: '' }),
+    );
+    const upgraded = ledger('upgraded-1');
+    await upgraded.start(store);
+    await upgraded.stop();
+    expect((await store.load('t-old', asOwner('erin')))?.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(await redis.exists(`${prefix}:ledger:before-upgrade`)).toBe(0);
+    expect(await redis.smembers(`${prefix}:ledgers`)).not.toContain('before-upgrade');
+  });
+});

@@ -20,13 +20,15 @@ export interface RedisTaskLedgerOptions {
 }
 
 /**
- * The task ledger on Redis: one hash per process of the tasks it runs, and a mark it refreshes
- * while it lives. `sweep` fails the tasks of processes whose mark expired (crashed, killed), with
- * a message saying so, so such a task never stays "working" for ever.
+ * The task ledger on Redis: one hash per process of the tasks it runs, a mark it refreshes while
+ * it lives, and the set of processes that have a hash. `sweep` fails the tasks of processes whose
+ * mark expired (crashed, killed), with a message saying so, so such a task never stays "working"
+ * for ever. A sweep reads that set, never the keyspace, so it costs the same however big Redis is.
  */
 export class RedisTaskLedger implements TaskLedger {
   readonly #o: Required<RedisTaskLedgerOptions>;
   #timer: NodeJS.Timeout | undefined;
+  #listed = false;
 
   constructor({ ttlMs = 15_000, ...options }: RedisTaskLedgerOptions) {
     if (!options.redis || !options.prefix || !options.instanceId) {
@@ -45,8 +47,24 @@ export class RedisTaskLedger implements TaskLedger {
     return `${this.#o.prefix}:alive:${instanceId}`;
   }
 
+  /** The processes that have (or had) a hash of tasks. */
+  get #instances() {
+    return `${this.#o.prefix}:ledgers`;
+  }
+
   async begin({ taskId, ...entry }: LedgerEntry): Promise<void> {
-    await this.#o.redis.hset(this.#tasks(this.#o.instanceId), taskId, JSON.stringify({ taskId, ...entry }));
+    const { redis, instanceId } = this.#o;
+    const record = JSON.stringify({ taskId, ...entry });
+    if (this.#listed) {
+      await redis.hset(this.#tasks(instanceId), taskId, record);
+      return;
+    }
+    await redis
+      .multi()
+      .sadd(this.#instances, instanceId)
+      .hset(this.#tasks(instanceId), taskId, record)
+      .exec();
+    this.#listed = true;
   }
 
   async end(taskId: string): Promise<void> {
@@ -55,10 +73,18 @@ export class RedisTaskLedger implements TaskLedger {
 
   /** Marks this process alive now and every third of the TTL, and sweeps each time; `stop` ends it. */
   async start(taskStore: TaskStore): Promise<void> {
+    const { redis, instanceId, ttlMs } = this.#o;
     const tick = async () => {
-      await this.#o.redis.set(this.#alive(this.#o.instanceId), '1', 'PX', this.#o.ttlMs);
+      // Listed again each time: a sweeper that took this process for dead has unlisted it.
+      await redis
+        .multi()
+        .set(this.#alive(instanceId), '1', 'PX', ttlMs)
+        .sadd(this.#instances, instanceId)
+        .exec();
+      this.#listed = true;
       await this.sweep(taskStore);
     };
+    await this.#adoptUnlisted();
     await tick();
     this.#timer = setInterval(
       () => {
@@ -77,31 +103,48 @@ export class RedisTaskLedger implements TaskLedger {
     clearInterval(this.#timer);
     const { redis, instanceId } = this.#o;
     await redis.del(this.#alive(instanceId));
-    if ((await redis.hlen(this.#tasks(instanceId))) === 0) await redis.del(this.#tasks(instanceId));
+    if ((await redis.hlen(this.#tasks(instanceId))) === 0) {
+      await redis.multi().del(this.#tasks(instanceId)).srem(this.#instances, instanceId).exec();
+    }
+  }
+
+  /**
+   * Lists the hashes written before the ledger kept its set of processes (a one-time SCAN when a
+   * process starts), so the tasks of a process that died before an upgrade are still failed.
+   */
+  async #adoptUnlisted(): Promise<void> {
+    const { redis, prefix } = this.#o;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:ledger:*`, 'COUNT', 1000);
+      cursor = next;
+      const ids = keys.map((key) => key.slice(`${prefix}:ledger:`.length));
+      if (ids.length > 0) await redis.sadd(this.#instances, ...ids);
+    } while (cursor !== '0');
   }
 
   /** Fails the unfinished tasks of dead processes; returns the ids it failed. */
   async sweep(taskStore: TaskStore): Promise<string[]> {
-    const { redis, prefix, logger } = this.#o;
+    const { redis, logger } = this.#o;
     const failed: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:ledger:*`, 'COUNT', 100);
-      cursor = next;
-      for (const key of keys) {
-        const instanceId = key.slice(`${prefix}:ledger:`.length);
-        if (instanceId === this.#o.instanceId || (await redis.exists(this.#alive(instanceId)))) continue;
-        for (const raw of Object.values(await redis.hgetall(key))) {
-          const entry = JSON.parse(raw) as LedgerEntry;
-          if (await this.#fail(taskStore, entry)) failed.push(entry.taskId);
-        }
-        await redis.del(key);
+    const others = (await redis.smembers(this.#instances)).filter((id) => id !== this.#o.instanceId);
+    for (const instanceId of others) {
+      if (await redis.exists(this.#alive(instanceId))) continue;
+      const key = this.#tasks(instanceId);
+      const failedHere: string[] = [];
+      for (const raw of Object.values(await redis.hgetall(key))) {
+        const entry = JSON.parse(raw) as LedgerEntry;
+        if (await this.#fail(taskStore, entry)) failedHere.push(entry.taskId);
+      }
+      await redis.multi().del(key).srem(this.#instances, instanceId).exec();
+      failed.push(...failedHere);
+      if (failedHere.length > 0) {
         logger.warn(
-          { instanceId, failed },
+          { instanceId, failed: failedHere },
           'tasks of a process that stopped without finishing them were failed',
         );
       }
-    } while (cursor !== '0');
+    }
     return failed;
   }
 
