@@ -468,3 +468,21 @@ describe('options', () => {
     expect(make).toThrow(/requestHandler must be an A2A request handler.*address must name the queue/);
   });
 });
+
+describe('connections', () => {
+  it('the client enqueues on its own duplicate, so BullMQ’s scripts stay off the caller’s connection', async () => {
+    const { card } = await setup();
+    const callers = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const own = new QueueTransportFactory({ redis: callers, logger: silent, namespace: inboxNamespace });
+    try {
+      const ownClient = await new ClientFactory({ transports: [own] }).createFromAgentCard(card);
+      const task = (await ownClient.sendMessage(sendRequest(userMessage('hello')))) as Task;
+      expect(answerOf(task)).toBeDefined();
+      const scripts = (callers as unknown as { scriptsSet?: Record<string, unknown> }).scriptsSet ?? {};
+      expect(Object.keys(scripts)).toEqual([]);
+    } finally {
+      await own.close();
+      await callers.quit();
+    }
+  });
+});

@@ -11,8 +11,10 @@ import { ReplyInbox } from './reply-inbox.ts';
 /** Options of {@link QueueTransportFactory}. */
 export interface QueueTransportFactoryOptions {
   /**
-   * The Redis connection for enqueuing (shared by every queue of this factory). For fail-fast
-   * callers, create it with `enableOfflineQueue: false`.
+   * The Redis connection of this factory. Its BullMQ queues enqueue on one duplicate of it (so
+   * BullMQ's scripts are defined there, not copied into every `multi()` the caller makes on this
+   * one), and the reply inbox reads on another. For fail-fast callers, create it with
+   * `enableOfflineQueue: false` (the duplicates inherit it).
    */
   redis: Redis;
   /** Namespace of the reply inbox key (default `switchboard`). */
@@ -64,6 +66,7 @@ export interface QueueTransportFactoryOptions {
 export class QueueTransportFactory implements TransportFactory {
   readonly #o: QueueTransportFactoryOptions;
   readonly #queues = new Map<string, Queue>();
+  #queueRedis: Redis | undefined;
   #inbox: ReplyInbox | undefined;
 
   constructor(options: QueueTransportFactoryOptions) {
@@ -80,8 +83,9 @@ export class QueueTransportFactory implements TransportFactory {
     let bullQueue = this.#queues.get(key);
     if (!bullQueue) {
       const keep = this.#o.keepFinished ?? { ageSeconds: 60, count: 1_000 };
+      this.#queueRedis ??= this.#o.redis.duplicate();
       bullQueue = new Queue(queue, {
-        connection: this.#o.redis,
+        connection: this.#queueRedis,
         prefix,
         defaultJobOptions: {
           attempts: 3,
@@ -114,10 +118,13 @@ export class QueueTransportFactory implements TransportFactory {
     return this.#inbox?.pending ?? 0;
   }
 
-  /** Closes the inbox and the queues (not the Redis connection, which the caller owns). */
+  /** Closes the inbox, the queues and their connection (not `redis`, which the caller owns). */
   async close(): Promise<void> {
     await this.#inbox?.close();
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
     this.#queues.clear();
+    const queueRedis = this.#queueRedis;
+    this.#queueRedis = undefined;
+    if (queueRedis) await queueRedis.quit().catch(() => queueRedis.disconnect());
   }
 }
