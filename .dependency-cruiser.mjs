@@ -172,7 +172,7 @@ export default {
     ...layers('packages/cards', [
       ['index.ts'],
       ['verify', 'diff'],
-      ['check', 'convert'],
+      ['check', 'convert', 'sign'],
       ['json', 'errors.ts'],
     ]),
     // Hosting: the composition on top, the HTTP edge (express) under it and under nothing else, the

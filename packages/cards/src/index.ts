@@ -17,6 +17,13 @@ export { CARDS_ERRORS, CardsError, isCardsError } from './errors.ts';
 // card JSON
 export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './json/card-json.ts';
 export { detectCardVersion } from './json/card-json.ts';
+// sign
+export type { CardKeys, TrustedCardKeysSource } from './sign/card-keys.ts';
+export { trustedCardKeys } from './sign/card-keys.ts';
+export type { CardSigner, CardSignerOptions } from './sign/sign-card.ts';
+export { cardSigner } from './sign/sign-card.ts';
+export type { CardSignatureProblem, CardSignatureResult } from './sign/verify-card-signature.ts';
+export { verifyCardSignature } from './sign/verify-card-signature.ts';
 // verify
 export type { CardVerification, VerifyCardOptions, VerifyCheck } from './verify/verify-card.ts';
 export { verifyCard } from './verify/verify-card.ts';

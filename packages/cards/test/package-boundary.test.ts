@@ -25,13 +25,18 @@ function importedPackages(file: string): string[] {
 // The toolkit is what a CLI, a build step or a peer's host loads to read a card: checking a card
 // must never start an agent runtime, Redis client or HTTP server on the way.
 describe('what @switchboard/cards depends on', () => {
-  it('is the A2A SDK and the schema validator, not the agent runtime or the hosting package', () => {
-    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['@a2a-js/sdk', 'ajv', 'ajv-formats']);
+  it('is the A2A SDK, the schema validator and jose (card signatures), not the agent runtime or the hosting package', () => {
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([
+      '@a2a-js/sdk',
+      'ajv',
+      'ajv-formats',
+      'jose',
+    ]);
   });
 
   it('is all its sources import', () => {
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const imported = new Set(files.flatMap(importedPackages));
-    expect([...imported].sort()).toEqual(['@a2a-js/sdk', 'ajv', 'ajv-formats']);
+    expect([...imported].sort()).toEqual(['@a2a-js/sdk', 'ajv', 'ajv-formats', 'jose']);
   });
 });
