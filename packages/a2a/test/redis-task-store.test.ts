@@ -137,12 +137,24 @@ describe('RedisTaskStore', () => {
       await memory.save(task, anonymous);
       await store.save(task, anonymous);
     }
+    // task-b is saved again in its state, then moved by another replica, then moved on here.
+    const replica = new RedisTaskStore({ redis, prefix });
+    for (const [task, by] of [
+      [makeTask({ id: 'task-b', state: WORKING, timestamp: '2025-01-01T00:00:02.500Z' }), store],
+      [makeTask({ id: 'task-b', state: INPUT_REQUIRED, timestamp: '2025-01-01T00:00:02.600Z' }), replica],
+      [makeTask({ id: 'task-b', state: FAILED, timestamp: '2025-01-01T00:00:02.700Z' }), store],
+    ] as const) {
+      await memory.save(task, anonymous);
+      await by.save(task, anonymous);
+    }
     const requests = [
       listRequest(),
       listRequest({ includeArtifacts: true }),
       listRequest({ contextId: 'ctx-2' }),
       listRequest({ status: COMPLETED }),
       listRequest({ status: WORKING }),
+      listRequest({ status: INPUT_REQUIRED }),
+      listRequest({ status: FAILED }),
       listRequest({ contextId: 'ctx-2', status: COMPLETED }),
       listRequest({ contextId: 'ctx-1', status: COMPLETED, pageSize: 1 }),
       listRequest({ statusTimestampAfter: '2025-01-01T00:00:01.500Z' }),

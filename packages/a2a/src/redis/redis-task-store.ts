@@ -22,6 +22,7 @@ import {
   taskCanceledChannel,
   timestampScore,
 } from './task-store-keys.ts';
+import { WrittenTasks } from './written-tasks.ts';
 
 /** How long tasks are kept after their last save. */
 export interface TaskRetention {
@@ -76,6 +77,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #activeTtlMs: number;
   readonly #ownerResolver: OwnerResolver;
   readonly #logger: Pick<Logger, 'warn'>;
+  readonly #written = new WrittenTasks();
 
   constructor({
     redis,
@@ -103,34 +105,50 @@ export class RedisTaskStore implements TaskStore {
     return this.#keys.scope(context.tenant ?? '', this.#ownerResolver(context));
   }
 
-  /** Writes the task and all its index entries in one MULTI; publishes a cancellation in it too. */
+  /**
+   * Writes the task and its index entries in one MULTI; publishes a cancellation in it too. The
+   * first save of a task (in this process) writes every index entry; the next ones write the task,
+   * its scores, and its state index only when the state moved.
+   */
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
     const keys = this.#keys;
     const scope = this.#scope(context);
     const state = task.status?.state;
     const score = scoreArg(timestampScore(task.status?.timestamp));
+    const now = Date.now();
     const ttlMs =
       state !== undefined && TERMINAL_TASK_STATES.has(state) ? this.#terminalTtlMs : this.#activeTtlMs;
     const indexTtlMs = Math.max(this.#terminalTtlMs, this.#activeTtlMs);
-    const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId)];
+    const before = this.#written.get(task.id);
+    const known = before?.scope === scope && before.contextId === task.contextId ? before : undefined;
+    const stateKey = state === undefined ? undefined : keys.stateIndex(scope, state);
     const multi = this.#redis
       .multi()
       .set(keys.task(task.id), JSON.stringify(Task.toJSON(task)), 'PX', ttlMs)
       .set(keys.owner(task.id), scope, 'PX', ttlMs)
       .zadd(keys.index(scope), score, task.id)
       .zadd(keys.contextIndex(scope, task.contextId), score, task.id)
-      .hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId))
-      .zadd(keys.expiry(scope), Date.now() + ttlMs, task.id);
-    for (const indexed of INDEXED_TASK_STATES) {
-      if (indexed === state) {
-        multi.zadd(keys.stateIndex(scope, indexed), score, task.id);
-        indexKeys.push(keys.stateIndex(scope, indexed));
-      } else multi.zrem(keys.stateIndex(scope, indexed), task.id);
+      .zadd(keys.expiry(scope), now + ttlMs, task.id);
+    if (stateKey) multi.zadd(stateKey, score, task.id);
+    if (!known) multi.hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId));
+    // Out of every other state's index when it moves (another replica may have moved it meanwhile).
+    const moved = !known || known.state !== state;
+    if (moved) {
+      for (const other of INDEXED_TASK_STATES) {
+        if (other !== state) multi.zrem(keys.stateIndex(scope, other), task.id);
+      }
     }
-    for (const key of [...indexKeys, keys.contextOf(scope), keys.expiry(scope)])
-      multi.pexpire(key, indexTtlMs);
+    // Index keys outlive their tasks; pushed back when a task is new or moves, else at most every half TTL.
+    const refresh = moved || now - (known?.indexesRefreshedAt ?? 0) > indexTtlMs / 2;
+    if (refresh) {
+      const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId), keys.contextOf(scope)];
+      for (const key of [...indexKeys, keys.expiry(scope), ...(stateKey ? [stateKey] : [])])
+        multi.pexpire(key, indexTtlMs);
+    }
     if (state === TaskState.TASK_STATE_CANCELED) multi.publish(taskCanceledChannel(keys.prefix), task.id);
+    // Forgotten until the save is known to have landed: a failed one is written whole next time.
+    this.#written.forget(task.id);
     let results: [Error | null, unknown][] | null;
     try {
       results = await multi.exec();
@@ -144,6 +162,12 @@ export class RedisTaskStore implements TaskStore {
         cause: failed,
       });
     }
+    this.#written.set(task.id, {
+      scope,
+      contextId: task.contextId,
+      state,
+      indexesRefreshedAt: refresh ? now : (known?.indexesRefreshedAt ?? now),
+    });
   }
 
   /** The task if it exists and belongs to the caller's scope; a corrupt entry is logged, not thrown. */
