@@ -5,7 +5,8 @@
  * A worker task belongs to a request when its contextId is the one `delegationTools` derives from the
  * supervisor's conversation (SHA-256 over the conversation id, the worker's name and, in newer
  * versions, the delegation's call id, read from the supervisor task's history), or when its request
- * message names the supervisor's conversation in `switchboard.callerConversation`.
+ * message names the supervisor's conversation in `switchboard.callerConversation` (since the ids
+ * derive from the principal too, as `<principal key>/<conversation>`).
  *
  * A request is duplicated when it has more than one supervisor task, more tasks at a worker than the
  * supervisor made delegation calls to it, or a tool call (same task, tool and call id) that started
@@ -153,8 +154,15 @@ export async function auditTasks({
   const byContext = new Map(
     workers.map((agent) => [agent, index(loaded.get(agent) ?? [], (t) => t.contextId)]),
   );
+  // Newer delegations name the caller's conversation as `<principal key>/<contextId>`; the soak's
+  // context ids are UUIDs, so what follows the last '/' is the request's.
   const byCaller = new Map(
-    workers.map((agent) => [agent, index(loaded.get(agent) ?? [], (t) => t.callerConversation)]),
+    workers.map((agent) => [
+      agent,
+      index(loaded.get(agent) ?? [], (t) =>
+        t.callerConversation?.slice(t.callerConversation.lastIndexOf('/') + 1),
+      ),
+    ]),
   );
   const audit: Audit = {
     duplicated: 0,

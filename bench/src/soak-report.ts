@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ProcessUsage } from './proc-stats.ts';
+import type { RedisCounters } from './redis-counters.ts';
 import type { Audit } from './soak-audit.ts';
 import type { Outcome } from './soak-load.ts';
 import type { LogTally, SoakConfiguration } from './soak-system.ts';
@@ -22,10 +23,14 @@ export interface ConfigurationResult {
   machineBusy: number;
   /** Model calls answered during the measured window. */
   modelCalls: number;
+  /** What Redis was asked over the measured window; `own` when the server was the soak's alone. */
+  redis: RedisCounters & { own: boolean };
   logs: LogTally;
   spanBytes: number;
   /** When the services were up, the measured load began and ended, and the services were asked to stop and had. */
   phases: { ready: Date; measuredFrom: Date; measuredTo: Date; stopping: Date; stopped: Date };
+  /** The measured window on the monotonic clock, in µs (the clock of V8's CPU profiles). */
+  windowUs: { from: number; to: number };
 }
 
 const SERVICES = ['supervisor', 'orders', 'inventory', 'comms'];
@@ -182,4 +187,33 @@ function throughputTimeline(outcomes: readonly Outcome[], wallMs: number): numbe
     counts[index] = (counts[index] ?? 0) + 1;
   }
   return counts.map((count) => (count / slice) * 1000);
+}
+
+/**
+ * Prints the soak's verdict (no request lost or duplicated in any configuration, every
+ * configuration ran) after `failures` found on the way; returns the exit code, 0 when it is met.
+ */
+export function printVerdict(
+  results: readonly ConfigurationResult[],
+  failures: readonly string[],
+  configurations: number,
+): number {
+  const missed = [...failures];
+  for (const result of results) {
+    const { lost, duplicated } = summarize(result);
+    const name = result.configuration.name;
+    if (lost > 0) missed.push(`${name}: ${lost} requests lost (see the kinds above)`);
+    if (duplicated > 0) missed.push(`${name}: ${duplicated} requests duplicated (see the examples above)`);
+    if (result.audit.unattributed > 0) {
+      missed.push(
+        `${name}: ${result.audit.unattributed} tasks could not be matched to a request, so the audit is incomplete`,
+      );
+    }
+  }
+  if (results.length < configurations && missed.length === 0) missed.push('not every configuration ran');
+  const target = `target: no request lost or duplicated in ${configurations === 1 ? 'the configuration' : 'any configuration'}`;
+  console.log(
+    missed.length === 0 ? `\n${target} -> met` : `\n${target} -> MISSED:\n  ${missed.join('\n  ')}`,
+  );
+  return missed.length === 0 ? 0 : 1;
 }

@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LaunchedSystem, launchSystem, type ServiceLogLine } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import type { Redis } from 'ioredis';
+import { freePort } from './loopback-port.ts';
 
 /** A configuration to soak: how many processes each worker runs. */
 export interface SoakConfiguration {
@@ -36,15 +36,6 @@ export interface RunningConfiguration {
   stop(): Promise<void>;
   /** Deletes the namespace's keys and the spans written; how many bytes and keys. */
   clean(): Promise<{ spanBytes: number; keysDeleted: number }>;
-}
-
-/** A loopback port that is free right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 const WORKERS = ['orders', 'inventory', 'comms'];
@@ -78,17 +69,23 @@ export async function deleteNamespace(redis: Redis, namespace: string): Promise<
   return deleted;
 }
 
-/** Seeds the shop in a fresh namespace and launches the four services (workers replicated as asked). */
+/**
+ * Seeds the shop in a fresh namespace and launches the four services (workers replicated as asked),
+ * each with `nodeFlags` in its NODE_OPTIONS when given.
+ */
 export async function startConfiguration({
   redis,
   redisUrl,
   configuration,
   modelUrl,
+  nodeFlags = [],
 }: {
   redis: Redis;
   redisUrl: string;
   configuration: SoakConfiguration;
   modelUrl: string;
+  /** Node options for every service process (e.g. `--cpu-prof`), added to NODE_OPTIONS. */
+  nodeFlags?: readonly string[];
 }): Promise<RunningConfiguration> {
   const namespace = `soak-${randomUUID().slice(0, 8)}`;
   const spanDir = await mkdtemp(join(tmpdir(), 'switchboard-soak-'));
@@ -127,6 +124,9 @@ export async function startConfiguration({
         // The soak is one customer sending what thousands would: their per-customer limits are off.
         SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
         SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '0',
+        ...(nodeFlags.length > 0
+          ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, ...nodeFlags].filter(Boolean).join(' ') }
+          : {}),
       },
       onLog: (line) => tally(logs, line),
     });
