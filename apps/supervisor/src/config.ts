@@ -1,3 +1,4 @@
+import { PEER_CARD_POLICIES, type PeerCardPolicy } from '@switchboard/a2a/delegate';
 import { ConfigError, loadServiceConfig, type ServiceConfig } from '@switchboard/service';
 import { z } from 'zod';
 
@@ -7,6 +8,11 @@ export interface SupervisorConfig extends ServiceConfig {
   workers: string[];
   /** How long startup waits for them (`SWITCHBOARD_DISCOVERY_TIMEOUT_MS`, default 30 000). */
   discoveryTimeoutMs: number;
+  /**
+   * What a worker's card must carry (`SWITCHBOARD_PEER_CARDS`, default `any`): `signed` refuses a
+   * card not signed by its service's key in `SWITCHBOARD_TRUSTED_KEYS`; `any` accepts it with a warning.
+   */
+  peerCards: PeerCardPolicy;
 }
 
 const Workers = z
@@ -40,11 +46,18 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv): SupervisorConfig {
       variable: 'SWITCHBOARD_DISCOVERY_TIMEOUT_MS',
       message: 'must be a positive whole number of milliseconds',
     });
+  const peerCards = env.SWITCHBOARD_PEER_CARDS?.trim() || 'any';
+  if (!(PEER_CARD_POLICIES as readonly string[]).includes(peerCards))
+    problems.push({
+      variable: 'SWITCHBOARD_PEER_CARDS',
+      message: `must be any (accept a worker's unsigned or wrongly signed card, with a warning) or signed (refuse it), not "${peerCards}"`,
+    });
   if (!base || !workers.success || !timeout.success || problems.length > 0)
     throw new ConfigError('supervisor', problems);
   return {
     ...base,
     workers: workers.data.split(',').map((name) => name.trim()),
     discoveryTimeoutMs: timeout.data,
+    peerCards: peerCards as PeerCardPolicy,
   };
 }

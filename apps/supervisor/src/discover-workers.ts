@@ -1,4 +1,5 @@
 import type { AgentCard } from '@a2a-js/sdk';
+import type { PeerCardSignatures } from '@switchboard/a2a/delegate';
 import type { AgentRegistry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
 import { findWorkers, workerCards } from './worker-cards.ts';
@@ -13,12 +14,16 @@ export async function discoverWorkers({
   names,
   timeoutMs,
   logger,
+  signatures,
   signal,
 }: {
   registry: AgentRegistry;
   names: readonly string[];
   timeoutMs: number;
-  logger: Logger;
+  /** Where missing workers and refused cards are reported (e.g. `onceEach(logger)`, shared with `WorkerTools`). */
+  logger: Pick<Logger, 'warn'>;
+  /** Check the workers' card signatures against the trusted keys (see `workerCards`). */
+  signatures?: PeerCardSignatures;
   signal?: AbortSignal;
 }): Promise<AgentCard[]> {
   const deadline = Date.now() + timeoutMs;
@@ -30,7 +35,7 @@ export async function discoverWorkers({
           { missing },
           `workers not found in the registry: ${missing.join(', ')}; serving without them`,
         );
-      return workerCards({ entries, logger });
+      return workerCards({ entries, logger, ...(signatures ? { signatures } : {}) });
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -1,5 +1,5 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { acceptPeerCards } from '@switchboard/a2a/delegate';
+import { acceptPeerCards, acceptSignedPeerCards, type PeerCardSignatures } from '@switchboard/a2a/delegate';
 import type { AgentRegistry, RegistryEntry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
 
@@ -17,19 +17,42 @@ export async function findWorkers({
 }
 
 /**
- * The workers' registry entries as the supervisor's peers: each card checked and accepted as a peer
- * card (`acceptPeerCards`); a bad card is logged and left out, so one broken worker does not keep
- * the others from being delegated to.
+ * The workers' registry entries as the supervisor's peers: each card's signature checked against
+ * the trusted keys when `signatures` is given (policy `signed` refuses an unsigned or wrongly signed
+ * card, `any` warns), then checked and accepted as a peer card (`acceptPeerCards`); a refused card
+ * is logged with one line naming the agent and the reason and left out, so one broken worker does
+ * not keep the others from being delegated to.
  */
-export function workerCards({
+export async function workerCards({
   entries,
+  signatures,
   logger,
 }: {
   entries: readonly RegistryEntry[];
-  logger: Logger;
-}): AgentCard[] {
-  return acceptPeerCards({
-    cards: entries.map((entry) => ({ json: AgentCard.toJSON(entry.card), source: `registry:${entry.name}` })),
-    logger,
-  }).flatMap((peer) => (peer.accepted ? [peer.card] : []));
+  signatures?: PeerCardSignatures;
+  logger: Pick<Logger, 'warn'>;
+}): Promise<AgentCard[]> {
+  const cards = entries.map((entry) => ({
+    json: AgentCard.toJSON(entry.card),
+    source: `registry:${entry.name}`,
+  }));
+  const peers = signatures
+    ? await acceptSignedPeerCards({ cards, signatures, logger })
+    : acceptPeerCards({ cards, logger });
+  return peers.flatMap((peer) => (peer.accepted ? [peer.card] : []));
+}
+
+/**
+ * The logger's warnings, each said once: the workers' cards are read again every few seconds, and
+ * a card refused (or accepted with a warning) is reported when first seen, not on every read.
+ */
+export function onceEach(logger: Logger): Pick<Logger, 'warn'> {
+  const said = new Set<string>();
+  return {
+    warn: (fields, message) => {
+      if (said.has(message)) return;
+      said.add(message);
+      logger.warn(fields, message);
+    },
+  };
 }

@@ -1,12 +1,12 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { ServiceSigner } from '@switchboard/a2a';
-import { delegationTools } from '@switchboard/a2a/delegate';
+import { delegationTools, type PeerCardSignatures } from '@switchboard/a2a/delegate';
 import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
 import { createSupervisorAgent } from '@switchboard/customer-service';
-import { findWorkers, workerCards } from './worker-cards.ts';
+import { findWorkers, onceEach, workerCards } from './worker-cards.ts';
 
 /** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */
 const REPLICAS_FRESH_MS = 1_000;
@@ -25,7 +25,11 @@ interface WorkerToolsOptions {
   workerWaitMs: number;
   /** Signs each delegation's assertion: this service, for the customer the request is for. */
   signer: ServiceSigner;
+  /** Check the workers' card signatures against the trusted keys (see `workerCards`). */
+  signatures?: PeerCardSignatures;
   logger: Logger;
+  /** Where refused (or suspect) cards are reported (default: `onceEach(logger)`, each said once). */
+  cardLogger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -40,9 +44,11 @@ export class WorkerTools {
   #replicas: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
   readonly #o: WorkerToolsOptions;
+  readonly #cardWarnings: Pick<Logger, 'warn'>;
 
   constructor(o: WorkerToolsOptions, peers: readonly AgentCard[]) {
     this.#o = o;
+    this.#cardWarnings = o.cardLogger ?? onceEach(o.logger);
     this.#fingerprint = fingerprint(peers);
     this.#agent = this.#build(peers);
   }
@@ -53,8 +59,12 @@ export class WorkerTools {
 
   /** Re-reads the registry; rebuilds the tools when the workers changed. */
   async refresh(): Promise<void> {
-    const { registry, names, logger } = this.#o;
-    const peers = workerCards({ entries: (await findWorkers({ registry, names })).entries, logger });
+    const { registry, names, signatures } = this.#o;
+    const peers = await workerCards({
+      entries: (await findWorkers({ registry, names })).entries,
+      logger: this.#cardWarnings,
+      ...(signatures ? { signatures } : {}),
+    });
     const next = fingerprint(peers);
     if (next === this.#fingerprint) return;
     this.#fingerprint = next;

@@ -9,14 +9,26 @@ import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
-import { checkCard, detectCardVersion, renderAgentCard } from '@switchboard/cards';
+import {
+  cardSigner,
+  checkCard,
+  detectCardVersion,
+  renderAgentCard,
+  trustedCardKeys,
+  verifyCardSignature,
+} from '@switchboard/cards';
 import * as Sdk03 from 'a2a-sdk-03/client';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '../src/card/permissions-extension.ts';
-import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http/index.ts';
-import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import {
+  a2aHttpInterfaces,
+  agentCardRoute,
+  createA2aHttpApp,
+  startA2aHttpServer,
+} from '../src/http/index.ts';
+import { buildAgentCard, createHostedAgent, generateServiceKey } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
 import { refundTool } from './support/refund-tool.ts';
 
@@ -265,6 +277,42 @@ describe('the well-known card, by A2A-Version', () => {
     expect(await refused.json()).toMatchObject({
       error: { message: expect.stringContaining(`or none for the ${unversionedCard} card`) },
     });
+  });
+
+  it('serves a signed card in every shape: the header-less and 1.0 ones verify, and the ETag follows the signature', async () => {
+    const { privateKey, publicKey } = generateServiceKey({ service: 'shop' });
+    const keys = await trustedCardKeys({ jwks: { keys: [publicKey] } });
+    host = await startHost({ turns: [], signCard: cardSigner({ key: privateKey }) });
+    const byVersion: Record<string, string>[] = [{}, { 'A2A-Version': '1.0' }, { 'A2A-Version': '0.3' }];
+    const [none, one, three] = (await Promise.all(
+      byVersion.map(async (headers) => (await getCard(headers)).json()),
+    )) as { signatures?: unknown }[];
+    const { signatures } = AgentCard.toJSON(host.card) as { signatures: unknown[] };
+    expect(signatures).toHaveLength(1);
+    for (const card of [none, one, three]) expect(card?.signatures).toEqual(signatures);
+    for (const card of [none, one]) {
+      expect(await verifyCardSignature({ card, keys })).toEqual({ status: 'valid', kid: privateKey.kid });
+    }
+
+    // The same card signed by another key is served with other ETags.
+    const other = generateServiceKey({ service: 'shop', label: 'next' }).privateKey;
+    const unsigned = AgentCard.fromJSON({ ...(AgentCard.toJSON(host.card) as object), signatures: [] });
+    const etags = async (card: AgentCard) => {
+      const app = express().get(CARD_PATH, agentCardRoute({ card }));
+      const server = await startA2aHttpServer({ app });
+      closers.push(() => server.close());
+      return Promise.all(
+        [{}, { 'A2A-Version': '1.0' }, { 'A2A-Version': '0.3' }].map(
+          async (headers) =>
+            (await fetch(`${server.url}${CARD_PATH}`, { headers })).headers.get('etag') ?? '',
+        ),
+      );
+    };
+    const [first, second] = await Promise.all([
+      etags(await cardSigner({ key: privateKey })(unsigned)),
+      etags(await cardSigner({ key: other })(unsigned)),
+    ]);
+    for (const [index, etag] of first.entries()) expect(etag).not.toBe(second[index]);
   });
 
   it('refuses an unsupported version with 400, naming the versions it serves', async () => {

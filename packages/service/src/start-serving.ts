@@ -17,6 +17,7 @@ import {
 } from '@switchboard/a2a/redis';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import { cardSigner } from '@switchboard/cards';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
@@ -121,6 +122,8 @@ export async function startServing({
     model,
     version,
     ...(built.skills ? { skills: built.skills } : {}),
+    // Peers that trust this service's key can tell its card was not changed on the way (A2A §8.4).
+    ...(config.card.sign ? { signCard: cardSigner({ key: config.serviceKey }) } : {}),
     http: {
       port: config.port,
       host: config.host,

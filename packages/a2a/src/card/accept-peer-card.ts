@@ -5,9 +5,12 @@ import { type CardVersion, checkCard, fromV03, type JsonObject } from '@switchbo
 const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A peer's card, accepted (as a v1.0 SDK card) or refused (with the reason that was logged). */
+/**
+ * A peer's card, accepted (as a v1.0 SDK card; `signedBy` the kid of the trusted key that signed it,
+ * when signatures were checked) or refused (with the reason that was logged).
+ */
 export type PeerCard =
-  | { accepted: true; source: string; version: CardVersion; card: AgentCard }
+  | { accepted: true; source: string; version: CardVersion; card: AgentCard; signedBy?: string }
   | { accepted: false; source: string; reason: string };
 
 /**

@@ -1,6 +1,8 @@
 // The caller's side: accept peers' cards, and turn their skills into tools that delegate over A2A.
 export type { PeerCard } from '../card/accept-peer-card.ts';
 export { acceptPeerCard, acceptPeerCards } from '../card/accept-peer-card.ts';
+export type { PeerCardPolicy, PeerCardSignatures } from '../card/accept-signed-peer-cards.ts';
+export { acceptSignedPeerCards, PEER_CARD_POLICIES } from '../card/accept-signed-peer-cards.ts';
 export type { DelegateOutcome } from './delegation-result.ts';
 export type { DelegationToolsOptions } from './delegation-tools.ts';
 export { delegationTools } from './delegation-tools.ts';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createLocalJWKSet, createRemoteJWKSet, type FlattenedVerifyGetKey, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { CardsError } from '../errors.ts';
 
 /**
@@ -7,7 +7,7 @@ import { CardsError } from '../errors.ts';
  * header, the trusted key its `kid` names, or a throw. Make one with {@link trustedCardKeys}, or
  * pass any lookup of your own (e.g. a service's trusted keys that are re-read as they change).
  */
-export type CardKeys = FlattenedVerifyGetKey;
+export type CardKeys = JWTVerifyGetKey;
 
 /** Where the trusted keys come from: a JWKS given whole, a JWKS file, or a JWKS served at a URL. */
 export type TrustedCardKeysSource = { jwks: JSONWebKeySet } | { file: string } | { url: string };

@@ -74,9 +74,13 @@ async function verifyOne(entry: Record<string, unknown>, payload: string, keys: 
   try {
     // The key is looked up by the protected header alone: nothing unprotected steers it, and a
     // key the signature carries or points to (jwk, jku, x5u) is never used.
-    await flattenedVerify(jws, (protectedHeader, token) => keys(protectedHeader, { ...token, header: {} }), {
-      algorithms: ALGORITHMS,
-    });
+    await flattenedVerify(
+      jws,
+      (protectedHeader, token) => keys({ ...protectedHeader, alg }, { ...token, header: {} }),
+      {
+        algorithms: ALGORITHMS,
+      },
+    );
     return { status: 'valid', kid };
   } catch (error) {
     if (error instanceof errors.JWKSNoMatchingKey)
