@@ -4,6 +4,14 @@ export type CardsErrorParty = 'caller' | 'internal';
 /** Every error code `@switchboard/cards` raises, with who must act and the default message. */
 export const CARDS_ERRORS = {
   INVALID_OPTIONS: { party: 'caller', defaultMessage: 'The options passed to this call are not valid.' },
+  NOT_A_CARD: {
+    party: 'caller',
+    defaultMessage: 'This document is not an A2A Agent Card, so it cannot be converted.',
+  },
+  NOT_CONVERTIBLE: {
+    party: 'caller',
+    defaultMessage: 'This card cannot be converted to a card that passes the checker for the other version.',
+  },
   SCHEMA_UNAVAILABLE: { party: 'internal', defaultMessage: 'A bundled A2A JSON Schema could not be loaded.' },
 } as const satisfies Record<string, { party: CardsErrorParty; defaultMessage: string }>;
 

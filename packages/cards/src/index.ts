@@ -1,5 +1,5 @@
 // check
-export type { CardCheck, CardProblem, CardRule } from './check/card-problem.ts';
+export type { CardCheck, CardProblem, CardReading, CardRule } from './check/card-problem.ts';
 export { CARD_RULES } from './check/card-problem.ts';
 export type { CheckCardOptions } from './check/check-card.ts';
 export { checkCard } from './check/check-card.ts';
@@ -16,7 +16,7 @@ export type { CardsErrorCode, CardsErrorParty } from './errors.ts';
 export { CARDS_ERRORS, CardsError, isCardsError } from './errors.ts';
 // card JSON
 export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './json/card-json.ts';
-export { detectCardVersion } from './json/card-json.ts';
+export { cardVersionLabel, detectCardVersion } from './json/card-json.ts';
 // sign
 export type { CardKeys, TrustedCardKeysSource } from './sign/card-keys.ts';
 export { trustedCardKeys } from './sign/card-keys.ts';

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type CardProblem,
   CardsError,
+  type CardVersion,
+  cardVersionLabel,
   checkCard,
   fromV03,
   isCardsError,
@@ -11,6 +13,9 @@ import {
   toV03,
 } from '../src/index.ts';
 import { v03 } from './support/worked-example.ts';
+
+const pick = (card: JsonObject, fields: string[]) =>
+  Object.fromEntries(fields.filter((field) => field in card).map((field) => [field, card[field]]));
 
 const realWorld = fileURLToPath(new URL('./fixtures/cards/real-world/', import.meta.url));
 const fixture = (name: string) => JSON.parse(readFileSync(`${realWorld}${name}.json`, 'utf8')) as JsonObject;
@@ -34,33 +39,138 @@ const only = (card: unknown, rule: string): CardProblem[] =>
 
 describe('checkCard: valid cards', () => {
   it('passes the worked example in both versions, and both conversions of it', () => {
-    expect(checkCard(v03)).toEqual({ version: '0.3', valid: true, problems: [] });
-    expect(checkCard(v1)).toEqual({ version: '1.0', valid: true, problems: [] });
-    expect(checkCard(fromV03(v03).card)).toEqual({ version: '1.0', valid: true, problems: [] });
-    expect(checkCard(toV03(v1).card)).toEqual({ version: '0.3', valid: true, problems: [] });
+    const clean = (version: '1.0' | '0.3') => ({ version, readings: [version], valid: true, problems: [] });
+    expect(checkCard(v03)).toEqual(clean('0.3'));
+    expect(checkCard(v1)).toEqual(clean('1.0'));
+    expect(checkCard(fromV03(v03).card)).toEqual(clean('1.0'));
+    expect(checkCard(toV03(v1).card)).toEqual(clean('0.3'));
   });
 
-  it('checks a hybrid card against the v0.3 schema, warning that strict v1.0 readers refuse it', () => {
-    const hybrid = { ...v03, supportedInterfaces: v1.supportedInterfaces };
+  it('reads a deliberate hybrid card as v1.0 and as v0.3, clean on each', () => {
+    const { card: asV03 } = toV03(v1);
+    const bearer = { type: 'http', scheme: 'Bearer', httpAuthSecurityScheme: { scheme: 'Bearer' } };
+    const hybrid = {
+      ...v1,
+      ...pick(asV03, ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces']),
+      securitySchemes: { bearer },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      security: [{ bearer: [] }],
+    };
+    expect(checkCard(hybrid)).toEqual({
+      version: 'hybrid',
+      readings: ['1.0', '0.3'],
+      valid: true,
+      problems: [],
+    });
+  });
+
+  it('names the reading each problem of a hybrid card belongs to, with hints that keep the other form', () => {
+    const { card: asV03 } = toV03(v1);
+    const hybrid = {
+      ...v1,
+      ...pick(asV03, ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces']),
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      skills: [
+        { id: 'a', name: 'A', description: 'a', tags: [] },
+        { id: 'a', name: 'B', tags: [] },
+      ],
+      url: 'ftp://a.example/rpc',
+    };
     const result = checkCard(hybrid);
-    expect(result.version).toBe('hybrid');
-    expect(result.valid).toBe(true);
-    expect(result.problems).toEqual([
-      expect.objectContaining({
-        severity: 'warning',
-        rule: 'hybrid',
-        path: '$',
-        hint: expect.stringContaining('v1.0 readers that validate strictly refuse'),
-      }),
+    expect(result).toMatchObject({ version: 'hybrid', readings: ['1.0', '0.3'], valid: false });
+    expect(result.problems.map((p) => `${p.severity} ${p.rule} ${p.path} ${p.reading ?? 'both'}`)).toEqual([
+      'error schema-required $.skills[1].description both',
+      'error duplicate-skill-id $.skills[1].id both',
+      'error interface-url $.url 0.3',
+      'warning main-url-not-listed $.additionalInterfaces 0.3',
+      'warning hybrid $.securitySchemes.bearer 0.3',
+      'warning hybrid $.securityRequirements both',
     ]);
-    const strict = checkCard(hybrid, { version: '1.0' });
-    expect(strict).toMatchObject({ version: '1.0', valid: false });
-    expect(strict.problems.filter((p) => p.rule === 'schema-unknown-field').map((p) => p.path)).toEqual([
-      '$.protocolVersion',
-      '$.url',
-      '$.preferredTransport',
-      '$.additionalInterfaces',
-      '$.supportsAuthenticatedExtendedCard',
+    const scheme = result.problems.find((p) => p.rule === 'hybrid' && p.reading === '0.3');
+    expect(scheme?.message).toBe(
+      '$.securitySchemes.bearer has only its v1.0 form, which v0.3 readers that validate the card refuse (as v0.3)',
+    );
+    expect(scheme?.hint).toMatch(/add "type" and its fields beside the v1\.0 form/);
+    expect(result.problems.find((p) => p.rule === 'interface-url')?.message).toBe(
+      '$.url must be an absolute http(s) URL for the JSONRPC binding (as v0.3)',
+    );
+  });
+});
+
+describe('checkCard: which version a card is', () => {
+  const rules = (card: unknown) =>
+    checkCard(card)
+      .problems.filter((p) => p.severity === 'error')
+      .map((p) => `${p.rule} ${p.path}`);
+
+  it('reads a v1.0 card with a stray v0.3 field as v1.0, and never asks for url or "0.3.0"', () => {
+    // The A2A v1.0.1 specification's own sample card writes `security` (v0.3) for securityRequirements.
+    const { securityRequirements: requirements, ...rest } = v1;
+    const strays: JsonObject[] = [
+      { ...v1, protocolVersion: '1.0' },
+      { ...v1, protocolVersion: '0.3.0' },
+      {
+        ...rest,
+        security: [{ bearer: [] }],
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+      },
+      { ...v1, url: 'https://a.example/a2a/jsonrpc' },
+      { ...v1, url: 'https://a.example/a2a/jsonrpc', protocolVersion: '1.0' },
+    ];
+    expect(requirements).toBeUndefined();
+    expect(strays.map((card) => [checkCard(card).version, ...rules(card)])).toEqual([
+      ['1.0', 'schema-unknown-field $.protocolVersion'],
+      ['1.0', 'schema-unknown-field $.protocolVersion'],
+      ['1.0', 'schema-unknown-field $.security'],
+      ['1.0', 'schema-unknown-field $.url'],
+      ['1.0', 'schema-unknown-field $.url', 'schema-unknown-field $.protocolVersion'],
+    ]);
+    const hints = strays.flatMap((card) => checkCard(card).problems.map((p) => p.hint));
+    expect(hints.join('\n')).not.toMatch(/Add "url"|Add "protocolVersion": "0\.3\.0"/);
+    expect(checkCard(strays[2]).problems[0]?.hint).toMatch(/securityRequirements/);
+  });
+
+  it('reads a card without supportedInterfaces by what it has: url or "0.3.x" for v0.3, v1.0-only fields for v1.0', () => {
+    const { supportedInterfaces: _i, ...bare } = v1;
+    expect(checkCard({ ...bare, protocolVersion: '1.0' }).version).toBe('1.0');
+    expect(checkCard({ ...bare, securityRequirements: [] }).version).toBe('1.0');
+    expect(checkCard({ ...bare, capabilities: { extendedAgentCard: false } }).version).toBe('1.0');
+    expect(rules({ ...bare, protocolVersion: '1.0' })).toEqual([
+      'schema-required $.supportedInterfaces',
+      'schema-unknown-field $.protocolVersion',
+    ]);
+    const { url: _u, ...noUrl } = v03;
+    expect(checkCard(noUrl)).toMatchObject({ version: '0.3', readings: ['0.3'] });
+    expect(rules(noUrl)).toEqual(['schema-required $.url']);
+  });
+
+  it('flags v1.0 fields in a v0.3 card as stray, with their v0.3 names', () => {
+    const card = {
+      ...v03,
+      securityRequirements: [{ schemes: { m: { list: [] } } }],
+      securitySchemes: { m: { type: 'mutualTLS' } },
+      capabilities: { extendedAgentCard: true },
+      skills: [{ id: 'a', name: 'A', description: 'a', tags: [], securityRequirements: [] }],
+    };
+    const result = checkCard(card);
+    expect(result).toMatchObject({ version: '0.3', valid: true });
+    expect(result.problems.map((p) => `${p.rule} ${p.path}`)).toEqual([
+      'other-version-field $.securityRequirements',
+      'other-version-field $.capabilities.extendedAgentCard',
+      'other-version-field $.skills[0].securityRequirements',
+    ]);
+    expect(result.problems[0]?.hint).toBe(
+      'v0.3 readers ignore it: v0.3 calls it security, written [{"<scheme>": ["<scope>"]}].',
+    );
+  });
+
+  it('names each version in words, for the CLI', () => {
+    expect(['1.0', '0.3', 'hybrid', 'unknown'].map((v) => cardVersionLabel(v as CardVersion))).toEqual([
+      'v1.0 card',
+      'v0.3 card',
+      'hybrid card (read as v1.0 and as v0.3)',
+      'not an A2A card',
     ]);
   });
 });
@@ -70,6 +180,7 @@ describe('checkCard: real-world cards from the A2A samples', () => {
     const result = checkCard(fixture('a2a_mcp__agent_cards__air_ticketing_agent'));
     expect(result).toEqual({
       version: '0.3',
+      readings: ['0.3'],
       valid: false,
       problems: [
         {
@@ -163,7 +274,7 @@ describe('checkCard: schema problems in words', () => {
       },
       security: [{ both: [] }],
     };
-    expect(checkCard(card).version).toBe('hybrid');
+    expect(checkCard(card).version).toBe('1.0');
     const problems = checkCard(card, { version: '1.0' }).problems;
     expect(problems).toContainEqual(
       expect.objectContaining({

@@ -25,3 +25,21 @@ export const REQUIRED_HINTS: Readonly<Record<'0.3' | '1.0', Readonly<Record<stri
       'Add "supportedInterfaces": [{"url": "https://agent.example/a2a/jsonrpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}], the preferred interface first.',
   },
 };
+
+/** Hints for v1.0 fields found in a card read as v0.3, keyed by field name. */
+export const V03_OTHER_VERSION: Readonly<Record<string, string>> = {
+  supportedInterfaces:
+    'v0.3 readers ignore it: v0.3 names the main endpoint in url (with preferredTransport) and the others in additionalInterfaces.',
+  securityRequirements:
+    'v0.3 readers ignore it: v0.3 calls it security, written [{"<scheme>": ["<scope>"]}].',
+  extendedAgentCard:
+    'v0.3 readers ignore it: v0.3 says supportsAuthenticatedExtendedCard at the top level of the card.',
+};
+
+/** Hints for a security scheme of a hybrid card that has only one version's form. */
+export const HYBRID_SCHEME_HINTS: Readonly<Record<'1.0' | '0.3', string>> = {
+  '1.0':
+    'v1.0 readers need the v1.0 form of this scheme: add it beside the v0.3 fields, e.g. "httpAuthSecurityScheme": {"scheme": "Bearer"} (v0.3 readers ignore it).',
+  '0.3':
+    'v0.3 readers need the v0.3 form of this scheme: add "type" and its fields beside the v1.0 form, e.g. "type": "http", "scheme": "Bearer" (v1.0 readers of a hybrid card ignore them).',
+};

@@ -4,7 +4,9 @@ import type { CardVersion } from '../json/card-json.ts';
 export const CARD_RULES = {
   'not-an-object': 'The card must be a JSON object.',
   'unknown-version': 'The card must have the fields that identify v1.0 or v0.3.',
-  hybrid: 'v0.3 fields next to supportedInterfaces pass v0.3 readers but fail strict v1.0 readers.',
+  hybrid:
+    'A hybrid card (v1.0 and v0.3 in one) must read cleanly as each: every field in the form its readers need.',
+  'other-version-field': 'A field of the other A2A version, which readers of this version ignore.',
   'check-failed': 'The check itself failed: a getter on the card threw, or a schema could not load.',
   'schema-required': 'A field the schema (or, for v1.0, the proto) requires is missing.',
   'schema-type': 'A field has the wrong JSON type.',
@@ -41,12 +43,22 @@ export interface CardProblem {
   message: string;
   /** How to fix it. */
   hint: string;
+  /**
+   * The reading the problem belongs to, when the card is checked under two (a hybrid card is read
+   * as v1.0 and as v0.3); absent when it holds for every reading.
+   */
+  reading?: CardReading;
 }
+
+/** A version a card is read (checked) as. */
+export type CardReading = '1.0' | '0.3';
 
 /** The result of {@link checkCard}. */
 export interface CardCheck {
   /** The version the card was checked as: the one forced, or the one detected. */
   version: CardVersion;
+  /** The readings it was checked under: one, or both for a hybrid card; none for a non-card. */
+  readings: CardReading[];
   /** True when there is no problem of severity `error`. */
   valid: boolean;
   problems: CardProblem[];

@@ -1,7 +1,7 @@
 import { indexed, keyOf } from '../json/card-entries.ts';
-import type { CardVersion, JsonObject } from '../json/card-json.ts';
+import type { JsonObject } from '../json/card-json.ts';
 import { quote } from '../json/describe-value.ts';
-import { type CardProblem, error, warning } from './card-problem.ts';
+import { type CardProblem, type CardReading, error, warning } from './card-problem.ts';
 import {
   bindingProblems,
   type CardEndpoint,
@@ -88,11 +88,11 @@ function v03InterfaceProblems(card: JsonObject): CardProblem[] {
   return problems;
 }
 
-/** The checks beyond the schema, for a card of the given version (a hybrid gets both sets). */
-export function cardRules({ card, version }: { card: JsonObject; version: CardVersion }): CardProblem[] {
+/** The checks beyond the schema, for a card of the given version (a hybrid card is checked once per reading). */
+export function cardRules({ card, version }: { card: JsonObject; version: CardReading }): CardProblem[] {
   return [
-    ...(version === '1.0' || version === 'hybrid' ? v1InterfaceProblems(card) : []),
-    ...(version === '0.3' || version === 'hybrid' ? v03InterfaceProblems(card) : []),
+    ...(version === '1.0' ? v1InterfaceProblems(card) : []),
+    ...(version === '0.3' ? v03InterfaceProblems(card) : []),
     ...skillProblems(card),
     ...mediaTypeProblems(card),
     ...securityProblems(card),

@@ -1,10 +1,12 @@
 import { CardsError } from '../errors.ts';
-import { type CardVersion, detectCardVersion, isObject, V03_ONLY_FIELDS } from '../json/card-json.ts';
+import { type CardVersion, detectCardVersion, isObject, type JsonObject } from '../json/card-json.ts';
 import { describeValue } from '../json/describe-value.ts';
 import { REQUIRED_HINTS, V1_RENAMES } from './card-hints.ts';
-import { type CardCheck, type CardProblem, error, warning } from './card-problem.ts';
+import { type CardCheck, type CardProblem, type CardReading, error } from './card-problem.ts';
+import { mergeReadings, otherVersionProblems, readingView, tagReading } from './card-readings.ts';
 import { cardRules } from './card-rules.ts';
 import { cardSchema } from './card-schemas.ts';
+import { hybridProblems } from './hybrid-rules.ts';
 import { schemaProblems } from './schema-problems.ts';
 
 /** Options of {@link checkCard}. */
@@ -13,63 +15,68 @@ export interface CheckCardOptions {
   version?: '1.0' | '0.3';
 }
 
-const result = (version: CardVersion, problems: CardProblem[]): CardCheck => ({
+const result = (version: CardVersion, readings: CardReading[], problems: CardProblem[]): CardCheck => ({
   version,
+  readings,
   valid: !problems.some((problem) => problem.severity === 'error'),
   problems,
 });
 
-function check(card: unknown, forced: '1.0' | '0.3' | undefined): CardCheck {
+/** The card against one version's schema and rules. */
+function checkAs(card: JsonObject, reading: CardReading): CardProblem[] {
+  return [
+    ...schemaProblems({
+      card,
+      schema: cardSchema(reading),
+      renames: reading === '1.0' ? V1_RENAMES : {},
+      requiredHints: REQUIRED_HINTS[reading],
+    }),
+    ...cardRules({ card, version: reading }),
+    ...(reading === '0.3' ? otherVersionProblems(card) : []),
+  ];
+}
+
+function check(card: unknown, forced: CardReading | undefined): CardCheck {
   if (!isObject(card)) {
-    return result(forced ?? 'unknown', [
-      error({
-        rule: 'not-an-object',
-        path: '$',
-        message: '$ must be a JSON object',
-        hint: `It is ${describeValue(card)}. An Agent Card is a JSON object: {"name": ..., "description": ..., "supportedInterfaces": [...], ...}.`,
-      }),
-    ]);
+    return result(
+      forced ?? 'unknown',
+      [],
+      [
+        error({
+          rule: 'not-an-object',
+          path: '$',
+          message: '$ must be a JSON object',
+          hint: `It is ${describeValue(card)}. An Agent Card is a JSON object: {"name": ..., "description": ..., "supportedInterfaces": [...], ...}.`,
+        }),
+      ],
+    );
   }
   const version = forced ?? detectCardVersion(card);
   if (version === 'unknown') {
-    return result(version, [
-      error({
-        rule: 'unknown-version',
-        path: '$',
-        message: '$ is neither a v1.0 nor a v0.3 Agent Card',
-        hint: `A v1.0 card lists its endpoints in supportedInterfaces; a v0.3 card has protocolVersion and url (and may have preferredTransport, additionalInterfaces, supportsAuthenticatedExtendedCard, security). Add the fields of the version you mean, or pass { version } to check against one.`,
-      }),
-    ]);
-  }
-  const problems: CardProblem[] = [];
-  if (version === 'hybrid') {
-    const fields = V03_ONLY_FIELDS.filter((field) => field in card);
-    problems.push(
-      warning({
-        rule: 'hybrid',
-        path: '$',
-        message: `$ is a hybrid card: v0.3 fields (${fields.join(', ')}) next to supportedInterfaces`,
-        hint: 'v0.3 readers accept it, but v1.0 readers that validate strictly refuse the extra fields. Serve the pure v1.0 card (fromV03) to clients that send A2A-Version: 1.0, and this one to the rest.',
-      }),
+    return result(
+      version,
+      [],
+      [
+        error({
+          rule: 'unknown-version',
+          path: '$',
+          message: '$ is neither a v1.0 nor a v0.3 Agent Card',
+          hint: 'A v1.0 card lists its endpoints in supportedInterfaces; a v0.3 card has protocolVersion and url (and may have preferredTransport, additionalInterfaces, supportsAuthenticatedExtendedCard, security). Add the fields of the version you mean, or check it as one with --version 1.0 or --version 0.3.',
+        }),
+      ],
     );
   }
-  const schemaVersion = version === '1.0' ? '1.0' : '0.3';
-  problems.push(
-    ...schemaProblems({
-      card,
-      schema: cardSchema(schemaVersion),
-      renames: schemaVersion === '1.0' ? V1_RENAMES : {},
-      requiredHints: REQUIRED_HINTS[schemaVersion],
-    }),
-    ...cardRules({ card, version }),
-  );
-  return result(version, problems);
+  if (version !== 'hybrid') return result(version, [version], checkAs(card, version));
+  const v1 = tagReading(card, '1.0', checkAs(readingView(card, '1.0'), '1.0'));
+  const v03 = tagReading(card, '0.3', checkAs(readingView(card, '0.3'), '0.3'));
+  return result(version, ['1.0', '0.3'], [...mergeReadings(v1, v03), ...hybridProblems(card)]);
 }
 
 /**
  * Checks an Agent Card and says what is wrong, where and how to fix it. The version is detected
- * from the card's fields (or forced with `version`); the card is validated against that version's
- * JSON Schema (a hybrid card against v0.3's, with a warning), then against rules the schema cannot
+ * from what the card is (or forced with `version`); the card is validated against that version's
+ * JSON Schema (a hybrid card, complete in both shapes, is read as each version, and each problem
+ * names the reading it belongs to), then against rules the schema cannot
  * express: unique skill ids, well-formed interface URLs and protocol versions, security
  * requirements that name declared schemes, and consistent capabilities. Never throws for any card.
  *
@@ -86,12 +93,12 @@ export function checkCard(card: unknown, { version }: CheckCardOptions = {}): Ca
   try {
     return check(card, version);
   } catch (cause) {
-    return result(version ?? 'unknown', [
+    return result(version ?? 'unknown', version ? [version] : [], [
       error({
         rule: 'check-failed',
         path: '$',
         message: `$ could not be checked: ${cause instanceof Error ? cause.message : 'unknown failure'}`,
-        hint: 'Pass plain parsed JSON (JSON.parse output). If it is, this is a bug in checkCard: please report it with the card.',
+        hint: 'Check a card read from a JSON file or URL. If it is one, this is a bug in the checker: please report it with the card.',
       }),
     ]);
   }

@@ -168,7 +168,7 @@ export function v03VersionProblems(card: JsonObject): CardProblem[] {
       rule: 'protocol-version',
       path: '$.protocolVersion',
       message: `$.protocolVersion is ${quote(version)} but the card has the v0.3 shape`,
-      hint: 'A v0.3-shaped card speaks 0.3: write "0.3.0". For v1.0, convert the card with fromV03 and state versions per interface.',
+      hint: 'A v0.3-shaped card speaks 0.3: write "0.3.0". For v1.0, convert the card with `switchboard cards convert --to 1.0`, which states the version per interface.',
     }),
   ];
 }

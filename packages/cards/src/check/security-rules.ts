@@ -1,20 +1,14 @@
 import { indexed } from '../json/card-entries.ts';
-import { isObject, type JsonObject, member } from '../json/card-json.ts';
+import { isObject, type JsonObject } from '../json/card-json.ts';
 import { quote } from '../json/describe-value.ts';
+import { readRequirements } from '../json/security-requirements.ts';
 import { type CardProblem, error, warning } from './card-problem.ts';
 
 /** Requirements in either shape: v1.0 `[{schemes: {name: {list}}}]` or v0.3 `[{name: [scopes]}]`. */
 function requirementNames(holder: JsonObject, path: string): { name: string; path: string }[] {
-  const v1 = indexed(holder.securityRequirements).flatMap(([requirement, index]) =>
-    Object.keys(isObject(requirement.schemes) ? requirement.schemes : {}).map((name) => ({
-      name,
-      path: member(`${path}.securityRequirements[${index}].schemes`, name),
-    })),
+  return ['securityRequirements', 'security'].flatMap((field) =>
+    readRequirements(holder[field], `${path}.${field}`).requirements.flat(),
   );
-  const v03 = indexed(holder.security).flatMap(([requirement, index]) =>
-    Object.keys(requirement).map((name) => ({ name, path: member(`${path}.security[${index}]`, name) })),
-  );
-  return [...v1, ...v03];
 }
 
 /**

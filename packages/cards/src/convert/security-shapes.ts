@@ -1,12 +1,6 @@
-import {
-  type CardWarning,
-  isObject,
-  type JsonObject,
-  member,
-  objects,
-  pick,
-  strings,
-} from '../json/card-json.ts';
+import { type CardWarning, isObject, type JsonObject, member, pick } from '../json/card-json.ts';
+import { describeValue } from '../json/describe-value.ts';
+import { type Requirement, readRequirements } from '../json/security-requirements.ts';
 
 /** v0.3 OAuth flows in the order v1.0 keeps one of them (it allows exactly one). */
 const FLOW_PREFERENCE = ['authorizationCode', 'clientCredentials', 'implicit', 'password'] as const;
@@ -17,6 +11,8 @@ export function schemeToV03(scheme: unknown, path: string, warnings: CardWarning
     warnings.push({ path, message: 'not an object; left out' });
     return undefined;
   }
+  // A v1.0 card may carry a scheme in the v0.3 form already: keep it as it is.
+  if (typeof scheme.type === 'string') return structuredClone(scheme);
   const [variant, body] = Object.entries(scheme)[0] ?? [];
   const value = isObject(body) ? body : {};
   const description = pick(value, ['description']);
@@ -65,6 +61,18 @@ export function schemeToV03(scheme: unknown, path: string, warnings: CardWarning
   }
 }
 
+const V03_SCHEME_FIELDS = [
+  'type',
+  'description',
+  'scheme',
+  'bearerFormat',
+  'in',
+  'name',
+  'flows',
+  'openIdConnectUrl',
+  'oauth2MetadataUrl',
+];
+
 /** One v0.3 security scheme (`{ "type": ... }`) in its v1.0 form. */
 export function schemeFromV03(
   scheme: unknown,
@@ -82,6 +90,9 @@ export function schemeFromV03(
     /SecurityScheme$/.test(Object.keys(scheme)[0] ?? '')
   ) {
     return structuredClone(scheme);
+  }
+  for (const key of Object.keys(scheme).filter((key) => !V03_SCHEME_FIELDS.includes(key))) {
+    warnings.push({ path: member(path, key), message: 'not a field of a security scheme; left out' });
   }
   const description = pick(scheme, ['description']);
   switch (scheme.type) {
@@ -130,26 +141,37 @@ export function schemeFromV03(
   }
 }
 
-/** v1.0 `securityRequirements` → v0.3 `security`. */
-export function requirementsToV03(requirements: unknown): JsonObject[] {
-  return objects(requirements).map((requirement) =>
-    Object.fromEntries(
-      Object.entries(isObject(requirement.schemes) ? requirement.schemes : {}).map(([name, scopes]) => [
-        name,
-        strings(isObject(scopes) ? scopes.list : []),
-      ]),
-    ),
+function readOrWarn(requirements: unknown, path: string, warnings: CardWarning[]): Requirement[] {
+  const { requirements: read, unread } = readRequirements(requirements, path);
+  for (const { path: at, value } of unread) {
+    warnings.push({ path: at, message: `${describeValue(value)} is not a security requirement; left out` });
+  }
+  return read;
+}
+
+/** Security requirements in any shape → v0.3 `security`; what cannot be read is reported. */
+export function requirementsToV03(
+  requirements: unknown,
+  path: string,
+  warnings: CardWarning[],
+): JsonObject[] {
+  return readOrWarn(requirements, path, warnings).map((requirement) =>
+    Object.fromEntries(requirement.map(({ name, scopes }) => [name, scopes])),
   );
 }
 
-/** v0.3 `security` → v1.0 `securityRequirements`. */
-export function requirementsFromV03(security: unknown): JsonObject[] {
-  return objects(security).map((requirement) => ({
-    schemes: Object.fromEntries(
-      Object.entries(requirement).map(([name, scopes]) => [name, { list: strings(scopes) }]),
-    ),
+/** Security requirements in any shape → v1.0 `securityRequirements`; what cannot be read is reported. */
+export function requirementsFromV03(
+  requirements: unknown,
+  path: string,
+  warnings: CardWarning[],
+): JsonObject[] {
+  return readOrWarn(requirements, path, warnings).map((requirement) => ({
+    schemes: Object.fromEntries(requirement.map(({ name, scopes }) => [name, { list: scopes }])),
   }));
 }
+
+const SKILL_FIELDS = ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes'];
 
 /**
  * Skills in the other version's shape: the same fields, with their security requirements moved
@@ -160,15 +182,42 @@ export function convertSkills({
   from,
   to,
   convert,
+  warnings,
 }: {
   skills: unknown;
   from: 'security' | 'securityRequirements';
   to: 'security' | 'securityRequirements';
-  convert: (requirements: unknown) => JsonObject[];
+  convert: (requirements: unknown, path: string, warnings: CardWarning[]) => JsonObject[];
+  warnings: CardWarning[];
 }): JsonObject[] {
-  return objects(skills).map((skill) => ({
-    ...pick(skill, ['id', 'name', 'description', 'tags', 'examples', 'inputModes', 'outputModes']),
-    tags: Array.isArray(skill.tags) ? skill.tags : [],
-    ...(objects(skill[from]).length > 0 ? { [to]: convert(skill[from]) } : {}),
-  }));
+  if (skills !== undefined && !Array.isArray(skills)) {
+    warnings.push({ path: '$.skills', message: `${describeValue(skills)}, not a list of skills; left out` });
+  }
+  return (Array.isArray(skills) ? skills : []).flatMap((skill, index) => {
+    const path = `$.skills[${index}]`;
+    if (!isObject(skill)) {
+      warnings.push({ path, message: `${describeValue(skill)}, not a skill; left out` });
+      return [];
+    }
+    const other = to === 'security' ? 'security' : 'securityRequirements';
+    const requirements = skill[from] ?? skill[other];
+    const source = skill[from] === undefined ? other : from;
+    const extra = Object.keys(skill).filter(
+      (key) => !SKILL_FIELDS.includes(key) && key !== from && key !== other,
+    );
+    if (to === 'securityRequirements') {
+      for (const key of extra) {
+        warnings.push({ path: member(path, key), message: 'not a field of an A2A v1.0 skill; left out' });
+      }
+    }
+    const converted = Array.isArray(requirements) ? convert(requirements, `${path}.${source}`, warnings) : [];
+    return [
+      {
+        ...pick(skill, SKILL_FIELDS),
+        tags: Array.isArray(skill.tags) ? skill.tags : [],
+        ...(converted.length > 0 ? { [to]: converted } : {}),
+        ...(to === 'security' ? Object.fromEntries(extra.map((key) => [key, skill[key]])) : {}),
+      },
+    ];
+  });
 }
