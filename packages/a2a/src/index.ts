@@ -73,9 +73,11 @@ export { RedisLimitCounters } from './limits/redis-limit-counters.ts';
 export type { HostLimits, RequestLimits } from './limits/request-limits.ts';
 export { DEFAULT_REQUEST_LIMITS } from './limits/request-limits.ts';
 export { concealInternalErrors, InternalServerError } from './observe/conceal-errors.ts';
+export { LAST_EVENT_ID, LAST_EVENT_ID_QUERY } from './protocol/event-position.ts';
 export { sendMessageRequest, textPart, userMessage } from './protocol/messages.ts';
 export {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   DELEGATED_SKILL_KEY,
+  EVENT_POSITION_KEY,
 } from './protocol/metadata-keys.ts';

@@ -1,6 +1,12 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/errors';
-import { JsonRpcTransportHandler, ServerCallContext, type User, validateVersion } from '@a2a-js/sdk/server';
+import {
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  STATE_HEADERS_KEY,
+  type User,
+  validateVersion,
+} from '@a2a-js/sdk/server';
 import type { QueueLogger } from '../logger.ts';
 import type { JobEnvelope } from '../wire/envelope.ts';
 import { BULLMQ_BINDING } from '../wire/queue-url.ts';
@@ -110,7 +116,10 @@ export async function serveRequest({
     .split(',')
     .map((uri) => uri.trim())
     .filter(Boolean);
-  const context = new ServerCallContext({ user, requestedVersion, requestedExtensions: extensions });
+  // The service parameters are where the handler finds them over HTTP, as the SDK's default context
+  // builder keeps the request headers (`Last-Event-ID` resuming a stream, for one).
+  const state = new Map<string, unknown>([[STATE_HEADERS_KEY, { ...parameters }]]);
+  const context = new ServerCallContext({ user, requestedVersion, requestedExtensions: extensions, state });
   if (delivery) setQueueDelivery(context, delivery);
 
   const out = await rpc.handle(request as Record<string, unknown>, context);

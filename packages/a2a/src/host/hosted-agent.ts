@@ -8,9 +8,12 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Tracer } from '@opentelemetry/api';
+import { followTaskEvents } from '../delivery/follow-task-events.ts';
 import { A2aError } from '../errors.ts';
 import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor/agent-executor.ts';
 import { tracedRequestHandler } from '../observe/traced-request-handler.ts';
+import { RedisEventBusManager } from '../redis/redis-event-bus-manager.ts';
+import type { RedisTaskEventLog } from '../redis/task-event-log.ts';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
 export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {
@@ -25,6 +28,13 @@ export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerRes
    * event-bus manager; a `taskStore` you pass does its own scoping.
    */
   ownerResolver?: OwnerResolver;
+  /**
+   * Where every task event is also appended, so `SubscribeToTask` follows a task from any replica,
+   * resumes after a position (`Last-Event-ID`) and several subscribers each get every event (default:
+   * none, the SDK's in-process bus: a subscriber on another replica gets the task and nothing more).
+   * See `RedisTaskEventLog` and `followTaskEvents`.
+   */
+  eventLog?: RedisTaskEventLog;
   /**
    * The OpenTelemetry tracer of the A2A SERVER spans (`SendMessage`, `GetTask`, …; default: the
    * global provider's `@switchboard/a2a` tracer, a no-op until an SDK is registered). Not to be
@@ -58,6 +68,7 @@ export function createHostedAgent({
   card,
   taskStore,
   ownerResolver,
+  eventLog,
   requestTracer,
   ...executorOptions
 }: HostedAgentOptions): HostedAgent {
@@ -84,9 +95,12 @@ export function createHostedAgent({
     card,
     taskStore ?? new InMemoryTaskStore(ownerResolver),
     executor,
-    new DefaultExecutionEventBusManager(ownerResolver),
+    eventLog
+      ? new RedisEventBusManager({ log: eventLog, ...(ownerResolver ? { ownerResolver } : {}) })
+      : new DefaultExecutionEventBusManager(ownerResolver),
   );
-  const requestHandler = tracedRequestHandler(handler, {
+  const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
+  const requestHandler = tracedRequestHandler(followed, {
     agentName: card.name,
     ...(requestTracer ? { tracer: requestTracer } : {}),
   });

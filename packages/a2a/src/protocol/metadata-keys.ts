@@ -22,3 +22,12 @@ export const DELEGATED_SKILL_KEY = 'switchboard.skill';
  * (written by the executor; callers cannot set task metadata).
  */
 export const PRINCIPAL_KEY = 'switchboard.principal';
+
+/**
+ * Event metadata: the position of a streamed task event in its task's event stream, a whole number
+ * that counts the task's events from 1 (each event one more, like the next A2A draft's task
+ * "generation"). `SubscribeToTask` streams carry it on every event (on the first one, the task, it is
+ * the position the snapshot is as of) and the HTTP binding sends it as the SSE `id:`; give it back as
+ * `Last-Event-ID` to resume after it.
+ */
+export const EVENT_POSITION_KEY = 'switchboard.position';
