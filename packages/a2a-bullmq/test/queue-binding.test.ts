@@ -13,6 +13,7 @@ import {
   DefaultRequestHandler,
   InMemoryTaskStore,
   ServerCallContext,
+  STATE_HEADERS_KEY,
 } from '@a2a-js/sdk/server';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -338,6 +339,22 @@ describe('what a request handler sees', () => {
       await queue.close();
     }
     expect(queueDeliveryOf(new ServerCallContext())).toBeUndefined();
+  });
+
+  it('the service parameters, by lower-case name, where the SDK keeps HTTP headers (STATE_HEADERS_KEY)', async () => {
+    const seen: unknown[] = [];
+    await setup({
+      decorate: (handler) =>
+        Object.assign(Object.create(handler) as A2ARequestHandler, {
+          getTask: (params: Parameters<A2ARequestHandler['getTask']>[0], call: ServerCallContext) => {
+            seen.push(call.state.get(STATE_HEADERS_KEY));
+            return handler.getTask(params, call);
+          },
+        }),
+    });
+    const task = (await client.sendMessage(sendRequest(userMessage('one')))) as Task;
+    await client.getTask({ tenant: '', id: task.id }, { serviceParameters: { 'Last-Event-ID': '7' } });
+    expect(seen).toEqual([expect.objectContaining({ 'last-event-id': '7' })]);
   });
 
   it('a handler that answers first and works on keeps the job active until the work is done', async () => {
