@@ -129,6 +129,8 @@ export async function startConfiguration({
           : {}),
       },
       onLog: (line) => tally(logs, line),
+      // A machine busy with other tests can take more than the default minute to start a service.
+      readyTimeoutMs: 180_000,
     });
     const pids = new Map(
       [...launched.services].flatMap(([name, service]) =>
