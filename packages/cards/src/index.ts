@@ -25,5 +25,6 @@ export { cardSigner } from './sign/sign-card.ts';
 export type { CardSignatureProblem, CardSignatureResult } from './sign/verify-card-signature.ts';
 export { verifyCardSignature } from './sign/verify-card-signature.ts';
 // verify
+export { signatureCheck } from './verify/signature-check.ts';
 export type { CardVerification, VerifyCardOptions, VerifyCheck } from './verify/verify-card.ts';
 export { verifyCard } from './verify/verify-card.ts';

@@ -35,9 +35,12 @@ export function buildProgram(output: Output, exit: { code: number }, config: Cli
         '0.3',
       ]),
     )
-    .option('--a2a-version <version>', 'the A2A-Version header sent when fetching a URL', '1.0')
+    .option(
+      '--a2a-version <version>',
+      'fetch a URL with this A2A-Version header only (default: with none, 1.0 and 0.3, saying which card shape each gets)',
+    )
     .action(
-      async (target: string, options: { json: boolean; version?: '1.0' | '0.3'; a2aVersion: string }) => {
+      async (target: string, options: { json: boolean; version?: '1.0' | '0.3'; a2aVersion?: string }) => {
         exit.code = await cardsCheck({
           target,
           json: options.json,
@@ -72,21 +75,33 @@ export function buildProgram(output: Output, exit: { code: number }, config: Cli
     });
   cards
     .command('verify')
-    .description('Prove a live card with real calls: interfaces answer, streaming streams, auth is enforced.')
-    .argument('<url>', 'the agent’s base URL or card URL')
+    .description(
+      'Prove a live card with real calls (interfaces answer, streaming streams, auth is enforced) and check its signature.',
+    )
+    .argument('<url|file>', 'the agent’s base URL or card URL, or a card file (signature check only)')
     .option('--token <token>', 'a bearer token, to check that a valid caller is accepted')
+    .option(
+      '--trusted-keys <jwks>',
+      'a JWKS file or URL of the keys you trust to sign cards: the card must be signed by one (A2A §8.4)',
+    )
     .option('--no-send', 'do not send a message (skips the streaming check)')
     .option('--json', 'print the result as JSON', false)
-    .action(async (url: string, options: { token?: string; send: boolean; json: boolean }) => {
-      exit.code = await cardsVerify({
-        url,
-        token: options.token,
-        send: options.send,
-        json: options.json,
-        jaegerUrl: config.jaegerUrl,
-        output,
-      });
-    });
+    .action(
+      async (
+        url: string,
+        options: { token?: string; trustedKeys?: string; send: boolean; json: boolean },
+      ) => {
+        exit.code = await cardsVerify({
+          url,
+          token: options.token,
+          send: options.send,
+          json: options.json,
+          trustedKeys: options.trustedKeys,
+          jaegerUrl: config.jaegerUrl,
+          output,
+        });
+      },
+    );
   program
     .command('trace')
     .description('Draw a trace as a tree: service, span, duration, status and key attributes.')

@@ -89,7 +89,11 @@ describe('switchboard cards check', () => {
       /huge\.json: cannot be read: the file is 50\.0 MB; a card is a small JSON document and the limit is 5\.0 MB/,
     ],
     ['a missing file', () => join(dir, 'nope.json'), /nope\.json: cannot be read: no such file or directory/],
-    ['an unreachable URL', () => unreachable, /cannot be read: could not fetch the card: .*ECONNREFUSED/],
+    [
+      'an unreachable URL',
+      () => unreachable,
+      /no A2A-Version +→ error: could not fetch the card: .*ECONNREFUSED/,
+    ],
   ])('refuses %s with a clear message, exit 2, no stack trace', async (_label, target, message) => {
     const { code, stdout, stderr } = await switchboard(['cards', 'check', target()]);
     expect(stdout + stderr).toMatch(message);

@@ -96,7 +96,7 @@ describe('switchboard cards verify', () => {
     expect(down.stdout).toMatch(/FAIL {2}card .*could not fetch the card: .*ECONNREFUSED/);
     expect(down.code).toBe(1);
     const notUrl = await switchboard(['cards', 'verify', 'agent-cards/orders-desk']);
-    expect(notUrl.stderr).toContain('is not an http(s) URL');
+    expect(notUrl.stderr).toContain("give the agent's base URL (e.g. http://localhost:8080) or a card file");
     expect(notUrl.code).toBe(2);
   });
 });

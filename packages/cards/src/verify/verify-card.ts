@@ -3,10 +3,12 @@ import { AgentCard, type AgentInterface, Role, type SendMessageRequest } from '@
 import { JsonRpcTransportFactory, RestTransportFactory, type Transport } from '@a2a-js/sdk/client';
 import { fromV03 } from '../convert/from-v03.ts';
 import { isObject, type JsonObject } from '../json/card-json.ts';
+import type { CardKeys } from '../sign/card-keys.ts';
+import { signatureCheck } from './signature-check.ts';
 
 /** The outcome of one check of {@link verifyCard}. */
 export interface VerifyCheck {
-  /** What was checked: `card`, `interface`, `auth`, `streaming`. */
+  /** What was checked: `card`, `signature`, `interface`, `auth`, `streaming`. */
   check: string;
   /** Which interface or URL it concerned. */
   target: string;
@@ -29,6 +31,11 @@ export interface VerifyCardOptions {
    * trace the caller can open (e.g. in Jaeger).
    */
   traceparent?: string;
+  /**
+   * The keys the user trusts to sign cards (see `trustedCardKeys`): the `signature` check passes
+   * only for a card one of them signed. Without them the check is skipped.
+   */
+  trustedKeys?: CardKeys;
   fetchImpl?: typeof fetch;
 }
 
@@ -55,7 +62,8 @@ function describeError(error: unknown): string {
  * Proves a card with real calls: the card can be fetched, each declared HTTP interface answers an
  * A2A request (GetTask of an unknown task must come back as TaskNotFound), declared auth refuses a
  * caller without credentials (and accepts `token`), and declared streaming streams. Declared is not
- * implemented until a call shows it. Never throws: every outcome is a check.
+ * implemented until a call shows it; with `trustedKeys`, the card must be signed by one of them.
+ * Never throws: every outcome is a check.
  */
 export async function verifyCard({
   url,
@@ -64,6 +72,7 @@ export async function verifyCard({
   timeoutMs = 10_000,
   fetchImpl = fetch,
   traceparent,
+  trustedKeys,
 }: VerifyCardOptions): Promise<CardVerification> {
   const cardUrl = cardUrlOf(url);
   const checks: VerifyCheck[] = [];
@@ -107,6 +116,10 @@ export async function verifyCard({
     status: 'passed',
     detail: `fetched "${card.name}" ${card.version}`,
   });
+  // The v1.0 card as fetched: its signatures sign exactly that.
+  checks.push(
+    await signatureCheck({ card: raw, target: cardUrl, ...(trustedKeys ? { keys: trustedKeys } : {}) }),
+  );
 
   /** The HTTP status of the last response each probe saw: a 401 or 403 means it was refused. */
   let lastStatus = 0;
