@@ -358,6 +358,10 @@ describe('following a task from any replica', () => {
       stopAfter: 1,
     });
     const [snapshot] = await reading;
+    // A position that is not one is the caller's mistake.
+    await expect(readSse({ baseUrl: b.url, taskId, token: CUSTOMER, lastEventId: 'soon' })).rejects.toThrow(
+      /400.*Last-Event-ID/,
+    );
     expect(snapshot?.event.payload?.$case).toBe('task');
     expect(Number(snapshot?.id)).toBe(lastPosition);
     const resumed = readSse({ baseUrl: b.url, taskId, token: CUSTOMER, lastEventId: snapshot?.id ?? '' });

@@ -12,6 +12,7 @@ import {
   RedisIntentStore,
   RedisReplayGuard,
   RedisRunStateStore,
+  RedisTaskEventLog,
   RedisTaskLedger,
   RedisTaskStore,
 } from '@switchboard/a2a/redis';
@@ -152,6 +153,8 @@ export async function startServing({
     stores: {
       taskStore,
       ledger: new RedisTaskLedger({ redis, prefix, instanceId: config.instanceId, logger }),
+      // Each task's events in a Redis Stream: SubscribeToTask follows a task from any replica.
+      eventLog: new RedisTaskEventLog({ redis, prefix, retentionSeconds, logger }),
       runState: new RedisRunStateStore({
         redis,
         prefix,
