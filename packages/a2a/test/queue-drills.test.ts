@@ -94,14 +94,23 @@ describe('queue drills with real worker processes', () => {
   }, 60_000);
 
   it('a detached run (returnImmediately) whose worker is killed with SIGKILL is finished by another replica', async () => {
-    const alpha = await startWorker({ name: 'alpha', prefix, queue, lookupMs: 15_000, concurrency: 2, lockMs: 2_000 });
+    const alpha = await startWorker({
+      name: 'alpha',
+      prefix,
+      queue,
+      lookupMs: 15_000,
+      concurrency: 2,
+      lockMs: 2_000,
+    });
     workers.push(alpha);
     const accepted = (await client.sendMessage(sendRequest(userMessage('Where is A60000?'), true))) as Task;
     expect(accepted.status?.state, 'answered before the run ends').not.toBe(TaskState.TASK_STATE_COMPLETED);
     for (let i = 0; i < 600 && (await receipts(['A60000']))[0] !== 1; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await receipts(['A60000']))[0], 'the lookup started on alpha').toBe(1);
-    workers.push(await startWorker({ name: 'beta', prefix, queue, lookupMs: 100, concurrency: 2, lockMs: 2_000 }));
+    workers.push(
+      await startWorker({ name: 'beta', prefix, queue, lookupMs: 100, concurrency: 2, lockMs: 2_000 }),
+    );
     alpha.child.kill('SIGKILL');
     expect(await alpha.exited).toBe('SIGKILL');
 
