@@ -211,6 +211,7 @@ describe('the well-known card, by A2A-Version', () => {
     const hybrid = (await none.json()) as Record<string, unknown>;
     expect(hybrid).toEqual({ ...(AgentCard.toJSON(host.card) as object), ...v03Fields });
     expect(detectCardVersion(hybrid)).toBe('hybrid');
+    expect(checkCard(hybrid)).toMatchObject({ valid: true });
     const empty = await getCard({ 'A2A-Version': '' });
     expect(await empty.json()).toEqual(hybrid);
     expect(empty.headers.get('etag')).toBe(none.headers.get('etag'));
@@ -222,6 +223,7 @@ describe('the well-known card, by A2A-Version', () => {
     expect(one.headers.get('cache-control')).toBe('public, max-age=60');
     const v1 = (await one.json()) as Record<string, unknown>;
     expect(v1).toEqual(AgentCard.toJSON(host.card));
+    expect(checkCard(v1)).toMatchObject({ version: '1.0', valid: true });
     expect(v1).not.toHaveProperty('url');
     expect(v1).not.toHaveProperty('protocolVersion');
     expect(v1.securitySchemes).toEqual({
