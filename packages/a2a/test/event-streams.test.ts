@@ -372,6 +372,27 @@ describe('following a task from any replica', () => {
     expect(stateOf(rest.at(-1)?.event)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it('a replica that closes ends its followers, and leaves no connection behind', async () => {
+    const a = await replica();
+    const b = await replica();
+    const { own, taskId } = await startTask(await httpClient(a, 'JSONRPC', CUSTOMER));
+    const followers = async () =>
+      (await redis.client('LIST'))
+        .toString()
+        .split('\n')
+        .filter((line) => line.includes(`name=${prefix}:task-events-follower`)).length;
+    const follower = collect(
+      (await httpClient(b, 'JSONRPC', CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }),
+    );
+    await follower.until(1);
+    while ((await followers()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await b.close();
+    await follower.done;
+    expect(await followers()).toBe(0);
+    for (let n = 1; n <= STEPS; n++) gate.open(n);
+    await own.done;
+  });
+
   it("refuses someone else's task as GetTask does, on every replica", async () => {
     const a = await replica();
     const b = await replica();

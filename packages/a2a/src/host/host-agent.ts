@@ -323,6 +323,8 @@ export async function hostAgent({
     closing ??= (async () => {
       await registration?.stop().catch(() => {});
       const begun = Date.now();
+      // Followers first: their streams end (to resume elsewhere) rather than hold the server open.
+      await stores.eventLog?.close();
       await server?.close();
       if (started) await queueServer?.close({ graceMs });
       // Runs that came over HTTP go on after their connection closed: give them the rest of the
@@ -336,7 +338,6 @@ export async function hostAgent({
         await untilIdle(hosted.executor, 5_000);
       }
       await cancelListener?.close();
-      await stores.eventLog?.close();
       if (started) await stores.ledger?.stop();
     })();
     return closing;

@@ -13,7 +13,10 @@ export interface PositionedEvent {
 
 /** Options of {@link RedisTaskEventLog}. */
 export interface RedisTaskEventLogOptions {
-  /** An ioredis connection; the caller owns it. Each follower opens (and closes) a duplicate of it. */
+  /**
+   * An ioredis connection; the caller owns it. Each follower opens (and closes) a duplicate of it,
+   * named `<prefix>:task-events-follower` (see `CLIENT LIST`).
+   */
   redis: Redis;
   /** Key prefix of this agent, e.g. `{switchboard:orders}` (the hash tag keeps an agent on one slot). */
   prefix: string;
@@ -181,7 +184,7 @@ export class RedisTaskEventLog {
   ): AsyncGenerator<PositionedEvent | undefined, void, undefined> {
     if (this.#closed || signal?.aborted) return;
     const key = this.key(taskId);
-    const connection = this.#redis.duplicate();
+    const connection = this.#redis.duplicate({ connectionName: `${this.#prefix}:task-events-follower` });
     connection.on('error', () => {});
     this.#followers.add(connection);
     const stop = () => connection.disconnect();
