@@ -147,6 +147,14 @@ describe('signed cards (A2A §8.4)', () => {
       kid: 'orders:2026-05',
     });
 
+    // A key set that cannot be fetched decides nothing about the card, and says so.
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(await verify(signed, await trustedCardKeys({ url: `${url}?again` }))).toMatchObject({
+      status: 'invalid',
+      reason: 'keys-unavailable',
+    });
+
     writeFileSync(file, JSON.stringify({ keys: [orders.privateKey] }));
     await expect(trustedCardKeys({ file })).rejects.toThrow(/JWKS of public keys/);
     await expect(trustedCardKeys({ file: join(dir, 'missing.json') })).rejects.toThrow(/cannot be read/);

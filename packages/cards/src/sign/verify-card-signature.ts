@@ -45,6 +45,24 @@ const RANK: readonly CardSignatureProblem[] = [
 
 type Outcome = CardSignatureResult & { status: 'valid' | 'invalid' };
 
+/** The trusted keys could not be read (a file gone, a URL down): said apart from a key not found. */
+class KeysUnavailable extends Error {}
+
+/** The lookup, with its failures to read the keys told apart from a kid it does not know. */
+const lookingUp =
+  (keys: CardKeys, alg: string): Parameters<typeof flattenedVerify>[1] =>
+  async (protectedHeader, token) => {
+    try {
+      // The key is looked up by the protected header alone: nothing unprotected steers it, and a
+      // key the signature carries or points to (jwk, jku, x5u) is never used.
+      return await keys({ ...protectedHeader, alg }, { ...token, header: {} });
+    } catch (error) {
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
+        throw error;
+      throw new KeysUnavailable(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  };
+
 async function verifyOne(entry: Record<string, unknown>, payload: string, keys: CardKeys): Promise<Outcome> {
   const invalid = (reason: CardSignatureProblem, message: string, kid?: string): Outcome => ({
     status: 'invalid',
@@ -72,15 +90,7 @@ async function verifyOne(entry: Record<string, unknown>, payload: string, keys: 
     ...(isObject(entry.header) ? { header: entry.header } : {}),
   };
   try {
-    // The key is looked up by the protected header alone: nothing unprotected steers it, and a
-    // key the signature carries or points to (jwk, jku, x5u) is never used.
-    await flattenedVerify(
-      jws,
-      (protectedHeader, token) => keys({ ...protectedHeader, alg }, { ...token, header: {} }),
-      {
-        algorithms: ALGORITHMS,
-      },
-    );
+    await flattenedVerify(jws, lookingUp(keys, alg), { algorithms: ALGORITHMS });
     return { status: 'valid', kid };
   } catch (error) {
     if (error instanceof errors.JWKSNoMatchingKey)
@@ -101,11 +111,7 @@ async function verifyOne(entry: Record<string, unknown>, payload: string, keys: 
     }
     if (error instanceof errors.JOSEAlgNotAllowed)
       return invalid('malformed', `the algorithm "${alg}" is not allowed for card signatures`, kid);
-    if (
-      error instanceof errors.JWKSTimeout ||
-      error instanceof errors.JWKSInvalid ||
-      error instanceof TypeError
-    ) {
+    if (error instanceof KeysUnavailable) {
       return invalid('keys-unavailable', `the trusted keys could not be read (${error.message})`, kid);
     }
     return invalid(
