@@ -106,7 +106,7 @@ describe('the supervisor’s check of its workers’ cards', () => {
     expect(all.map((card) => card.name).sort()).toEqual(['billing', 'comms', 'inventory', 'orders']);
     expect(lenient.entries.map((entry) => entry.message).sort()).toEqual([
       expect.stringMatching(/^the card of agent "billing" is accepted though it is signed by "comms:/),
-      'the card of agent "comms" is accepted though the card is unsigned (set SWITCHBOARD_PEER_CARDS=signed to refuse such cards)',
+      'the card of agent "comms" is accepted though the card is unsigned (the policy \'signed\' refuses such cards)',
       expect.stringMatching(/^the card of agent "inventory" is accepted though its signature is not valid/),
     ]);
     await Promise.all(registrations.map((registration) => registration.stop()));

@@ -82,7 +82,7 @@ export async function acceptSignedPeerCards({
       if (problem) {
         logger.warn(
           fields,
-          `the card of agent "${agent}" is accepted though ${problem} (set SWITCHBOARD_PEER_CARDS=signed to refuse such cards)`,
+          `the card of agent "${agent}" is accepted though ${problem} (the policy 'signed' refuses such cards)`,
         );
       }
       const peer = acceptPeerCard({ json, source, logger });
