@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '@switchboard/cli';
 import { freePort } from './loopback-port.ts';
 
 /** A running private Redis. */
@@ -16,19 +16,6 @@ export interface PrivateRedis {
   pid: number;
   /** SIGTERM, then SIGKILL after 5 s; resolves once it has exited and its folder is gone. */
   stop(): Promise<void>;
-}
-
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
@@ -80,7 +67,7 @@ export async function startPrivateRedis({
       await rm(dir, { recursive: true, force: true });
     };
     for (let i = 0; i < 100 && child.exitCode === null && child.pid !== undefined; i++) {
-      if (await answers(url)) return { url, pid: child.pid, stop };
+      if (await redisAnswers(url, 200)) return { url, pid: child.pid, stop };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await stop();
