@@ -128,6 +128,28 @@ describe('the HTTP app around the agent', () => {
     expect(await badRest.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
   });
 
+  it('answers a REST body that is not JSON by its Content-Type with 415, naming the types it takes', async () => {
+    host = await startHost({ turns: [], auth: tokens });
+    const response = await fetch(`${host.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'A2A-Version': '1.0', Authorization: 'Bearer customer-token' },
+      body: JSON.stringify({ message: { role: 'ROLE_USER', parts: [{ text: 'hi' }], messageId: 'm-415' } }),
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 415,
+        message: expect.stringMatching(
+          /text\/plain; send JSON with Content-Type: application\/json or application\/a2a\+json/,
+        ),
+      },
+    });
+    const tasks = await fetch(`${host.url}/a2a/rest/tasks`, {
+      headers: { 'A2A-Version': '1.0', Authorization: 'Bearer customer-token' },
+    });
+    expect(((await tasks.json()) as { tasks?: unknown[] }).tasks ?? []).toEqual([]);
+  });
+
   it('refuses to turn auth on for a card that does not declare a bearer scheme', async () => {
     host = await startHost({ turns: [] });
     const { requestHandler, card } = createHostedAgent({

@@ -29,7 +29,8 @@ const statusOf = (error: unknown): number | undefined =>
 /**
  * Parses a JSON body under a size limit before the SDK's handlers see the request (the SDK parses
  * only what is still unread, with its own 100 kB limit), and answers body errors in the binding's
- * shape: 413 for an oversized body, JSON-RPC -32700 / REST 400 for invalid JSON.
+ * shape: 413 for an oversized body, JSON-RPC -32700 / REST 400 for invalid JSON, and on REST 415
+ * for a body that is not JSON by its `Content-Type` (A2A §11, HTTP+JSON binding).
  */
 export function jsonBody({
   binding,
@@ -40,7 +41,21 @@ export function jsonBody({
   limit: string | number;
   logger: Logger;
 }): [RequestHandler, ErrorRequestHandler] {
-  const parse = express.json({ limit, type: BODY_TYPES[binding], strict: binding === 'jsonrpc' });
+  const types = BODY_TYPES[binding];
+  const json = express.json({ limit, type: types, strict: binding === 'jsonrpc' });
+  const parse: RequestHandler = (req, res, next) => {
+    if (binding === 'rest' && req.is(types) === false) {
+      logger.info({ binding, path: req.originalUrl, type: req.get('content-type') }, 'request body refused');
+      sendProblem({
+        res,
+        binding,
+        problem: 'UNSUPPORTED_MEDIA_TYPE',
+        message: `The request body is ${req.get('content-type') ?? 'of no stated type'}; send JSON with Content-Type: ${types.join(' or ')}.`,
+      });
+      return;
+    }
+    json(req, res, next);
+  };
   const onError: ErrorRequestHandler = (error, req, res, next) => {
     const type = typeOf(error);
     if (typeof type !== 'string' || !BODY_ERROR.test(type)) {

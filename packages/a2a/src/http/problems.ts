@@ -13,6 +13,12 @@ export const HTTP_PROBLEMS = {
   BODY_TOO_LARGE: { httpStatus: 413, jsonRpcHttpStatus: 413, jsonRpcCode: -32600, rest: 'INVALID_ARGUMENT' },
   INVALID_JSON: { httpStatus: 400, jsonRpcHttpStatus: 200, jsonRpcCode: -32700, rest: 'INVALID_ARGUMENT' },
   UNREADABLE_BODY: { httpStatus: 400, jsonRpcHttpStatus: 400, jsonRpcCode: -32600, rest: 'INVALID_ARGUMENT' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    httpStatus: 415,
+    jsonRpcHttpStatus: 415,
+    jsonRpcCode: -32600,
+    rest: 'INVALID_ARGUMENT',
+  },
   INTERNAL: { httpStatus: 500, jsonRpcHttpStatus: 500, jsonRpcCode: -32603, rest: 'INTERNAL' },
 } as const;
 
