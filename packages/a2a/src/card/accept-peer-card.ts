@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import { type CardVersion, checkCard, fromV03, type JsonObject } from '@switchboard/cards';
+import { type CardVersion, checkCard, fromV03, isCardsError, type JsonObject } from '@switchboard/cards';
 
 const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,19 +32,26 @@ export function acceptPeerCard({
   logger?: Pick<Logger, 'warn'>;
 }): PeerCard {
   const name = isJsonObject(json) && typeof json.name === 'string' && json.name ? json.name : source;
+  const refuse = (reason: string, problems: readonly unknown[]): PeerCard => {
+    logger.warn({ agent: name, source, problems }, `refusing the card of agent "${name}": ${reason}`);
+    return { accepted: false, source, reason };
+  };
   const check = checkCard(json);
   const errors = check.problems.filter((problem) => problem.severity === 'error');
   if (!check.valid || !isJsonObject(json)) {
     const [first] = errors;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    const reason = `${first?.message ?? 'not an agent card'}${more}`;
-    logger.warn(
-      { agent: name, source, problems: errors.slice(0, 5) },
-      `refusing the card of agent "${name}": ${reason}`,
-    );
-    return { accepted: false, source, reason };
+    return refuse(`${first?.message ?? 'not an agent card'}${more}`, errors.slice(0, 5));
   }
-  return { accepted: true, source, version: check.version, card: AgentCard.fromJSON(fromV03(json).card) };
+  let converted: JsonObject;
+  try {
+    converted = fromV03(json).card;
+  } catch (error) {
+    // A valid card the converter cannot carry over whole (e.g. a scheme it cannot translate).
+    if (!isCardsError(error)) throw error;
+    return refuse(error.message, []);
+  }
+  return { accepted: true, source, version: check.version, card: AgentCard.fromJSON(converted) };
 }
 
 /** {@link acceptPeerCard} for many cards at once; the refused ones are logged and kept out. */
