@@ -52,6 +52,14 @@ export class RedisTaskLedger implements TaskLedger {
     return `${this.#o.prefix}:ledgers`;
   }
 
+  /**
+   * How long the list outlives the last process that refreshed it: when every replica is gone it
+   * goes too, and the next one to start lists the hashes left behind again (`#adoptUnlisted`).
+   */
+  get #listTtlMs() {
+    return Math.max(this.#o.ttlMs * 20, 60_000);
+  }
+
   async begin({ taskId, ...entry }: LedgerEntry): Promise<void> {
     const { redis, instanceId } = this.#o;
     const record = JSON.stringify({ taskId, ...entry });
@@ -62,6 +70,7 @@ export class RedisTaskLedger implements TaskLedger {
     await redis
       .multi()
       .sadd(this.#instances, instanceId)
+      .pexpire(this.#instances, this.#listTtlMs)
       .hset(this.#tasks(instanceId), taskId, record)
       .exec();
     this.#listed = true;
@@ -80,6 +89,7 @@ export class RedisTaskLedger implements TaskLedger {
         .multi()
         .set(this.#alive(instanceId), '1', 'PX', ttlMs)
         .sadd(this.#instances, instanceId)
+        .pexpire(this.#instances, this.#listTtlMs)
         .exec();
       this.#listed = true;
       await this.sweep(taskStore);
