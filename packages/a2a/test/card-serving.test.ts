@@ -209,9 +209,22 @@ describe('the well-known card, by A2A-Version', () => {
     expect(none.headers.get('cache-control')).toBe('public, max-age=60');
     expect(none.headers.get('vary')).toMatch(/\bA2A-Version\b/i);
     const hybrid = (await none.json()) as Record<string, unknown>;
-    expect(hybrid).toEqual({ ...(AgentCard.toJSON(host.card) as object), ...v03Fields });
+    // Each scheme in both forms, so a v0.3 reader that validates schemes finds its own.
+    const bothForms = {
+      bearer: {
+        httpAuthSecurityScheme: { description: 'Bearer token', scheme: 'Bearer' },
+        type: 'http',
+        scheme: 'Bearer',
+        description: 'Bearer token',
+      },
+    };
+    expect(hybrid).toEqual({
+      ...(AgentCard.toJSON(host.card) as object),
+      ...v03Fields,
+      securitySchemes: bothForms,
+    });
     expect(detectCardVersion(hybrid)).toBe('hybrid');
-    expect(checkCard(hybrid)).toMatchObject({ valid: true });
+    expect(checkCard(hybrid)).toMatchObject({ valid: true, problems: [] });
     const empty = await getCard({ 'A2A-Version': '' });
     expect(await empty.json()).toEqual(hybrid);
     expect(empty.headers.get('etag')).toBe(none.headers.get('etag'));

@@ -49,8 +49,9 @@ function withSignatures(json: JsonObject, converted: ConvertedCard): ConvertedCa
  * The JSON a reader gets for a card: `1.0` is the ProtoJSON of the card (`AgentCard.toJSON`, never
  * `JSON.stringify` of the SDK object); `0.3` is that translated by {@link toV03}, with its
  * warnings; `hybrid` is the v1.0 JSON with the v0.3 fields a v0.3 reader needs added
- * (`protocolVersion` "0.3.0", `url`, `preferredTransport`, `additionalInterfaces`, `security`), so
- * both a v1.0 reader and a v0.3 one can use it (a strict v1.0 schema check refuses the extra
+ * (`protocolVersion` "0.3.0", `url`, `preferredTransport`, `additionalInterfaces`, `security`, and
+ * each security scheme in its v0.3 form beside the v1.0 one), so both a v1.0 reader and a v0.3 one
+ * can use it (a strict v1.0 schema check refuses the extra
  * fields). Signatures are kept in every shape. The same function serves the well-known card and
  * writes the committed card files, so both always agree. Throws for `0.3` when no interface is left
  * that a v0.3 client could use; `hybrid` is then the v1.0 card.
@@ -76,7 +77,26 @@ export function renderAgentCard({ card, version }: { card: AgentCard; version: C
     return { card: json, warnings: [] };
   }
   return withSignatures(json, {
-    card: { ...json, ...pick(v03.card, HYBRID_V03_FIELDS) },
+    card: {
+      ...json,
+      ...pick(v03.card, HYBRID_V03_FIELDS),
+      ...bothSchemeForms(json.securitySchemes, v03.card.securitySchemes),
+    },
     warnings: v03.warnings,
   });
+}
+
+/**
+ * Each security scheme in both versions' forms at once: the v1.0 one (`httpAuthSecurityScheme`, …)
+ * and the v0.3 one (`type`, `scheme`, …) use different keys, so one object holds both and a reader
+ * of either version, even one that validates schemes, finds its own.
+ */
+function bothSchemeForms(v10: unknown, v03: unknown): { securitySchemes?: JsonObject } {
+  if (!isObject(v10) || !isObject(v03)) return {};
+  const merged: JsonObject = {};
+  for (const [name, scheme] of Object.entries(v10)) {
+    const legacy = v03[name];
+    merged[name] = isObject(scheme) && isObject(legacy) ? { ...legacy, ...scheme } : scheme;
+  }
+  return { securitySchemes: merged };
 }
