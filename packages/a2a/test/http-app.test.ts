@@ -31,6 +31,9 @@ describe('the HTTP app around the agent', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    const lastModified = Date.parse(response.headers.get('last-modified') ?? '');
+    expect(lastModified).toBeLessThanOrEqual(Date.now());
+    expect(Date.now() - lastModified).toBeLessThan(60 * 60_000);
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toEqual(AgentCard.toJSON(host.card));
     expect(body.securitySchemes).toEqual({

@@ -78,7 +78,8 @@ function majorMinor(version: string): string | undefined {
  * default the hybrid card, which v1.0 clients that send no header (the A2A conformance kit) and
  * v0.3 peers (for which an absent version means 0.3) both read; any other gets 400
  * `VERSION_NOT_SUPPORTED` (a `google.rpc.Status` body) naming the versions served. Each shape has
- * its own ETag (a matching `If-None-Match` gets 304); every answer says `Vary: A2A-Version`. Not the
+ * its own ETag (a matching `If-None-Match` gets 304) and says when the card was made
+ * (`Last-Modified`, spec §8.6; the ETag stays the validator); every answer says `Vary: A2A-Version`. Not the
  * SDK's `agentCardHandler`: that one serves `JSON.stringify(card)`, which mangles `securitySchemes`
  * (a2a-versions.md §5.1), and a v0.3-first hybrid.
  */
@@ -101,6 +102,8 @@ export function agentCardRoute({
       // No interface a v0.3 client could use: v0.3 readers are told so, per request.
     }
   }
+  // The card is made once, here: this is when it last changed, as far as this process serves it.
+  const lastModified = new Date().toUTCString();
   const noneGets: CardShape = shapes.has(unversioned) ? unversioned : '1.0';
   const unversionedShape = shapes.get(noneGets);
   const supported = [...shapes.keys()].filter((key) => key !== 'hybrid');
@@ -123,6 +126,7 @@ export function agentCardRoute({
     }
     res.setHeader('Cache-Control', `public, max-age=${AGENT_CARD_MAX_AGE}`);
     res.setHeader('ETag', served.etag);
+    res.setHeader('Last-Modified', lastModified);
     if (matchesEtag(req.header('if-none-match'), served.etag)) {
       res.status(304).end();
       return;
