@@ -377,10 +377,9 @@ describe('following a task from any replica', () => {
     const b = await replica();
     const { own, taskId } = await startTask(await httpClient(a, 'JSONRPC', CUSTOMER));
     const followers = async () =>
-      (await redis.client('LIST'))
-        .toString()
+      String(await redis.client('LIST'))
         .split('\n')
-        .filter((line) => line.includes(`name=${prefix}:task-events-follower`)).length;
+        .filter((line: string) => line.includes(`name=${prefix}:task-events-follower`)).length;
     const follower = collect(
       (await httpClient(b, 'JSONRPC', CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }),
     );
