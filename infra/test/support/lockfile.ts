@@ -37,7 +37,10 @@ export function installedClosure(
   const names = new Set<string>();
   const seenImporters = new Set<string>();
   const seenSnapshots = new Set<string>();
-  const visitSnapshot = (name: string, version: string) => {
+  const visitSnapshot = (dependency: string, resolved: string) => {
+    // An alias (`"a2a-sdk-03": "npm:@a2a-js/sdk@0.3.14"`) resolves to `<real name>@<version>`.
+    const alias = /^(@?[a-z][^@()]*)@(\d.*)$/i.exec(resolved);
+    const [name, version] = alias ? [alias[1] ?? dependency, alias[2] ?? ''] : [dependency, resolved];
     const key = `${name}@${version}`;
     if (seenSnapshots.has(key)) return;
     seenSnapshots.add(key);
