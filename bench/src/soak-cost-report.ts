@@ -7,6 +7,9 @@ import type { ConfigurationResult } from './soak-report.ts';
 
 const SERVICES = ['supervisor', 'orders', 'inventory', 'comms'];
 const OTHERS = ['model server', 'redis'];
+/** How many (command, key) families the MONITOR breakdown lists. */
+const TOP_FAMILIES = 40;
+
 /** How many commands the per-command line names. */
 const TOP_COMMANDS = 10;
 
@@ -70,6 +73,15 @@ export function printCostReport(results: readonly ConfigurationResult[]): void {
       `\n${result.configuration.name}: Redis commands per answered request, commonest first: ` +
         cost.topCommands.map(([name, perRequest]) => `${name} ${fixed(perRequest, 1)}`).join(', '),
     );
+    const families = result.redis.families;
+    if (families) {
+      const ok = answered(result);
+      const top = [...families].sort(([, x], [, y]) => y - x).slice(0, TOP_FAMILIES);
+      console.log(
+        `${result.configuration.name}: by command and key (MONITOR), per answered request, commonest first:`,
+      );
+      for (const [family, count] of top) console.log(`  ${fixed(count / ok, 1).padStart(7)}  ${family}`);
+    }
     if (!result.redis.own) {
       console.log(
         `  note: Redis is a shared server (--redis-url); its counts include whatever else it served meanwhile`,

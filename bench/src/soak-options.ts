@@ -22,6 +22,8 @@ export interface SoakOptions {
   latencyMs: number;
   /** A shared Redis to use instead of a private one started for the run (then Redis counts include others' work). */
   redisUrl: string | undefined;
+  /** Count commands by key family with MONITOR during the measured window (slows Redis). */
+  monitor: boolean;
 }
 
 /**
@@ -42,14 +44,17 @@ export function readSoakOptions(
   const names = Object.keys(numbers) as NumberOption[];
   const usage = () =>
     `options: ${names.map((name) => `--${name} <n> (default ${numbers[name]})`).join(', ')}, ` +
-    `--redis-url <url> (default: a private redis-server)${extra.map((name) => `, --${name} <value>`).join('')}`;
+    `--redis-url <url> (default: a private redis-server), --monitor (count commands by key, slows Redis)${extra.map((name) => `, --${name} <value>`).join('')}`;
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
       args: [...args],
-      options: Object.fromEntries(
-        [...names, 'redis-url', ...extra].map((name) => [name, { type: 'string' as const }]),
-      ),
+      options: {
+        ...Object.fromEntries(
+          [...names, 'redis-url', ...extra].map((name) => [name, { type: 'string' as const }]),
+        ),
+        monitor: { type: 'boolean' as const },
+      },
     }).values;
   } catch (error) {
     console.error(`${command}: ${error instanceof Error ? error.message : String(error)}`);
@@ -81,6 +86,7 @@ export function readSoakOptions(
       timeoutMs: read('timeout-ms'),
       latencyMs: read('latency-ms'),
       redisUrl: text('redis-url'),
+      monitor: values.monitor === true,
     },
     strings: Object.fromEntries(extra.map((name) => [name, text(name)])),
   };

@@ -24,7 +24,8 @@ export interface ConfigurationResult {
   /** Model calls answered during the measured window. */
   modelCalls: number;
   /** What Redis was asked over the measured window; `own` when the server was the soak's alone. */
-  redis: RedisCounters & { own: boolean };
+  /** `families`: commands by key family, when the soak ran with `--monitor`. */
+  redis: RedisCounters & { own: boolean; families?: Map<string, number> };
   logs: LogTally;
   spanBytes: number;
   /** When the services were up, the measured load began and ended, and the services were asked to stop and had. */

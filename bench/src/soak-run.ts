@@ -10,6 +10,7 @@ import { type Child, startChild } from './hop-children.ts';
 import { type PrivateRedis, startPrivateRedis } from './private-redis.ts';
 import { ProcessSampler } from './proc-stats.ts';
 import { countersSince, startRedisWindow } from './redis-counters.ts';
+import { monitorCommands } from './redis-monitor.ts';
 import { auditTasks } from './soak-audit.ts';
 import { CallsReport } from './soak-ipc.ts';
 import { customerClient, runLoad } from './soak-load.ts';
@@ -95,6 +96,7 @@ export async function runSoak({
         const sampler = new ProcessSampler({ processes, highWaterMarks: new Set(running.pids.keys()) });
         const callsBefore = await modelCalls(model);
         const redisBefore = await startRedisWindow(redis, { own: own !== undefined });
+        const monitor = options.monitor ? await monitorCommands(redisUrl) : undefined;
         await sampler.start();
         const measuredFrom = new Date();
         const fromUs = monotonicUs();
@@ -110,6 +112,7 @@ export async function runSoak({
         const toUs = monotonicUs();
         const measuredTo = new Date();
         const { processes: usage, machineBusy } = await sampler.stop();
+        const families = await monitor?.stop();
         const redisCounts = countersSince(redisBefore, await startRedisWindow(redis, { own: false }));
         const calls = (await modelCalls(model)) - callsBefore;
         // Stopped before the audit, so no task is still moving. Queue jobs are drained; a task whose HTTP
@@ -137,7 +140,7 @@ export async function runSoak({
           usage,
           machineBusy,
           modelCalls: calls,
-          redis: { ...redisCounts, own: own !== undefined },
+          redis: { ...redisCounts, own: own !== undefined, ...(families ? { families } : {}) },
           logs: running.logs,
           spanBytes: cleaned.spanBytes,
           phases: { ready, measuredFrom, measuredTo, stopping, stopped },
