@@ -335,3 +335,91 @@ describe('RedisRunStateStore', () => {
     expect(logger.entries.filter((entry) => entry.level === 'warn')).toHaveLength(2);
   });
 });
+
+describe('RedisTaskStore, progress held back', () => {
+  const WORKING = TaskState.TASK_STATE_WORKING;
+  const withProgress = (task: Task, lines: number): Task => ({
+    ...task,
+    history: [
+      ...task.history,
+      ...Array.from({ length: lines }, (_, i) => ({
+        messageId: `${task.id}-progress-${i}`,
+        contextId: task.contextId,
+        taskId: task.id,
+        role: Role.ROLE_AGENT,
+        parts: [
+          {
+            content: { $case: 'text' as const, value: `step ${i}` },
+            metadata: undefined,
+            filename: '',
+            mediaType: 'text/plain',
+          },
+        ],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      })),
+    ],
+  });
+
+  it('writes progress late (within the delay) but a state or an artifact at once, with the progress that waited', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 60_000 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const started = makeTask({ id: 'held-1', state: WORKING });
+    await running.save(started, anonymous);
+    await running.save(withProgress(started, 2), anonymous);
+    // This process reads its own progress; another replica reads the last write.
+    expect((await running.load('held-1', anonymous))?.history).toHaveLength(5);
+    expect((await other.load('held-1', anonymous))?.history).toHaveLength(3);
+
+    const answered = withProgress(started, 3);
+    answered.artifacts = [
+      ...answered.artifacts,
+      { ...answered.artifacts[0], artifactId: 'held-1-b' } as Task['artifacts'][number],
+    ];
+    await running.save(answered, anonymous);
+    expect((await other.load('held-1', anonymous))?.artifacts.map((a) => a.artifactId)).toEqual([
+      'held-1-a',
+      'held-1-b',
+    ]);
+    expect((await other.load('held-1', anonymous))?.history).toHaveLength(6);
+
+    await running.save(withProgress(answered, 1), anonymous);
+    const done = {
+      ...withProgress(answered, 2),
+      status: { ...answered.status, state: TaskState.TASK_STATE_COMPLETED },
+    } as Task;
+    await running.save(done, anonymous);
+    const read = await other.load('held-1', anonymous);
+    expect(read?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(read?.history).toHaveLength(8);
+  });
+
+  it('writes held progress when the delay is over, and all of it on flush()', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 50 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const started = makeTask({ id: 'held-2', state: WORKING });
+    await running.save(started, anonymous);
+    await running.save(withProgress(started, 1), anonymous);
+    let history = (await other.load('held-2', anonymous))?.history.length;
+    for (let i = 0; i < 100 && history !== 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      history = (await other.load('held-2', anonymous))?.history.length;
+    }
+    expect(history).toBe(4);
+
+    const later = new RedisTaskStore({ redis, prefix, progressDelayMs: 60_000 });
+    const again = makeTask({ id: 'held-3', state: WORKING });
+    await later.save(again, anonymous);
+    await later.save(withProgress(again, 2), anonymous);
+    expect((await other.load('held-3', anonymous))?.history).toHaveLength(3);
+    await later.flush();
+    expect((await other.load('held-3', anonymous))?.history).toHaveLength(5);
+  });
+
+  it('refuses a delay that is not a whole number of milliseconds', () => {
+    expect(() => new RedisTaskStore({ redis, prefix, progressDelayMs: -1 })).toThrow(
+      /progressDelayMs must be/,
+    );
+  });
+});

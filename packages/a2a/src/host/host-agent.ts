@@ -338,6 +338,10 @@ export async function hostAgent({
         await untilIdle(hosted.executor, 5_000);
       }
       await cancelListener?.close();
+      // Progress a store holds back (RedisTaskStore's progressDelayMs) is written before leaving.
+      await flushable(stores.taskStore)
+        ?.flush()
+        .catch((error: unknown) => logger.warn({ err: error }, 'held task progress could not be saved'));
       if (started) await stores.ledger?.stop();
     })();
     return closing;
@@ -359,4 +363,11 @@ async function untilIdle(executor: SwitchboardAgentExecutor, ms: number): Promis
   while (executor.runningTasks > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A task store that holds some saves back and can write them now (`RedisTaskStore` is one). */
+function flushable(store: TaskStore | undefined): { flush(): Promise<void> } | undefined {
+  return store && 'flush' in store && typeof store.flush === 'function'
+    ? (store as TaskStore & { flush(): Promise<void> })
+    : undefined;
 }

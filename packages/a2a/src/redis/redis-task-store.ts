@@ -22,7 +22,7 @@ import {
   taskCanceledChannel,
   timestampScore,
 } from './task-store-keys.ts';
-import { WrittenTasks } from './written-tasks.ts';
+import { artifactsSignature, WrittenTasks } from './written-tasks.ts';
 
 /** How long tasks are kept after their last save. */
 export interface TaskRetention {
@@ -43,6 +43,22 @@ export interface RedisTaskStoreOptions {
   ownerResolver?: OwnerResolver;
   /** Where corrupt entries are reported; default JSON lines on stderr. */
   logger?: Pick<Logger, 'warn'>;
+  /**
+   * How long a save that only adds progress may wait before it is written (default 1000 ms; 0
+   * writes every save at once). Such a save keeps the task working with the same artifacts and only
+   * adds to its status and history; the next save that changes more (a state, an artifact) writes
+   * it at once, together with what waited. Other replicas read a task's state and artifacts as soon
+   * as they are saved, and its progress lines at most this late (`SubscribeToTask` streams them live).
+   */
+  progressDelayMs?: number;
+}
+
+/** A save that waits: the task's JSON, its scope and when it is written. */
+interface HeldSave {
+  json: string;
+  task: Task;
+  context: ServerCallContext;
+  timer: NodeJS.Timeout;
 }
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -78,6 +94,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #ownerResolver: OwnerResolver;
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #written = new WrittenTasks();
+  readonly #held = new Map<string, HeldSave>();
+  readonly #progressDelayMs: number;
 
   constructor({
     redis,
@@ -85,12 +103,19 @@ export class RedisTaskStore implements TaskStore {
     retention = {},
     ownerResolver = resolveUserScope,
     logger = stderrLogger(),
+    progressDelayMs = 1000,
   }: RedisTaskStoreOptions) {
     if (typeof prefix !== 'string' || prefix === '') {
       throw new A2aError('INVALID_OPTIONS', {
         message: 'RedisTaskStore needs a non-empty prefix, e.g. { prefix: "{switchboard:orders}" }.',
       });
     }
+    if (!Number.isInteger(progressDelayMs) || progressDelayMs < 0) {
+      throw new A2aError('INVALID_OPTIONS', {
+        message: `progressDelayMs must be a whole number of milliseconds, 0 or more; got ${progressDelayMs}.`,
+      });
+    }
+    this.#progressDelayMs = progressDelayMs;
     const { terminalTtlSeconds = DEFAULT_RETENTION_SECONDS, activeTtlSeconds = DEFAULT_RETENTION_SECONDS } =
       retention;
     this.#terminalTtlMs = positiveSeconds('terminalTtlSeconds', terminalTtlSeconds) * 1000;
@@ -106,12 +131,67 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Writes the task and its index entries in one MULTI; publishes a cancellation in it too. The
-   * first save of a task (in this process) writes every index entry; the next ones write the task,
-   * its scores, and its state index only when the state moved.
+   * Saves a task. A save that only adds progress to a working task waits up to `progressDelayMs`
+   * (see the option); any other is written at once, with what waited, in one MULTI with its index
+   * entries (a cancellation is published in it too). The first write of a task (in this process)
+   * writes every index entry; the next ones the task, its scores, and its state index when it moved.
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
+    const scope = this.#scope(context);
+    const json = JSON.stringify(Task.toJSON(task));
+    const written = this.#written.get(task.id);
+    const progressOnly =
+      this.#progressDelayMs > 0 &&
+      task.status?.state === TaskState.TASK_STATE_WORKING &&
+      written?.state === TaskState.TASK_STATE_WORKING &&
+      written.scope === scope &&
+      written.contextId === task.contextId &&
+      written.artifacts === artifactsSignature(task);
+    if (progressOnly) {
+      this.#hold(task, json, context);
+      return;
+    }
+    this.#release(task.id);
+    await this.#write(task, json, context);
+  }
+
+  /** Keeps a progress-only save back, to be written when the delay is over (or by the next save). */
+  #hold(task: Task, json: string, context: ServerCallContext): void {
+    const held = this.#held.get(task.id);
+    if (held) {
+      held.json = json;
+      held.task = task;
+      held.context = context;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const due = this.#held.get(task.id);
+      if (!due) return;
+      this.#held.delete(task.id);
+      this.#write(due.task, due.json, due.context).catch((error: unknown) =>
+        this.#logger.warn({ err: error, taskId: task.id }, 'progress of a task could not be saved'),
+      );
+    }, this.#progressDelayMs);
+    timer.unref();
+    this.#held.set(task.id, { json, task, context, timer });
+  }
+
+  #release(taskId: string): void {
+    const held = this.#held.get(taskId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.#held.delete(taskId);
+  }
+
+  /** Writes every save still waiting now; e.g. before the process stops. */
+  async flush(): Promise<void> {
+    const held = [...this.#held.values()];
+    for (const save of held) this.#release(save.task.id);
+    await Promise.all(held.map((save) => this.#write(save.task, save.json, save.context)));
+  }
+
+  async #write(task: Task, json: string, context: ServerCallContext): Promise<void> {
     const keys = this.#keys;
     const scope = this.#scope(context);
     const state = task.status?.state;
@@ -125,7 +205,7 @@ export class RedisTaskStore implements TaskStore {
     const stateKey = state === undefined ? undefined : keys.stateIndex(scope, state);
     const multi = this.#redis
       .multi()
-      .set(keys.task(task.id), JSON.stringify(Task.toJSON(task)), 'PX', ttlMs)
+      .set(keys.task(task.id), json, 'PX', ttlMs)
       .set(keys.owner(task.id), scope, 'PX', ttlMs)
       .zadd(keys.index(scope), score, task.id)
       .zadd(keys.contextIndex(scope, task.contextId), score, task.id)
@@ -166,13 +246,20 @@ export class RedisTaskStore implements TaskStore {
       scope,
       contextId: task.contextId,
       state,
+      artifacts: artifactsSignature(task),
       indexesRefreshedAt: refresh ? now : (known?.indexesRefreshedAt ?? now),
     });
   }
 
-  /** The task if it exists and belongs to the caller's scope; a corrupt entry is logged, not thrown. */
+  /**
+   * The task if it exists and belongs to the caller's scope (with the progress a save of this
+   * process holds back); a corrupt entry is logged, not thrown.
+   */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const [task] = await this.#loadMany([taskId], this.#scope(context));
+    const scope = this.#scope(context);
+    const held = this.#held.get(taskId);
+    if (held && this.#scope(held.context) === scope) return Task.fromJSON(JSON.parse(held.json));
+    const [task] = await this.#loadMany([taskId], scope);
     return task;
   }
 

@@ -5,6 +5,8 @@ export interface WrittenTask {
   scope: string;
   contextId: string;
   state: TaskState | undefined;
+  /** Which artifacts the task had, and how many parts each (see `artifactsSignature`). */
+  artifacts: string;
   /** When the index keys' expiry was last pushed back (ms since the epoch). */
   indexesRefreshedAt: number;
 }
@@ -40,4 +42,13 @@ export class WrittenTasks {
   forget(taskId: string): void {
     this.#tasks.delete(taskId);
   }
+}
+
+/** What a save must not hold back when it changes: the artifacts, and the parts of each. */
+export function artifactsSignature(task: {
+  artifacts?: readonly { artifactId: string; parts?: readonly unknown[] }[];
+}): string {
+  return (task.artifacts ?? [])
+    .map((artifact) => `${artifact.artifactId}:${artifact.parts?.length ?? 0}`)
+    .join(',');
 }
