@@ -59,7 +59,10 @@ async function everyKey(): Promise<{ key: string; type: string; ttl: number }[]>
       .filter((key) => key !== CLAIM)
       .map(async (key) => ({ key, type: await redis.type(key), ttl: await redis.pttl(key) })),
   );
-  return found.filter((entry) => entry.type !== 'none').sort((a, b) => a.key.localeCompare(b.key));
+  // A key can expire between TYPE and PTTL (-2 then): it is gone, not kept forever.
+  return found
+    .filter((entry) => entry.type !== 'none' && entry.ttl !== -2)
+    .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
