@@ -219,12 +219,15 @@ export class RedisTaskStore implements TaskStore {
         if (other !== state) multi.zrem(keys.stateIndex(scope, other), task.id);
       }
     }
-    // Index keys outlive their tasks; pushed back when a task is new or moves, else at most every half TTL.
-    const refresh = moved || now - (known?.indexesRefreshedAt ?? 0) > indexTtlMs / 2;
+    // Index keys outlive their tasks: pushed back on a task's first write here and at most every half
+    // TTL after; the state index a task moves into, on the move (it may be new).
+    const refresh = !known || now - known.indexesRefreshedAt > indexTtlMs / 2;
     if (refresh) {
       const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId), keys.contextOf(scope)];
       for (const key of [...indexKeys, keys.expiry(scope), ...(stateKey ? [stateKey] : [])])
         multi.pexpire(key, indexTtlMs);
+    } else if (moved && stateKey) {
+      multi.pexpire(stateKey, indexTtlMs);
     }
     if (state === TaskState.TASK_STATE_CANCELED) multi.publish(taskCanceledChannel(keys.prefix), task.id);
     // Forgotten until the save is known to have landed: a failed one is written whole next time.
