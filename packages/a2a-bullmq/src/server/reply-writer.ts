@@ -28,6 +28,8 @@ export class ReplyWriter {
   readonly #replyTo: string;
   readonly #requestId: string;
   readonly #expirySeconds: number;
+  /** When this writer last pushed the stream's expiry back (ms), so items between need not. */
+  #expiresPushedAt = Number.NEGATIVE_INFINITY;
 
   constructor({ redis, replyTo, requestId, expirySeconds = 300 }: ReplyWriterOptions) {
     this.#redis = redis;
@@ -46,8 +48,18 @@ export class ReplyWriter {
     return this.#write('end', body);
   }
 
+  /**
+   * Appends a frame. The stream's expiry is pushed back with the first frame, the end, and at most
+   * every quarter of it between (the items of a long stream): one command per item, not four.
+   */
   async #write(kind: 'item' | 'end', body: string | undefined): Promise<void> {
     const fields = encodeFrame({ requestId: this.#requestId, kind, ...(body === undefined ? {} : { body }) });
+    const now = Date.now();
+    if (kind === 'item' && now - this.#expiresPushedAt < (this.#expirySeconds * 1000) / 4) {
+      await this.#redis.xadd(this.#replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields);
+      return;
+    }
+    this.#expiresPushedAt = now;
     const results = await this.#redis
       .multi()
       .xadd(this.#replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields)
