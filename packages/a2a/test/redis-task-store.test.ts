@@ -137,11 +137,12 @@ describe('RedisTaskStore', () => {
       await memory.save(task, anonymous);
       await store.save(task, anonymous);
     }
-    // task-b is saved again in its state, then moved by another replica, then moved on here.
+    // task-b runs here, waits on its caller, resumes on another replica, then ends here.
     const replica = new RedisTaskStore({ redis, prefix });
     for (const [task, by] of [
       [makeTask({ id: 'task-b', state: WORKING, timestamp: '2025-01-01T00:00:02.500Z' }), store],
-      [makeTask({ id: 'task-b', state: INPUT_REQUIRED, timestamp: '2025-01-01T00:00:02.600Z' }), replica],
+      [makeTask({ id: 'task-b', state: INPUT_REQUIRED, timestamp: '2025-01-01T00:00:02.550Z' }), store],
+      [makeTask({ id: 'task-b', state: WORKING, timestamp: '2025-01-01T00:00:02.600Z' }), replica],
       [makeTask({ id: 'task-b', state: FAILED, timestamp: '2025-01-01T00:00:02.700Z' }), store],
     ] as const) {
       await memory.save(task, anonymous);

@@ -62,6 +62,11 @@ interface HeldSave {
 }
 
 const DEFAULT_PAGE_SIZE = 50;
+/** States in which a task runs in the process that writes it (no other replica moves it meanwhile). */
+const RUNNING_STATES: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+]);
 const scoreArg = (score: number) => (Number.isFinite(score) ? score : '-inf');
 
 function positiveSeconds(name: string, value: number): number {
@@ -212,12 +217,16 @@ export class RedisTaskStore implements TaskStore {
       .zadd(keys.expiry(scope), now + ttlMs, task.id);
     if (stateKey) multi.zadd(stateKey, score, task.id);
     if (!known) multi.hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId));
-    // Out of every other state's index when it moves (another replica may have moved it meanwhile).
+    // A move leaves the index of the state this process last wrote; a task not running here (new to
+    // this process, or back after waiting or ending, when another replica may have moved it) leaves
+    // every other state's index.
     const moved = !known || known.state !== state;
-    if (moved) {
+    if (!known) {
       for (const other of INDEXED_TASK_STATES) {
         if (other !== state) multi.zrem(keys.stateIndex(scope, other), task.id);
       }
+    } else if (moved && known.state !== undefined) {
+      multi.zrem(keys.stateIndex(scope, known.state), task.id);
     }
     // Index keys outlive their tasks: pushed back on a task's first write here and at most every half
     // TTL after; the state index a task moves into, on the move (it may be new).
@@ -245,6 +254,9 @@ export class RedisTaskStore implements TaskStore {
         cause: failed,
       });
     }
+    // A task that waits on its caller or has ended may go on elsewhere: forgotten, so its next write
+    // here clears every other state index again.
+    if (state === undefined || !RUNNING_STATES.has(state)) return;
     this.#written.set(task.id, {
       scope,
       contextId: task.contextId,
