@@ -5,7 +5,7 @@
  * 200 ms per call. Two configurations in the same run, each on a fresh Redis namespace (deleted
  * after): one process per worker (the baseline), then two processes each of orders and inventory.
  *
- *   pnpm --filter @switchboard/bench soak [-- --requests 10000 --concurrency 100 --warmup 100
+ *   pnpm --filter @switchboard/bench soak [-- --node-flags="--max-old-space-size=96" --requests 10000 --concurrency 100 --warmup 100
  *                                           --timeout-ms 120000 --latency-ms 200 --redis-url <url>]
  *
  * Per configuration it reports throughput (answered requests per second over the measured window),
@@ -40,8 +40,10 @@ const CONFIGURATIONS: readonly SoakConfiguration[] = [
   { name: '2 x orders, 2 x inventory', replicas: { orders: 2, inventory: 2 } },
 ];
 
-const { options } = readSoakOptions('soak', process.argv.slice(2));
-const { results, failures } = await runSoak({ options, configurations: CONFIGURATIONS });
+const { options, strings } = readSoakOptions('soak', process.argv.slice(2), { extra: ['node-flags'] });
+// e.g. --node-flags="--max-old-space-size=96": what a deployment would set, to see what it changes.
+const nodeFlags = (strings['node-flags'] ?? '').split(/\s+/).filter(Boolean);
+const { results, failures } = await runSoak({ options, configurations: CONFIGURATIONS, nodeFlags });
 
 if (results.length > 0) {
   printReport(
