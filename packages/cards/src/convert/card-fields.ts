@@ -7,8 +7,28 @@ import {
   isObject,
   type JsonObject,
   member,
+  V03_ONLY_FIELDS,
 } from '../json/card-json.ts';
 import { describeValue } from '../json/describe-value.ts';
+
+/** Every top-level card field a conversion reads, in either direction; what else a card has is reported (to v1.0) or carried (to v0.3). */
+export const KNOWN_CARD_FIELDS: readonly string[] = [
+  'name',
+  'description',
+  'supportedInterfaces',
+  'provider',
+  'version',
+  'documentationUrl',
+  'capabilities',
+  'securitySchemes',
+  'securityRequirements',
+  'defaultInputModes',
+  'defaultOutputModes',
+  'skills',
+  'signatures',
+  'iconUrl',
+  ...V03_ONLY_FIELDS,
+];
 
 /**
  * The version of a card about to be converted; a document that is not an A2A card is refused,

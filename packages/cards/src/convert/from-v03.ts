@@ -9,27 +9,15 @@ import {
   V03_ONLY_FIELDS,
 } from '../json/card-json.ts';
 import { describeValue } from '../json/describe-value.ts';
-import { checkedOutput, convertibleVersion, providerOf, unknownFields } from './card-fields.ts';
+import {
+  checkedOutput,
+  convertibleVersion,
+  KNOWN_CARD_FIELDS,
+  providerOf,
+  unknownFields,
+} from './card-fields.ts';
 import { convertSkills, requirementsFromV03, schemeFromV03 } from './security-shapes.ts';
 
-/** Every top-level field this conversion reads; anything else is reported. */
-const KNOWN = [
-  'name',
-  'description',
-  'supportedInterfaces',
-  'provider',
-  'version',
-  'documentationUrl',
-  'capabilities',
-  'securitySchemes',
-  'securityRequirements',
-  'defaultInputModes',
-  'defaultOutputModes',
-  'skills',
-  'signatures',
-  'iconUrl',
-  ...V03_ONLY_FIELDS,
-];
 const INTERFACE_FIELDS = ['url', 'protocolBinding', 'protocolVersion', 'tenant'];
 const CAPABILITY_FIELDS = ['streaming', 'pushNotifications', 'extensions', 'extendedAgentCard'];
 
@@ -165,7 +153,7 @@ export function fromV03(card: JsonObject): ConvertedCard {
   const own = 'supportedInterfaces' in card;
   if (own) strayV03Fields(card, version === 'hybrid', warnings);
   const supportedInterfaces = own ? ownInterfaces(card, warnings) : v03Interfaces(card, warnings);
-  unknownFields({ source: card, known: KNOWN, path: '$', target: '1.0', warnings });
+  unknownFields({ source: card, known: KNOWN_CARD_FIELDS, path: '$', target: '1.0', warnings });
   const capabilities = capabilitiesOf(card, warnings);
   const provider = providerOf(card, warnings);
   const securitySchemes: JsonObject = {};

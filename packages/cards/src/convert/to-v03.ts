@@ -7,10 +7,15 @@ import {
   member,
   objects,
   pick,
-  V03_ONLY_FIELDS,
 } from '../json/card-json.ts';
 import { sameJson } from '../json/json-equal.ts';
-import { checkedOutput, convertibleVersion, extraFields, providerOf } from './card-fields.ts';
+import {
+  checkedOutput,
+  convertibleVersion,
+  extraFields,
+  KNOWN_CARD_FIELDS,
+  providerOf,
+} from './card-fields.ts';
 import { convertSkills, requirementsToV03, schemeToV03 } from './security-shapes.ts';
 
 /** Bindings a v0.3 peer knows by name. */
@@ -18,25 +23,6 @@ const V03_TRANSPORTS = new Set(['JSONRPC', 'HTTP+JSON', 'GRPC']);
 
 const isV03Version = (version: unknown) =>
   version === undefined || version === '' || (typeof version === 'string' && /^0\.3(\.\d+)?$/.test(version));
-
-/** Every top-level field the conversion reads; the rest is carried as it is (v0.3 allows it). */
-const KNOWN = [
-  'name',
-  'description',
-  'supportedInterfaces',
-  'provider',
-  'version',
-  'documentationUrl',
-  'capabilities',
-  'securitySchemes',
-  'securityRequirements',
-  'defaultInputModes',
-  'defaultOutputModes',
-  'skills',
-  'signatures',
-  'iconUrl',
-  ...V03_ONLY_FIELDS,
-];
 
 /**
  * A v0.3 card made to pass the checker as v0.3: the protocolVersion and skill tags it must have,
@@ -188,7 +174,7 @@ export function toV03(card: JsonObject): ConvertedCard {
     }),
     supportsAuthenticatedExtendedCard:
       capabilities.extendedAgentCard === true || card.supportsAuthenticatedExtendedCard === true,
-    ...extraFields(card, KNOWN),
+    ...extraFields(card, KNOWN_CARD_FIELDS),
   };
   for (const field of ['protocolVersion', 'url', 'preferredTransport', 'additionalInterfaces'] as const) {
     if (card[field] !== undefined && !sameJson(card[field], out[field])) {
