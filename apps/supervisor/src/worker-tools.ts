@@ -34,12 +34,18 @@ interface WorkerToolsOptions {
 
 /**
  * The supervisor agent over delegation tools that follow the registry: `refresh` re-reads the
- * workers' cards and rebuilds the tools when a worker came, went or changed its skills, so a worker
- * started after the supervisor is used without a restart. Requests already running keep their tools.
+ * workers' cards and rebuilds the tools when a worker came or changed its skills, so a worker
+ * started after the supervisor is used without a restart. A worker whose entry lapses (crashed,
+ * restarting, scaled to zero) keeps its tools with its last card: its queue still takes the work, and
+ * a delegation waits `workerWaitMs` for a replica before it says the worker is not reachable. A card
+ * the registry now holds but the check refuses takes the worker's tools away. Requests already running
+ * keep their tools.
  */
 export class WorkerTools {
   #agent: Agent;
   #fingerprint: string;
+  /** Each worker's last accepted card, by name. */
+  readonly #peers = new Map<string, AgentCard>();
   readonly #clients = new Map<string, Promise<Client>>();
   #replicas: { at: number; counts: Promise<Map<string, number>> } | undefined;
 
@@ -49,6 +55,7 @@ export class WorkerTools {
   constructor(o: WorkerToolsOptions, peers: readonly AgentCard[]) {
     this.#o = o;
     this.#cardWarnings = o.cardLogger ?? onceEach(o.logger);
+    for (const card of peers) this.#peers.set(card.name, card);
     this.#fingerprint = fingerprint(peers);
     this.#agent = this.#build(peers);
   }
@@ -60,11 +67,18 @@ export class WorkerTools {
   /** Re-reads the registry; rebuilds the tools when the workers changed. */
   async refresh(): Promise<void> {
     const { registry, names, signatures } = this.#o;
-    const peers = await workerCards({
-      entries: (await findWorkers({ registry, names })).entries,
+    const { entries } = await findWorkers({ registry, names });
+    const accepted = await workerCards({
+      entries,
       logger: this.#cardWarnings,
       ...(signatures ? { signatures } : {}),
     });
+    for (const entry of entries) {
+      const card = accepted.find((peer) => peer.name === entry.name);
+      if (card) this.#peers.set(entry.name, card);
+      else this.#peers.delete(entry.name);
+    }
+    const peers = names.flatMap((name) => this.#peers.get(name) ?? []);
     const next = fingerprint(peers);
     if (next === this.#fingerprint) return;
     this.#fingerprint = next;

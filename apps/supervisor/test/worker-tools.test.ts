@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('the supervisor’s worker tools', () => {
-  it('pick up a worker that registers after startup, and drop one that leaves', async () => {
+  it('pick up a worker that registers after startup, and keep one whose entry lapses (its queue still takes the work)', async () => {
     const registry = new AgentRegistry({ redis, namespace, logger: silentLogger() });
     const queue = new QueueTransportFactory({ redis, timeoutMs: 1_000 });
     const workers = new WorkerTools(
@@ -54,9 +54,26 @@ describe('the supervisor’s worker tools', () => {
     );
     expect(workers.agent.name).toBe('supervisor');
 
+    const tools = workers.agent.toolset.names;
+    // Crashed, restarting or scaled to zero: the tools stay, and a delegation waits for a replica.
     await registration.stop();
     await workers.refresh();
-    expect(workers.agent.toolset.names).toEqual([]);
+    expect(workers.agent.toolset.names).toEqual(tools);
+    // Back with another skill: the new card replaces the last one.
+    const renamed = INVENTORY_SKILLS.map((skill) => ({ ...skill, id: `${skill.id}-levels` }));
+    const changed = buildAgentCard({
+      agent,
+      skills: renamed,
+      interfaces: [
+        { url: queueUrl(defaultQueueAddress('inventory', namespace)), protocolBinding: BULLMQ_BINDING },
+      ],
+    });
+    const again = await registry.register({ card: changed, instanceId: 'inventory-2' });
+    await workers.refresh();
+    expect(workers.agent.toolset.names).toEqual(
+      renamed.map((skill) => `inventory_${skill.id.replace(/-/g, '_')}`),
+    );
+    await again.stop();
     await queue.close();
   });
 });
