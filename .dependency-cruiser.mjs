@@ -163,6 +163,7 @@ export default {
       ['index.ts'],
       ['structured'],
       ['loop'],
+      ['routing'],
       ['context'],
       ['tools'],
       ['state', 'observe'],

@@ -91,6 +91,17 @@ export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
 export { describePrincipal, Principal, PrincipalKind, principalKey } from './policy/principal.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
+export type { Embedder } from './routing/embedder.ts';
+export type { ToolRouterOptions, ToolRule } from './routing/router-options.ts';
+export { ROUTER_DEFAULTS } from './routing/router-options.ts';
+export type {
+  CandidateSource,
+  RouteCandidate,
+  RoutingDecision,
+  RoutingOutcome,
+} from './routing/routing-decision.ts';
+export type { RouteRequest } from './routing/tool-router.ts';
+export { ToolRouter } from './routing/tool-router.ts';
 export type {
   IntentBegin,
   IntentFinish,

@@ -51,7 +51,7 @@ describe('entry points', () => {
 
   it('the OpenAI adapter has its own entry, the one that loads the openai client', async () => {
     expect(await exportsOf('@switchboard/agent/openai', { withoutOpenAI: false })).toEqual({
-      names: ['OpenAIChatModel'],
+      names: ['OpenAIChatModel', 'OpenAIEmbedder'],
     });
     expect(await exportsOf('@switchboard/agent/openai', { withoutOpenAI: true })).toEqual({
       error: 'openai was imported',

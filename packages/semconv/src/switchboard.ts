@@ -15,6 +15,20 @@ export const SWITCHBOARD = {
   agentStep: 'switchboard.agent.step',
   /** Why the agent loop stopped. */
   agentStopReason: 'switchboard.agent.stop_reason',
+  /** The tool router's outcome for the request: `routed`, `split`, `clarify` or `unsupported`. */
+  routingOutcome: 'switchboard.routing.outcome',
+  /** The tools the router offered the model (or, for `clarify`, asked between), best first. */
+  routingCandidates: 'switchboard.routing.candidates',
+  /** The best-ranked tools with their relevance, `name=score`, whatever the thresholds. */
+  routingRanked: 'switchboard.routing.ranked',
+  /** The router's recall threshold: least relevance for a tool to be kept. */
+  routingRecallThreshold: 'switchboard.routing.recall_threshold',
+  /** The router's acceptance threshold: least relevance of the best tool for the choice to be trusted. */
+  routingAcceptThreshold: 'switchboard.routing.accept_threshold',
+  /** Most candidates the router offers. */
+  routingTopK: 'switchboard.routing.top_k',
+  /** The operator rule that matched the request, if one did. */
+  routingRule: 'switchboard.routing.rule',
 } as const;
 
 /**

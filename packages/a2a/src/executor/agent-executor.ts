@@ -116,6 +116,8 @@ const FINAL_STATE: Record<StopReason, TaskState> = {
   maxSteps: TaskState.TASK_STATE_FAILED,
   failures: TaskState.TASK_STATE_FAILED,
   cancelled: TaskState.TASK_STATE_CANCELED,
+  clarify: TaskState.TASK_STATE_INPUT_REQUIRED,
+  unsupported: TaskState.TASK_STATE_COMPLETED,
 };
 
 /**

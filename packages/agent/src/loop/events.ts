@@ -3,8 +3,18 @@ import type { ApprovalRequest } from '../policy/approvals.ts';
 import type { ToolCallRecord } from '../tools/tool-call-record.ts';
 import type { ToolResultEnvelope } from '../tools/tool-result.ts';
 
-/** How a run ended. */
-export type StopReason = 'model' | 'maxSteps' | 'failures' | 'approval' | 'cancelled';
+/**
+ * How a run ended. `clarify` and `unsupported` are the tool router's: no tool was trusted with the
+ * request, so the agent asked which one was meant, or said it cannot do this (see `ToolRouter`).
+ */
+export type StopReason =
+  | 'model'
+  | 'maxSteps'
+  | 'failures'
+  | 'approval'
+  | 'cancelled'
+  | 'clarify'
+  | 'unsupported';
 
 /** What happened in one step (one model call and the tools it asked for). */
 export interface StepRecord {

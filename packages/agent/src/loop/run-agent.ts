@@ -12,6 +12,8 @@ import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
 import { CredentialVault } from '../policy/credentials.ts';
 import type { Principal } from '../policy/principal.ts';
+import type { RoutingDecision } from '../routing/routing-decision.ts';
+import type { ToolRouter } from '../routing/tool-router.ts';
 import { type IntentStore, MemoryIntentStore } from '../state/intents.ts';
 import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.ts';
 import { ToolRunner } from '../tools/runner/tool-runner.ts';
@@ -20,6 +22,7 @@ import type { ToolResultEnvelope } from '../tools/tool-result.ts';
 import type { Agent } from './agent.ts';
 import { callModel } from './call-model.ts';
 import type { AgentEvent, StepRecord, StopReason } from './events.ts';
+import { routeTurn, routingAttributes } from './route-turn.ts';
 import { stopMessages } from './stop-messages.ts';
 
 /** Options of {@link runAgent}. */
@@ -71,6 +74,12 @@ export interface RunAgentOptions {
   /** First retry delay of idempotent tools (default 100 ms). */
   retryDelayMs?: number;
   now?: () => Date;
+  /**
+   * Narrows the tools offered to the model to the few the request needs (see `ToolRouter`); when no
+   * tool is trusted with the request, the run stops with `clarify` or `unsupported` instead of
+   * guessing. Default: every permitted tool is offered.
+   */
+  router?: ToolRouter;
 }
 
 /** What a run produced and how it ended. */
@@ -87,6 +96,8 @@ export interface AgentRunResult {
   usage: TokenUsage;
   state: TaskState;
   pendingApprovals: ApprovalRequest[];
+  /** The tool router's decision for this run's request, when a router was given. */
+  routing?: RoutingDecision;
 }
 
 const STATUS_OF: Record<StopReason, TaskStatus> = {
@@ -95,6 +106,8 @@ const STATUS_OF: Record<StopReason, TaskStatus> = {
   maxSteps: 'failed',
   failures: 'failed',
   cancelled: 'cancelled',
+  clarify: 'input_required',
+  unsupported: 'completed',
 };
 
 /**
@@ -146,6 +159,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         [SWITCHBOARD.agentStopReason]: result.stopReason,
         [GEN_AI.usageInputTokens]: result.usage.promptTokens,
         [GEN_AI.usageOutputTokens]: result.usage.completionTokens,
+        ...(result.routing ? routingAttributes(result.routing) : {}),
       });
       return result;
     },
@@ -169,6 +183,7 @@ class AgentRun {
   #usage = emptyUsage();
   /** An approval of this run came for other arguments than its call has now, and was refused. */
   #mismatched = false;
+  #routing: RoutingDecision | undefined;
 
   constructor(options: RunAgentOptions, conversationId: string, maxSteps: number, maxToolFailures: number) {
     this.#o = options;
@@ -233,6 +248,20 @@ class AgentRun {
       });
     }
 
+    if (this.#o.router) {
+      const routed = await routeTurn({
+        router: this.#o.router,
+        agent: this.#o.agent,
+        messages: this.#messages,
+        logger: this.#logger,
+        signal: this.#signal,
+      });
+      this.#routing = routed.decision;
+      if (routed.stop) {
+        this.#messages.push({ role: 'assistant', content: routed.stop.output });
+        return this.#finish(routed.stop.reason, routed.stop.output);
+      }
+    }
     for (let taken = 0; taken < this.#maxSteps; taken++) {
       if (this.#signal.aborted) return this.#finish('cancelled', stopMessages.cancelled());
       const step = ++this.#state.step;
@@ -254,7 +283,8 @@ class AgentRun {
     const { agent, model } = this.#o;
     const started = performance.now();
     this.#emit({ type: 'step-started', step });
-    const tools = agent.toolset.declarations([...agent.permitted]);
+    const offered = this.#routing?.candidates.map((candidate) => candidate.tool) ?? [...agent.permitted];
+    const tools = agent.toolset.declarations(offered.filter((name) => agent.permitted.has(name)));
     const prepared = await this.#context.prepare({
       messages: [{ role: 'system', content: agent.instructions }, ...this.#messages],
       conversationId: this.#conversationId,
@@ -387,6 +417,7 @@ class AgentRun {
       usage: this.#usage,
       state: this.#state,
       pendingApprovals: [...this.#state.pendingApprovals],
+      ...(this.#routing ? { routing: this.#routing } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
+import { splitIdentifier } from '../routing/lexical.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
 import type { ToolStep } from './conversation.ts';
-import { splitIdentifier } from './lexical.ts';
 import { describeForm, type PropertyView } from './schema-view.ts';
 import type { ToolProfile } from './tool-ranking.ts';
 

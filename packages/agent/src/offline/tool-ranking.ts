@@ -1,6 +1,6 @@
 import type { ToolDeclaration } from '../model/messages.ts';
+import { contentTokens, type TermVector, TfIdfIndex, termCounts } from '../routing/lexical.ts';
 import { DESCRIPTION_LABELS } from '../tools/tool-declaration.ts';
-import { contentTokens, type TermVector, TfIdfIndex, termCounts } from './lexical.ts';
 
 /** A declared tool as the planner reads it back from its declaration. */
 export interface ToolProfile {

@@ -1,5 +1,6 @@
 export type { DelayedModelOptions } from './delayed-model.ts';
 export { DelayedModel } from './delayed-model.ts';
+export type { EmbedText } from './embeddings-endpoint.ts';
 export type { LogEntry } from './memory-logger.ts';
 export { MemoryLogger } from './memory-logger.ts';
 export type { OpenAICompatibleServer, OpenAICompatibleServerOptions } from './openai-compatible-server.ts';

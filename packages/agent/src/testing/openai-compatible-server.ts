@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { AgentError } from '../errors.ts';
 import type { ChatModel } from '../model/chat-model.ts';
 import { ChatCompletionRequestBody } from '../openai/openai-wire.ts';
+import { answerEmbeddings, type EmbedText } from './embeddings-endpoint.ts';
 import {
   answerOnce,
   answerStream,
@@ -28,6 +29,11 @@ export interface OpenAICompatibleServerOptions {
   maxBodyBytes?: number;
   /** Called with what the model threw; the HTTP client only sees a generic 500. */
   onError?: (error: unknown) => void;
+  /**
+   * When set, the server also serves `POST /v1/embeddings`, embedding each input text with it (a
+   * deterministic stand-in for an embedding model, at the model boundary like `model`).
+   */
+  embed?: EmbedText;
 }
 
 /** A running {@link startOpenAICompatibleServer}. */
@@ -46,6 +52,7 @@ interface ServerContext {
   maxBodyBytes: number;
   onError: (error: unknown) => void;
   requests: ChatCompletionRequestBody[];
+  embed: EmbedText | undefined;
 }
 
 /**
@@ -68,6 +75,7 @@ export async function startOpenAICompatibleServer({
   apiKey,
   maxBodyBytes = 1024 * 1024,
   onError = () => {},
+  embed,
 }: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
   const problems = [
     typeof model?.generate !== 'function' || typeof model?.stream !== 'function'
@@ -76,6 +84,9 @@ export async function startOpenAICompatibleServer({
     host ? undefined : 'host must not be empty; leave it out for 127.0.0.1',
     Number.isInteger(port) && port >= 0 && port <= 65535 ? undefined : 'port must be 0 (any) to 65535',
     apiKey === '' ? 'apiKey must not be empty; leave it out to accept any key' : undefined,
+    embed === undefined || typeof embed === 'function'
+      ? undefined
+      : 'embed must be a function from a text to its vector',
     Number.isInteger(maxBodyBytes) && maxBodyBytes > 0
       ? undefined
       : 'maxBodyBytes must be a positive integer',
@@ -85,7 +96,7 @@ export async function startOpenAICompatibleServer({
       message: `startOpenAICompatibleServer(...) got invalid options: ${problems.join('; ')}.`,
     });
   }
-  const context: ServerContext = { model, apiKey, maxBodyBytes, onError, requests: [] };
+  const context: ServerContext = { model, apiKey, maxBodyBytes, onError, requests: [], embed };
   const server = createServer((req, res) => {
     handle(req, res, context).catch((error: unknown) => {
       context.onError(error);
@@ -115,9 +126,10 @@ export async function startOpenAICompatibleServer({
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: ServerContext): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-  if (path !== '/v1/chat/completions') {
+  const embeddings = path === '/v1/embeddings' && context.embed !== undefined;
+  if (path !== '/v1/chat/completions' && !embeddings) {
     return sendError(res, 404, {
-      message: `Unknown path ${path}. This server serves POST /v1/chat/completions.`,
+      message: `Unknown path ${path}. This server serves POST /v1/chat/completions${context.embed ? ' and POST /v1/embeddings' : ''}.`,
       code: 'unknown_url',
     });
   }
@@ -147,6 +159,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Server
   } catch {
     return sendError(res, 400, { message: 'The request body is not valid JSON.', code: 'invalid_json' });
   }
+  if (embeddings && context.embed) return answerEmbeddings(json, context.embed, res);
   const parsed = ChatCompletionRequestBody.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

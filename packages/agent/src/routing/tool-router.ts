@@ -1,0 +1,193 @@
+import { AgentError } from '../errors.ts';
+import { type Logger, silentLogger } from '../observe/logger.ts';
+import type { Toolset } from '../tools/toolset.ts';
+import { Bm25Index } from './bm25-index.ts';
+import { cosine, type Embedder } from './embedder.ts';
+import { contentTokens } from './lexical.ts';
+import {
+  checkRouterOptions,
+  ROUTER_DEFAULTS,
+  type ToolRouterOptions,
+  type ToolRule,
+} from './router-options.ts';
+import type { RouteCandidate, RoutingDecision } from './routing-decision.ts';
+import { splitRequest } from './split-request.ts';
+
+/** What `ToolRouter.route` routes. */
+export interface RouteRequest {
+  /** The user's request. */
+  request: string;
+  /** The user's message before it, tried with it when the request alone is not enough (an answer to a question). */
+  previous?: string;
+  toolset: Toolset;
+  /** The tools the agent may offer (default: all of the toolset). */
+  permitted?: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+/** The index of one set of tools: rebuilt when the set changes. */
+interface ToolIndex {
+  signature: string;
+  names: string[];
+  lexical: Bm25Index;
+  /** Each tool's document, by name (what is embedded). */
+  documents: Map<string, string>;
+}
+
+/**
+ * Narrows an agent's tools to the few a request needs before the model chooses: operator rules first
+ * for the obvious intents, then recall over the tools' descriptions (BM25 over name, summary and "Use
+ * when" text, offline; plus embeddings when an {@link Embedder} is given), keeping at most `topK`
+ * candidates above the recall threshold. The best must reach the acceptance threshold to be trusted;
+ * below it the request is split into its parts and each routed again, and failing that the decision is
+ * `clarify` (some tools came close) or `unsupported` (none did). The index follows the toolset: a tool
+ * added at runtime, or a new toolset, is indexed on the next request.
+ *
+ * @example
+ * const router = new ToolRouter({ recallThreshold: 0.15, acceptThreshold: 0.45, topK: 5 });
+ * await runAgent({ agent, model, input: 'Where is my parcel?', router });
+ */
+export class ToolRouter {
+  readonly recallThreshold: number;
+  readonly acceptThreshold: number;
+  readonly topK: number;
+  readonly #rules: readonly ToolRule[];
+  readonly #embedder: Embedder | undefined;
+  readonly #logger: Logger;
+  readonly #indexes = new WeakMap<Toolset, ToolIndex>();
+  /** Embeddings of tool documents, by document text: a rebuilt index embeds only what is new. */
+  readonly #vectors = new Map<string, number[]>();
+
+  constructor({
+    recallThreshold = ROUTER_DEFAULTS.recallThreshold,
+    acceptThreshold = ROUTER_DEFAULTS.acceptThreshold,
+    topK = ROUTER_DEFAULTS.topK,
+    rules = [],
+    embedder,
+    logger = silentLogger(),
+  }: ToolRouterOptions = {}) {
+    checkRouterOptions({ recallThreshold, acceptThreshold, topK, rules, embedder });
+    this.recallThreshold = recallThreshold;
+    this.acceptThreshold = acceptThreshold;
+    this.topK = topK;
+    this.#rules = [...rules];
+    this.#embedder = embedder;
+    this.#logger = logger;
+  }
+
+  /** Decides which tools to offer for a request; see the class for how. */
+  async route({ request, previous, toolset, permitted, signal }: RouteRequest): Promise<RoutingDecision> {
+    const index = this.#index(toolset, permitted);
+    const base = {
+      request,
+      thresholds: { recall: this.recallThreshold, accept: this.acceptThreshold, topK: this.topK },
+      indexedTools: index.names.length,
+    };
+    for (const rule of this.#rules) {
+      if (!rule.pattern.test(request)) continue;
+      const tools = rule.tools.filter((tool) => index.documents.has(tool));
+      if (tools.length === 0) {
+        this.#logger.warn(
+          { rule: rule.name, tools: rule.tools },
+          'routing rule matched, but the agent has none of its tools',
+        );
+        continue;
+      }
+      const candidates = tools.map((tool): RouteCandidate => ({ tool, score: 1, source: 'rule' }));
+      return { ...base, outcome: 'routed', candidates, ranked: candidates, rule: rule.name };
+    }
+    const ranked = await this.#rank(index, request, signal);
+    const kept = this.#keep(ranked);
+    if (this.#accepted(kept)) return { ...base, outcome: 'routed', candidates: kept, ranked };
+    if (previous?.trim()) {
+      const joined = this.#keep(await this.#rank(index, `${previous}\n${request}`, signal));
+      if (this.#accepted(joined)) return { ...base, outcome: 'routed', candidates: joined, ranked };
+    }
+    const parts = await Promise.all(
+      splitRequest(request).map(async (text) => ({
+        text,
+        kept: this.#keep(await this.#rank(index, text, signal)),
+      })),
+    );
+    const record = parts.map(({ text, kept: [best] }) => ({ text, ...(best ? { best } : {}) }));
+    if (parts.length > 0 && parts.every((part) => this.#accepted(part.kept))) {
+      const candidates = uniqueTools(parts.flatMap((part) => part.kept));
+      return { ...base, outcome: 'split', candidates, ranked, parts: record };
+    }
+    // A request with no content word at all ("I need help with something") is vague, not out of reach.
+    const outcome = kept.length > 0 || !hasContent(request) ? 'clarify' : 'unsupported';
+    return { ...base, outcome, candidates: kept, ranked, ...(record.length > 0 ? { parts: record } : {}) };
+  }
+
+  #keep(ranked: readonly RouteCandidate[]): RouteCandidate[] {
+    return ranked.filter((candidate) => candidate.score >= this.recallThreshold);
+  }
+
+  #accepted(kept: readonly RouteCandidate[]): boolean {
+    return (kept[0]?.score ?? 0) >= this.acceptThreshold;
+  }
+
+  /** The `topK` most relevant tools, best first. */
+  async #rank(index: ToolIndex, text: string, signal: AbortSignal | undefined): Promise<RouteCandidate[]> {
+    const scores = new Map<string, RouteCandidate>();
+    // Lexical hits come best first (by raw BM25): that order breaks ties of relevance capped at 1.
+    const order = new Map<string, number>();
+    for (const hit of index.lexical.search(text)) {
+      order.set(hit.id, order.size);
+      scores.set(hit.id, { tool: hit.id, score: round(hit.relevance), source: 'lexical' });
+    }
+    for (const name of index.names) if (!order.has(name)) order.set(name, order.size);
+    if (this.#embedder) {
+      const vectors = await this.#embed(index, text, signal);
+      for (const name of index.names) {
+        const document = index.documents.get(name) ?? '';
+        const score = round(cosine(vectors.query, vectors.tools.get(document) ?? []));
+        if (score > (scores.get(name)?.score ?? 0))
+          scores.set(name, { tool: name, score, source: 'embedding' });
+      }
+    }
+    return [...scores.values()]
+      .filter((candidate) => candidate.score > 0)
+      .sort((a, b) => b.score - a.score || (order.get(a.tool) ?? 0) - (order.get(b.tool) ?? 0))
+      .slice(0, this.topK);
+  }
+
+  async #embed(index: ToolIndex, text: string, signal: AbortSignal | undefined) {
+    const embedder = this.#embedder as Embedder;
+    const missing = [...new Set(index.documents.values())].filter((document) => !this.#vectors.has(document));
+    const [query, ...fresh] = await embedder.embed([text, ...missing], signal ? { signal } : {});
+    if (!query || fresh.length !== missing.length)
+      throw new AgentError('MODEL_BAD_RESPONSE', {
+        message: `The embedder ${embedder.modelId} returned ${fresh.length + (query ? 1 : 0)} vectors for ${missing.length + 1} texts.`,
+      });
+    for (const [i, document] of missing.entries()) this.#vectors.set(document, fresh[i] ?? []);
+    return { query, tools: this.#vectors };
+  }
+
+  /** The toolset's index, rebuilt when its permitted tools or their descriptions changed. */
+  #index(toolset: Toolset, permitted: ReadonlySet<string> | undefined): ToolIndex {
+    const tools = toolset.list().filter((tool) => !permitted || permitted.has(tool.name));
+    const documents = new Map(
+      tools.map((tool) => [tool.name, `${tool.name} ${tool.name} ${tool.summary} ${tool.whenToUse}`]),
+    );
+    const signature = [...documents.values()].join('\u0000');
+    const cached = this.#indexes.get(toolset);
+    if (cached?.signature === signature) return cached;
+    const index = { signature, names: [...documents.keys()], lexical: new Bm25Index(documents), documents };
+    this.#indexes.set(toolset, index);
+    this.#logger.debug(
+      { tools: index.names.length, rebuilt: cached !== undefined },
+      'tool routing index built',
+    );
+    return index;
+  }
+}
+
+const hasContent = (text: string) => contentTokens(text).length > 0;
+
+const round = (score: number) => Math.round(score * 1000) / 1000;
+
+function uniqueTools(candidates: readonly RouteCandidate[]): RouteCandidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((candidate) => !seen.has(candidate.tool) && seen.add(candidate.tool));
+}
