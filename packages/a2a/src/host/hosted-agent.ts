@@ -14,6 +14,7 @@ import { type AgentExecutorOptions, SwitchboardAgentExecutor } from '../executor
 import { tracedRequestHandler } from '../observe/traced-request-handler.ts';
 import { RedisEventBusManager } from '../redis/redis-event-bus-manager.ts';
 import type { RedisTaskEventLog } from '../redis/task-event-log.ts';
+import type { ShadowTap } from '../shadow/shadow-tap.ts';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
 export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {
@@ -41,6 +42,12 @@ export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerRes
    * confused with `tracer`, the agent runtime's port for `invoke_agent`, `chat` and `execute_tool`.
    */
   requestTracer?: Tracer;
+  /**
+   * Runs a shadow beside this agent: each new task in the tap's share is copied to the shadow's
+   * queue as it is accepted, and the live side of the pair is recorded when it ends (see
+   * `ShadowTap`). The live run neither waits for it nor changes; the card does not change either.
+   */
+  shadow?: ShadowTap;
 }
 
 /**
@@ -70,6 +77,7 @@ export function createHostedAgent({
   ownerResolver,
   eventLog,
   requestTracer,
+  shadow,
   ...executorOptions
 }: HostedAgentOptions): HostedAgent {
   const problems: string[] = [];
@@ -94,7 +102,7 @@ export function createHostedAgent({
   const handler = new DefaultRequestHandler(
     card,
     taskStore ?? new InMemoryTaskStore(ownerResolver),
-    executor,
+    shadow ? shadow.wrap(executor) : executor,
     eventLog
       ? new RedisEventBusManager({ log: eventLog, ...(ownerResolver ? { ownerResolver } : {}) })
       : new DefaultExecutionEventBusManager(ownerResolver),

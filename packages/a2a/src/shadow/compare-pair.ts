@@ -1,0 +1,94 @@
+import type { ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
+
+/** A write (or a dangerous action) the shadow asked for that its baseline did not make. */
+export interface ShadowViolation {
+  kind: 'extra-write' | 'dangerous';
+  tool: string;
+}
+
+/** How one pair's shadow compares with what the user got (or what an operator did). */
+export interface PairComparison {
+  taskId: string;
+  agent: string;
+  candidate: string;
+  /** The side the shadow is compared with: the operator's when one handled it, else the live run. */
+  baseline: 'live' | 'operator';
+  /** Same tools in the same order. */
+  sameTrajectory: boolean;
+  /** Same write and dangerous actions with the same arguments (order aside). */
+  sameWrites: boolean;
+  /** The answers are the same text (after whitespace). */
+  sameAnswer: boolean;
+  /** Word overlap of the answers (Jaccard, 0 to 1): what "close" means when they are not the same. */
+  answerSimilarity: number;
+  steps?: { baseline?: number | undefined; shadow?: number | undefined };
+  tokens?: { baseline?: number | undefined; shadow?: number | undefined };
+  latencyMs?: { baseline?: number | undefined; shadow?: number | undefined };
+  violations: ShadowViolation[];
+  traceIds: { baseline?: string | undefined; shadow?: string | undefined };
+  /** Worth a look: any difference or violation. */
+  disagrees: boolean;
+}
+
+/** Compares a complete pair; undefined while the shadow or both baselines are missing. */
+export function comparePair(pair: ShadowPair): PairComparison | undefined {
+  const baseline = pair.operator ?? pair.live;
+  const { shadow } = pair;
+  if (!baseline || !shadow) return undefined;
+  const sameTrajectory = sequence(baseline.tools) === sequence(shadow.tools);
+  const sameWrites = writeSet(baseline.tools) === writeSet(shadow.tools);
+  const sameAnswer = normalise(baseline.answer) === normalise(shadow.answer);
+  const violations = violationsOf(baseline, shadow);
+  return {
+    taskId: pair.taskId,
+    agent: pair.agent,
+    candidate: pair.candidate,
+    baseline: pair.operator ? 'operator' : 'live',
+    sameTrajectory,
+    sameWrites,
+    sameAnswer,
+    answerSimilarity: sameAnswer ? 1 : jaccard(baseline.answer, shadow.answer),
+    steps: { baseline: baseline.steps, shadow: shadow.steps },
+    tokens: { baseline: total(baseline), shadow: total(shadow) },
+    latencyMs: { baseline: baseline.latencyMs, shadow: shadow.latencyMs },
+    violations,
+    traceIds: { baseline: baseline.traceId, shadow: shadow.traceId },
+    disagrees: !sameTrajectory || !sameWrites || !sameAnswer || violations.length > 0,
+  };
+}
+
+const isWrite = (call: ShadowToolCall) => call.risk === 'write' || call.risk === 'dangerous';
+const sequence = (tools: readonly ShadowToolCall[]) => JSON.stringify(tools.map((call) => call.tool));
+const writeKey = (call: ShadowToolCall) => `${call.tool}\u0000${canonical(call.arguments)}`;
+const writeSet = (tools: readonly ShadowToolCall[]) =>
+  JSON.stringify(tools.filter(isWrite).map(writeKey).sort());
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+const total = (side: ShadowSide) => side.tokens && side.tokens.prompt + side.tokens.completion;
+
+function violationsOf(baseline: ShadowSide, shadow: ShadowSide): ShadowViolation[] {
+  const made = new Set(baseline.tools.filter(isWrite).map(writeKey));
+  return shadow.tools
+    .filter((call) => isWrite(call) && !made.has(writeKey(call)))
+    .map((call) => ({ kind: call.risk === 'dangerous' ? 'dangerous' : 'extra-write', tool: call.tool }));
+}
+
+/** JSON with object keys sorted, so the same arguments in another key order compare equal. */
+function canonical(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, item: unknown) =>
+      item && typeof item === 'object' && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)))
+        : item,
+    ) ?? 'null'
+  );
+}
+
+function jaccard(a: string, b: string): number {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const left = words(a);
+  const right = words(b);
+  if (left.size === 0 && right.size === 0) return 1;
+  let shared = 0;
+  for (const word of left) if (right.has(word)) shared += 1;
+  return shared / (left.size + right.size - shared);
+}

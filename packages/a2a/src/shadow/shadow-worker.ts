@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import {
+  type Agent,
+  type AgentTracer,
+  type AuditSink,
+  type ChatModel,
+  type CredentialVault,
+  type Logger,
+  MemoryIntentStore,
+  runAgent,
+  silentLogger,
+} from '@switchboard/agent';
+import type { Redis } from 'ioredis';
+import { A2aError } from '../errors.ts';
+import { type ShadowCandidate, type ShadowProposal, shadowAgent } from './shadow-agent.ts';
+import type { ShadowCopyStream } from './shadow-copy-stream.ts';
+import type { ShadowPairStore } from './shadow-pair-store.ts';
+import type { ShadowCopy, ShadowSide, ShadowToolCall } from './shadow-records.ts';
+import { riskIn } from './tool-risk-of.ts';
+
+/** Options of {@link startShadowWorker}. */
+export interface ShadowWorkerOptions {
+  /**
+   * The live agent's definition, or for a supervisor a function giving it with delegation tools
+   * built from `shadowPeerCard`s (its read delegations must reach the workers' shadows).
+   */
+  agent: Agent | (() => Agent);
+  /** The model the shadow runs (the candidate model, or the live one when only the prompt or tools differ). */
+  model: ChatModel;
+  candidate?: ShadowCandidate;
+  copies: ShadowCopyStream;
+  pairs: ShadowPairStore;
+  /** A connection of the worker's own: reading copies blocks it. Closed by `close()`. */
+  redis: Redis;
+  /** Copies run at once (default 4). */
+  concurrency?: number;
+  credentials?: CredentialVault | Readonly<Record<string, string>>;
+  audit?: AuditSink;
+  tracer?: AgentTracer;
+  maxSteps?: number;
+  logger?: Logger;
+}
+
+/** A running shadow worker. */
+export interface ShadowWorker {
+  /** Copies run so far. */
+  readonly handled: number;
+  /** Stops taking copies, lets the running ones finish, and closes its connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs an agent's shadow: takes the copies of live requests from its {@link ShadowCopyStream}, runs
+ * each with the shadow agent (`shadowAgent`: read tools run, write and dangerous calls are recorded
+ * with their validated arguments and never run), and records the shadow's side of the pair: answer,
+ * tools, proposed writes, steps, tokens, latency and trace id. Nothing it does answers anyone.
+ */
+export function startShadowWorker({
+  agent,
+  model,
+  candidate = {},
+  copies,
+  pairs,
+  redis,
+  concurrency = 4,
+  logger = silentLogger(),
+  ...runOptions
+}: ShadowWorkerOptions): ShadowWorker {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `startShadowWorker concurrency must be a whole number of at least 1, got ${concurrency}.`,
+    });
+  }
+  const live = () => (typeof agent === 'function' ? agent() : agent);
+  const proposals = new Map<string, ShadowProposal[]>();
+  const record = (proposal: ShadowProposal) => {
+    proposals.get(proposal.conversationId)?.push(proposal);
+  };
+  const consumer = `${live().name}-${randomUUID()}`;
+  let handled = 0;
+  let stopping = false;
+
+  const runCopy = async (copy: ShadowCopy) => {
+    const current = live();
+    const conversationId = `shadow:${copy.taskId}`;
+    proposals.set(conversationId, []);
+    const t0 = performance.now();
+    try {
+      const result = await runAgent({
+        agent: shadowAgent({ agent: current, candidate, record }),
+        model,
+        input: copy.text,
+        conversationId,
+        ...(copy.principal ? { principal: copy.principal } : {}),
+        // Its own intents: a shadow never holds, or replays, a live action's record.
+        intents: new MemoryIntentStore(),
+        logger,
+        ...runOptions,
+      });
+      const proposed = proposals.get(conversationId) ?? [];
+      const tools = result.toolCalls.map((call): ShadowToolCall => {
+        const risk = riskIn(current, call.tool);
+        const made = proposed.find((p) => p.callId === call.callId);
+        return {
+          tool: call.tool,
+          risk,
+          status: made ? 'recorded' : call.status,
+          ...(made ? { arguments: made.arguments } : {}),
+        };
+      });
+      const traceId = trace.getActiveSpan()?.spanContext().traceId;
+      const side: ShadowSide = {
+        role: 'shadow',
+        by: model.modelId,
+        answer: result.output,
+        outcome: result.stopReason,
+        tools,
+        steps: result.steps.length,
+        tokens: { prompt: result.usage.promptTokens, completion: result.usage.completionTokens },
+        latencyMs: Math.round(performance.now() - t0),
+        ...(traceId ? { traceId } : {}),
+        finishedAt: new Date().toISOString(),
+      };
+      await pairs.record(copy.taskId, side);
+    } catch (error) {
+      logger.warn({ err: error, taskId: copy.taskId }, 'shadow run failed');
+    } finally {
+      proposals.delete(conversationId);
+      handled += 1;
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        await copies.take({ redis, consumer, count: concurrency, blockMs: 500, handle: runCopy });
+      } catch (error) {
+        if (stopping) break;
+        logger.warn({ err: error }, 'shadow worker could not read copies; retrying in 1 s');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  })();
+
+  return {
+    get handled() {
+      return handled;
+    },
+    async close() {
+      stopping = true;
+      await loop;
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
