@@ -28,8 +28,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import {
   BINDING,
   type Binding,
@@ -103,7 +103,7 @@ if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(redisHost)) {
 }
 /** Every key and channel of this run starts with it; all are deleted at the end. */
 const namespace = `bench-hop-${randomUUID().slice(0, 8)}`;
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: redisUrl });
 const context: HopContext = { redisUrl, redis, namespace, logger: silentLogger() };
 
 /** One measured phase, with the CPU time its server process took meanwhile. */

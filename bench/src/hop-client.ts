@@ -38,13 +38,12 @@ const telemetry = otlp
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
-const { QueueTransportFactory } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection, QueueTransportFactory } = await import('@switchboard/a2a-bullmq');
 const { silentLogger } = await import('@switchboard/agent');
-const { Redis } = await import('ioredis');
 const { ClientCommand } = await import('./hop-ipc.ts');
 const { CALL_TIMEOUT_MS, measure, sendOnce } = await import('./hop-measure.ts');
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const factory = new QueueTransportFactory({
   redis,
   namespace,

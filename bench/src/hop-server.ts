@@ -51,15 +51,14 @@ const telemetry = values.otlp
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
 const { hostAgent } = await import('@switchboard/a2a');
-const { ReplyWriter } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection, ReplyWriter } = await import('@switchboard/a2a-bullmq');
 const { defineAgent, silentLogger } = await import('@switchboard/agent');
 const { ScriptedModel } = await import('@switchboard/agent/testing');
 const { Worker } = await import('bullmq');
-const { Redis } = await import('ioredis');
 const { CpuQuery } = await import('./hop-ipc.ts');
 
 const logger = silentLogger();
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const address = { queue: HOP_QUEUE, prefix };
 
 /** An agent with no tools whose model answers at once: what is left is transport and A2A handling. */

@@ -4,7 +4,7 @@
  * (`{ns:orders}:task:<id>` → `task:*`). MONITOR slows Redis down, so the soak opens one only when
  * asked (`--monitor`), and its CPU figures are then not the ones to quote.
  */
-import { Redis } from 'ioredis';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 
 /** Commands whose first argument is not a key, and where their first key is instead. */
 const KEY_AT: Record<string, number> = { evalsha: 3, eval: 3, fcall: 3, xread: -1, xreadgroup: -1 };
@@ -47,7 +47,7 @@ export interface CommandMonitor {
 /** Starts counting every command the server at `url` runs, by command and key family. */
 export async function monitorCommands(url: string): Promise<CommandMonitor> {
   const counts = new Map<string, number>();
-  const client = new Redis(url, { maxRetriesPerRequest: null });
+  const client = createRedisConnection({ url });
   const monitor = await client.monitor();
   monitor.on('monitor', (_time: string, args: string[]) => {
     const family = familyOf(args);

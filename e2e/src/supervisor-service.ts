@@ -15,13 +15,14 @@ const telemetry = await startTelemetry({
 // Loaded after telemetry started, so HTTP instrumentation is in place first.
 const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
 const { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } = await import('@switchboard/a2a/http');
-const { BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection, BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import(
+  '@switchboard/a2a-bullmq'
+);
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
-const { Redis } = await import('ioredis');
 const { createOrdersAgent, createSupervisorAgent } = await import('./agents.ts');
 
-const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: env.redisUrl });
 const queue = new QueueTransportFactory({ redis, timeoutMs: 20_000 });
 const ordersCard = buildAgentCard({
   agent: createOrdersAgent().agent,

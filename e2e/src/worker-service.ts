@@ -15,12 +15,13 @@ const telemetry = await startTelemetry({
 // Loaded after telemetry started, so instrumentation is in place first.
 const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
 const { deduplicateMessages } = await import('@switchboard/a2a/delivery');
-const { A2aQueueServer, BULLMQ_BINDING, queueUrl } = await import('@switchboard/a2a-bullmq');
+const { A2aQueueServer, BULLMQ_BINDING, createRedisConnection, queueUrl } = await import(
+  '@switchboard/a2a-bullmq'
+);
 const { silentLogger } = await import('@switchboard/agent');
-const { Redis } = await import('ioredis');
 const { createOrdersAgent } = await import('./agents.ts');
 
-const redis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: env.redisUrl });
 const address = ordersQueue(env.prefix);
 const { agent, model } = createOrdersAgent();
 const card = buildAgentCard({

@@ -1,5 +1,5 @@
+import { createRedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import { redisAnswers } from '@switchboard/cli';
-import { Redis } from 'ioredis';
 
 /**
  * The key patterns of one namespace: the registry (`demo:…`), the shop (`{demo}:…`) and each
@@ -21,17 +21,14 @@ export async function clearNamespace({
   namespace: string;
 }): Promise<number> {
   if (!(await redisAnswers(redisUrl))) return 0;
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = createRedisConnection({ url: redisUrl, lazyConnect: true });
   let deleted = 0;
   try {
     await redis.connect();
     for (const pattern of patterns(namespace)) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
+      for await (const keys of scanKeys(redis, pattern, 500)) {
         if (keys.length > 0) deleted += await redis.unlink(...keys);
-      } while (cursor !== '0');
+      }
     }
   } finally {
     redis.disconnect();

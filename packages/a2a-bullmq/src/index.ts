@@ -9,6 +9,16 @@ export type { QueueBindingErrorCode, QueueBindingErrorParty } from './errors.ts'
 export { isQueueBindingError, QUEUE_BINDING_ERRORS, QueueBindingError } from './errors.ts';
 // logging
 export type { QueueLogger } from './logger.ts';
+// redis
+export type { RedisConnection, RedisConnectionOptions } from './redis/redis-connection.ts';
+export {
+  createRedisConnection,
+  duplicateConnection,
+  isCluster,
+  parseClusterNodes,
+  redactUrl,
+  scanKeys,
+} from './redis/redis-connection.ts';
 // server
 export type { QueueDelivery, TaskStartedHook } from './server/delivery.ts';
 export { queueDeliveryOf, TASK_STARTED_HOOK } from './server/delivery.ts';

@@ -77,9 +77,9 @@ describe('AgentRegistry', () => {
     ]);
     expect(entry?.instances[0]?.lastSeen.getTime()).toBeGreaterThanOrEqual(before);
     // Stored in the v1.0 ProtoJSON shape, readable by any A2A v1.0 client.
-    const stored = JSON.parse((await redis.hget(`${namespace}:registry:agent:orders:pod-1`, 'card')) ?? '{}');
+    const stored = JSON.parse((await redis.hget(`{${namespace}:registry}:agent:orders:pod-1`, 'card')) ?? '{}');
     expect(stored.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
-    expect(await redis.pttl(`${namespace}:registry:agent:orders:pod-1`)).toBeGreaterThan(10_000);
+    expect(await redis.pttl(`{${namespace}:registry}:agent:orders:pod-1`)).toBeGreaterThan(10_000);
     expect((await registry.get('orders'))?.card).toEqual(card);
     expect(await registry.get('billing')).toBeUndefined();
   });
@@ -109,7 +109,7 @@ describe('AgentRegistry', () => {
     expect((await registry.get('orders'))?.instances.map((instance) => instance.instanceId)).toEqual([
       'pod-2',
     ]);
-    expect(await redis.exists(`${namespace}:registry:agent:orders:pod-1`)).toBe(0);
+    expect(await redis.exists(`{${namespace}:registry}:agent:orders:pod-1`)).toBe(0);
   });
 
   it('keeps a live instance listed past its TTL, and drops one whose heartbeat stopped', async () => {
@@ -129,7 +129,7 @@ describe('AgentRegistry', () => {
     expect((await registry.get('orders'))?.instances.map((instance) => instance.instanceId)).toEqual([
       'alive',
     ]);
-    expect(await redis.zrange(`${namespace}:registry:instances`, 0, '-1')).toEqual([
+    expect(await redis.zrange(`{${namespace}:registry}:instances`, 0, '-1')).toEqual([
       JSON.stringify(['orders', 'alive']),
     ]);
     expect(logger.entries.some((entry) => entry.message === 'registry heartbeat failed')).toBe(true);
@@ -139,9 +139,9 @@ describe('AgentRegistry', () => {
     const logger = new MemoryLogger();
     const registry = new AgentRegistry({ redis, namespace, logger });
     await register(registry, { card: makeCard('orders'), instanceId: 'pod-1' });
-    const index = `${namespace}:registry:instances`;
+    const index = `{${namespace}:registry}:instances`;
     const plant = async (name: string, instanceId: string, fields: Record<string, string>) => {
-      await redis.hset(`${namespace}:registry:agent:${name}:${instanceId}`, fields);
+      await redis.hset(`{${namespace}:registry}:agent:${name}:${instanceId}`, fields);
       await redis.zadd(index, Date.now(), JSON.stringify([name, instanceId]));
     };
     await plant('broken', 'p1', { card: '{"name":', metadata: '{}', lastSeen: String(Date.now()) });
@@ -155,7 +155,7 @@ describe('AgentRegistry', () => {
       metadata: '{}',
       lastSeen: '1',
     });
-    await redis.set(`${namespace}:registry:agent:wrongtype:p1`, 'a string');
+    await redis.set(`{${namespace}:registry}:agent:wrongtype:p1`, 'a string');
     await redis.zadd(index, Date.now(), JSON.stringify(['wrongtype', 'p1']), Date.now(), 'not json');
 
     const entries = await registry.list();

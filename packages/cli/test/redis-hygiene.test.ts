@@ -168,7 +168,7 @@ describe('what the system keeps in Redis', () => {
         `{${ns}:supervisor}:task:`,
         `{${ns}:orders}:task:`,
         `{${ns}:supervisor}:run:`,
-        `${ns}:registry:instances`,
+        `{${ns}:registry}:instances`,
         `{${ns}:supervisor}:limit:rate:customer:`,
         `{${ns}:supervisor}:approval:`,
       ]) {

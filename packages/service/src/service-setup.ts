@@ -1,15 +1,14 @@
 import type { ServiceSigner, SkillSpec } from '@switchboard/a2a';
 import type { AgentRegistry } from '@switchboard/a2a/registry';
-import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import type { QueueTransportFactory, RedisConnection } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config/service-config.ts';
 
 /** What a service's `setup` gets: the connections and parts the kit has made ready. */
 export interface ServiceContext {
   config: ServiceConfig;
-  /** The service's Redis connection (BullMQ-ready); the kit closes it. */
-  redis: Redis;
+  /** The service's Redis connection (BullMQ-ready; one node or a cluster); the kit closes it. */
+  redis: RedisConnection;
   model: ChatModel;
   logger: Logger;
   tracer: AgentTracer;

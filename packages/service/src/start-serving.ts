@@ -17,19 +17,32 @@ import {
   RedisTaskStore,
 } from '@switchboard/a2a/redis';
 import { AgentRegistry } from '@switchboard/a2a/registry';
-import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import {
+  createRedisConnection,
+  defaultQueueAddress,
+  isCluster,
+  QueueTransportFactory,
+  type RedisConnection,
+  type RedisConnectionOptions,
+  redactUrl,
+} from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
-import { Redis } from 'ioredis';
 import { createModel } from './create-model.ts';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
 
-/** Connects to Redis or fails startup with a message that names the URL (no endless retry loop). */
-async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
-  const safe = url.replace(/\/\/[^@/]*@/, '//***@');
+/**
+ * Connects to Redis (one node or a cluster) or fails startup with a message that names where it
+ * looked and the variable to fix (no endless retry loop).
+ */
+async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
+  const redis = createRedisConnection({ ...options, lazyConnect: true });
+  const where =
+    options.clusterNodes === undefined
+      ? `${redactUrl(String(options.url))} (REDIS_URL)`
+      : `the Redis Cluster at ${String(options.clusterNodes)} (REDIS_CLUSTER_NODES)`;
   try {
     await Promise.race([
       redis.connect(),
@@ -39,9 +52,15 @@ async function connectRedis(url: string): Promise<Redis> {
   } catch (error) {
     redis.disconnect();
     throw new Error(
-      `Redis is not reachable at ${safe} (${error instanceof Error ? error.message : String(error)}). Start it, or set REDIS_URL.`,
+      `Redis is not reachable at ${where}: ${error instanceof Error ? error.message : String(error)}. Start it, or set REDIS_URL or REDIS_CLUSTER_NODES (with REDIS_USERNAME, REDIS_PASSWORD and REDIS_TLS as it needs).`,
     );
   }
+}
+
+/** `host:port` of a cluster node, for logs. */
+function nodeName(node: RedisConnection): string {
+  const { host, port } = node.options as { host?: string; port?: number };
+  return `${host ?? '?'}:${port ?? '?'}`;
 }
 
 /** What a drain may take beyond `drainMs`: canceling what is left, closing Redis, flushing spans. */
@@ -63,7 +82,7 @@ export async function startServing({
   parent: ParentWatch | undefined;
 }): Promise<RunningAgentService> {
   const logger = createLogger({ serviceName: config.service, level: config.logLevel });
-  const redis = await connectRedis(config.redisUrl);
+  const redis = await connectRedis(config.redis);
   let lastRedisWarning = 0;
   redis.on('error', (error: Error) => {
     // ioredis reconnects by itself; say so once in a while rather than on every retry.
@@ -71,6 +90,16 @@ export async function startServing({
     lastRedisWarning = Date.now();
     logger.warn({ err: error }, 'Redis connection lost; reconnecting');
   });
+  if (isCluster(redis)) {
+    // A failover shows as the dead master leaving the client's node list (and its replica, promoted,
+    // serving the slots): one line per node, not one per retry.
+    redis.on('-node', (node: RedisConnection) =>
+      logger.warn({ node: nodeName(node) }, 'Redis Cluster node left; its slots are served by another'),
+    );
+    redis.on('+node', (node: RedisConnection) =>
+      logger.info({ node: nodeName(node) }, 'Redis Cluster node joined'),
+    );
+  }
   const { model, label } = createModel(config.model);
   // Reply streams live under the namespace too, as every other key of the system.
   const queue = new QueueTransportFactory({

@@ -77,6 +77,60 @@ describe('loadServiceConfig', () => {
     expect(error.message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
   });
 
+  it('reads a Redis Cluster with its ACL user, password and TLS instead of one node', () => {
+    const config = loadServiceConfig({
+      env: {
+        ...base,
+        REDIS_CLUSTER_NODES: ' redis-0.redis:6379, 10.0.0.2:6380,[::1]:7000 ',
+        REDIS_USERNAME: 'switchboard',
+        REDIS_PASSWORD: 's3cret',
+        REDIS_TLS: 'true',
+      },
+      service: 'orders',
+      defaultPort: 4101,
+    });
+    expect(config.redis).toEqual({
+      clusterNodes: 'redis-0.redis:6379, 10.0.0.2:6380,[::1]:7000',
+      username: 'switchboard',
+      password: 's3cret',
+      tls: true,
+    });
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('stops on a malformed cluster node list, naming the entry and how to write it', () => {
+    const error = problemsOf({
+      ...base,
+      REDIS_CLUSTER_NODES: '10.0.0.1:6379,redis://10.0.0.2:6379',
+      REDIS_TLS: 'yes',
+    });
+    expect(error.problems).toEqual([
+      { variable: 'REDIS_TLS', message: 'must be true (connect to Redis with TLS) or false, not "yes"' },
+      {
+        variable: 'REDIS_CLUSTER_NODES',
+        message: expect.stringContaining('Cluster node "redis://10.0.0.2:6379" is not host:port'),
+      },
+    ]);
+    expect(error.message).toContain('REDIS_CLUSTER_NODES');
+    expect(problemsOf({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:99999' }).problems[0]?.message).toContain(
+      'a port from 1 to 65535',
+    );
+  });
+
+  it('refuses REDIS_URL and REDIS_CLUSTER_NODES together rather than pick one', () => {
+    const error = problemsOf({
+      ...base,
+      REDIS_URL: 'redis://10.0.0.1:6379',
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000',
+    });
+    expect(error.problems).toEqual([
+      {
+        variable: 'REDIS_CLUSTER_NODES',
+        message: expect.stringContaining('not both'),
+      },
+    ]);
+  });
+
   it('waits 30 s for a worker with no live replica, never longer than the hop timeout', () => {
     const read = (env: NodeJS.ProcessEnv) =>
       loadServiceConfig({ env: { ...supervisorBase, ...env }, service: 'supervisor', defaultPort: 4100 })

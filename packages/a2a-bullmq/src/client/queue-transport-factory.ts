@@ -1,8 +1,8 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Transport, TransportFactory } from '@a2a-js/sdk/client';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
+import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { BULLMQ_BINDING, parseQueueUrl } from '../wire/queue-url.ts';
 import type { ServiceParametersHook } from './queue-calls.ts';
 import { QueueTransport, type QueueTransportOptions } from './queue-transport.ts';
@@ -16,7 +16,7 @@ export interface QueueTransportFactoryOptions {
    * one), and the reply inbox reads on another. For fail-fast callers, create it with
    * `enableOfflineQueue: false` (the duplicates inherit it).
    */
-  redis: Redis;
+  redis: RedisConnection;
   /** Namespace of the reply inbox key (default `switchboard`). */
   namespace?: string;
   /**
@@ -66,7 +66,7 @@ export interface QueueTransportFactoryOptions {
 export class QueueTransportFactory implements TransportFactory {
   readonly #o: QueueTransportFactoryOptions;
   readonly #queues = new Map<string, Queue>();
-  #queueRedis: Redis | undefined;
+  #queueRedis: RedisConnection | undefined;
   #inbox: ReplyInbox | undefined;
 
   constructor(options: QueueTransportFactoryOptions) {
@@ -83,7 +83,7 @@ export class QueueTransportFactory implements TransportFactory {
     let bullQueue = this.#queues.get(key);
     if (!bullQueue) {
       const keep = this.#o.keepFinished ?? { ageSeconds: 60, count: 1_000 };
-      this.#queueRedis ??= this.#o.redis.duplicate();
+      this.#queueRedis ??= duplicateConnection(this.#o.redis);
       bullQueue = new Queue(queue, {
         connection: this.#queueRedis,
         prefix,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { QueueBindingError } from '../errors.ts';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
+import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { decodeFrame, type ReplyFrame } from '../wire/reply-frame.ts';
 
 /** Options of {@link ReplyInbox}. */
 export interface ReplyInboxOptions {
   /** A connection the inbox may use; it opens its own blocking duplicate for reads. */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key namespace (default `switchboard`). In Redis Cluster each inbox is one key, so any slot works. */
   namespace?: string;
   /** The inbox stream expires this long after the caller stops refreshing it (default 300 s). */
@@ -108,8 +108,8 @@ export class ReplySubscription {
 export class ReplyInbox {
   /** The stream key callers put in `replyTo`. */
   readonly key: string;
-  readonly #redis: Redis;
-  readonly #reader: Redis;
+  readonly #redis: RedisConnection;
+  readonly #reader: RedisConnection;
   readonly #expirySeconds: number;
   readonly #logger: QueueLogger;
   readonly #calls = new Map<string, ReplySubscription>();
@@ -126,7 +126,7 @@ export class ReplyInbox {
   }: ReplyInboxOptions) {
     this.key = `${namespace}:reply:${randomUUID()}`;
     this.#redis = redis;
-    this.#reader = redis.duplicate({ maxRetriesPerRequest: null, connectionName: `${this.key}:reader` });
+    this.#reader = duplicateConnection(redis, `${this.key}:reader`);
     this.#expirySeconds = expirySeconds;
     this.#logger = logger;
   }

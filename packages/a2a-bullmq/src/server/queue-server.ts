@@ -12,7 +12,6 @@ import {
 } from '@opentelemetry/api';
 import { MESSAGING_OPERATION, messagingSpanName } from '@switchboard/semconv';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { QueueBindingError } from '../errors.ts';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
 import {
@@ -22,6 +21,7 @@ import {
   recordFailure,
 } from '../observe/span-attributes.ts';
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
+import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { DEFAULT_MAX_REQUEST_BYTES, readEnvelope } from '../wire/envelope.ts';
 import type { QueueAddress } from '../wire/queue-url.ts';
 import { JobDelivery } from './delivery.ts';
@@ -41,7 +41,7 @@ export interface A2aQueueServerOptions {
   card: AgentCard;
   address: QueueAddress;
   /** For replies; the worker opens its own blocking duplicate. */
-  redis: Redis;
+  redis: RedisConnection;
   /** Jobs processed at once by this process (default 50: agent runs mostly wait on models and tools). */
   concurrency?: number;
   /**
@@ -104,7 +104,9 @@ function problemsOf(options: A2aQueueServerOptions): string[] {
     problems.push("address must name the queue and its prefix, e.g. defaultQueueAddress('orders')");
   }
   if (typeof options?.redis?.duplicate !== 'function')
-    problems.push('redis must be an ioredis Redis connection');
+    problems.push(
+      'redis must be an ioredis connection (Redis or Cluster), e.g. createRedisConnection({ url })',
+    );
   return problems;
 }
 
@@ -136,7 +138,7 @@ export class A2aQueueServer {
   readonly #logger: QueueLogger;
   readonly #tracer: Tracer;
   #worker: Worker | undefined;
-  #workerRedis: Redis | undefined;
+  #workerRedis: RedisConnection | undefined;
 
   constructor(options: A2aQueueServerOptions) {
     const problems = problemsOf(options);
@@ -155,7 +157,7 @@ export class A2aQueueServer {
   async start(): Promise<void> {
     if (this.#worker) return;
     const { address, concurrency = 50, lockDurationMs = 30_000, stalledIntervalMs = 30_000 } = this.#o;
-    this.#workerRedis = this.#o.redis.duplicate({ maxRetriesPerRequest: null });
+    this.#workerRedis = duplicateConnection(this.#o.redis);
     this.#worker = new Worker(address.queue, (job) => this.#process(job), {
       connection: this.#workerRedis,
       prefix: address.prefix,

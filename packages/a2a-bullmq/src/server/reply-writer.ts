@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../redis/redis-connection.ts';
 import { encodeFrame } from '../wire/reply-frame.ts';
 
 /** Reply streams keep at most about this many frames; a caller reads far faster. */
@@ -6,7 +6,7 @@ const MAX_FRAMES = 10_000;
 
 /** Options of {@link ReplyWriter}. */
 export interface ReplyWriterOptions {
-  redis: Redis;
+  redis: RedisConnection;
   /** The caller's reply stream key (the envelope's `replyTo`, a `ReplyInbox`'s `key`). */
   replyTo: string;
   /** The call the frames answer (the envelope's `requestId`). */
@@ -24,7 +24,7 @@ export interface ReplyWriterOptions {
  * await new ReplyWriter({ redis, replyTo: envelope.replyTo, requestId: envelope.requestId }).end(body);
  */
 export class ReplyWriter {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #replyTo: string;
   readonly #requestId: string;
   readonly #expirySeconds: number;

@@ -18,9 +18,9 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { queueDeliveryOf, TASK_STARTED_HOOK, type TaskStartedHook } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import { stillRunning, untilTaskStops } from '../protocol/detached-task.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
@@ -31,7 +31,7 @@ export interface DeduplicateMessagesOptions {
   /** The request handler to protect, e.g. `createHostedAgent(...).requestHandler`. */
   handler: A2ARequestHandler;
   /** Where each message's claim is kept. */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of the claims: the agent's queue prefix (`address.prefix`), for Redis Cluster. */
   prefix: string;
   /** How long a claim is remembered (default 24 h). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { z } from 'zod';
 
 const DedupRecord = z.object({
@@ -21,7 +21,7 @@ export type DedupClaim =
  * does not run twice, and a job recovered after a crash continues the task it had started.
  */
 export class MessageDedup {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
 
@@ -29,7 +29,7 @@ export class MessageDedup {
     redis,
     prefix,
     ttlSeconds = 24 * 3600,
-  }: { redis: Redis; prefix: string; ttlSeconds?: number }) {
+  }: { redis: RedisConnection; prefix: string; ttlSeconds?: number }) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlSeconds = ttlSeconds;

@@ -6,10 +6,10 @@ import {
   type QueueAddress,
   type QueuePresented,
   queueUrl,
+  type RedisConnection,
 } from '@switchboard/a2a-bullmq';
 import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
 import { type Authenticator, firstOf } from '../auth/authenticator.ts';
 import {
   type JwtAuthenticatorOptions,
@@ -104,7 +104,12 @@ export interface HostAgentOptions
    * Serve over a BullMQ queue too, each message run once whatever the queue delivers
    * (`deduplicateMessages`); only services (and requests they make on someone's behalf) are served.
    */
-  queue?: { redis: Redis; address: QueueAddress; lockDurationMs?: number; stalledIntervalMs?: number };
+  queue?: {
+    redis: RedisConnection;
+    address: QueueAddress;
+    lockDurationMs?: number;
+    stalledIntervalMs?: number;
+  };
   /** Who may call (default: anyone; the card then declares no security scheme). */
   auth?: HostAuth;
   stores?: HostStores;
@@ -115,7 +120,7 @@ export interface HostAgentOptions
    */
   limits?: HostLimits;
   /** Abort runs canceled on another replica: the channel `RedisTaskStore` publishes under `prefix`. */
-  cancels?: { redis: Redis; prefix: string };
+  cancels?: { redis: RedisConnection; prefix: string };
   /** Keep an entry in the registry while started, with heartbeats. */
   registry?: { registry: AgentRegistry; instanceId: string; metadata?: Readonly<Record<string, string>> };
   /** Default: warnings and errors to stderr. */

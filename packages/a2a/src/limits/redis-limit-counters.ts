@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { A2aError } from '../errors.ts';
 import type { LimitCounters, WindowCount } from './limit-counters.ts';
 
@@ -36,7 +36,7 @@ return 0
 /** Options of {@link RedisLimitCounters}. */
 export interface RedisLimitCountersOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of the agent, e.g. `{switchboard:orders}`; counts live under `<prefix>:limit:`. */
   prefix: string;
 }
@@ -51,7 +51,7 @@ export interface RedisLimitCountersOptions {
  * hostAgent({ ..., limits: { counters: new RedisLimitCounters({ redis, prefix: '{switchboard:orders}' }) } });
  */
 export class RedisLimitCounters implements LimitCounters {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
 
   constructor({ redis, prefix }: RedisLimitCountersOptions) {

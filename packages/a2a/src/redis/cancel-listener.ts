@@ -1,5 +1,5 @@
+import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { taskCanceledChannel } from './task-store-keys.ts';
 
 /** Something that can abort a task it runs; {@link SwitchboardAgentExecutor} is one. */
@@ -17,12 +17,12 @@ export async function listenForCancels({
   executor,
   logger = stderrLogger(),
 }: {
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   executor: TaskAborter;
   logger?: Logger;
 }): Promise<{ close(): Promise<void> }> {
-  const subscriber = redis.duplicate();
+  const subscriber = duplicateConnection(redis, `${prefix}:cancel-listener`);
   const channel = taskCanceledChannel(prefix);
   subscriber.on('message', (from: string, taskId: string) => {
     if (from === channel && executor.abort(taskId))

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import type { TaskStoreKeys } from './task-store-keys.ts';
 
 // Atomic, so a task saved again while it is being pruned keeps its index entries. A task whose key
@@ -23,7 +23,7 @@ return pruned
 
 /** Options of {@link pruneExpiredTasks}. */
 export interface PruneExpiredTasksOptions {
-  redis: Redis;
+  redis: RedisConnection;
   keys: TaskStoreKeys;
   scope: string;
   /** Now, in ms since the epoch (default `Date.now()`). */

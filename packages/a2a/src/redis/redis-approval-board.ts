@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import {
   type ApprovalBoard,
   type BoardDecision,
@@ -13,17 +13,20 @@ import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 /** Options of {@link RedisApprovalBoard}. */
 export interface RedisApprovalBoardOptions {
   /** An ioredis connection; the caller owns it. */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix, e.g. `{switchboard:supervisor}` (a hash tag keeps the board on one Cluster slot). */
   prefix: string;
   /** How long an entry is kept after its last change (default 7 days), and the index with it. */
   ttlSeconds?: number;
 }
 
+// KEYS: the task's set, the index, then each entry's key in the order of ARGV[3]. Entries withdrawn
+// since the last sync are found in the set, so their keys are built from the prefix (ARGV[1]); with a
+// {hash tag} prefix they share the declared keys' Cluster slot.
 const SYNC = `
-local prefix, taskId, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local entries = cjson.decode(ARGV[4])
-local taskKey = prefix .. ':approvals:task:' .. taskId
+local taskKey, index = KEYS[1], KEYS[2]
+local prefix, ttl = ARGV[1], tonumber(ARGV[2])
+local entries = cjson.decode(ARGV[3])
 local asked = {}
 for _, entry in ipairs(entries) do asked[entry.id] = true end
 for _, id in ipairs(redis.call('SMEMBERS', taskKey)) do
@@ -38,18 +41,18 @@ for _, id in ipairs(redis.call('SMEMBERS', taskKey)) do
   end
 end
 for i, entry in ipairs(entries) do
-  local key = prefix .. ':approval:' .. entry.id
+  local key = KEYS[2 + i]
   local raw = redis.call('GET', key)
   local old = raw and cjson.decode(raw)
   if not old or old.status == 'withdrawn' or old.argumentsHash ~= entry.argumentsHash then
-    redis.call('SET', key, ARGV[4 + i], 'EX', ttl)
-    redis.call('ZADD', prefix .. ':approvals', ARGV[4 + #entries + i], entry.id)
+    redis.call('SET', key, ARGV[3 + i], 'EX', ttl)
+    redis.call('ZADD', index, ARGV[3 + #entries + i], entry.id)
   end
   redis.call('SADD', taskKey, entry.id)
 end
 redis.call('EXPIRE', taskKey, ttl)
 -- The index lives as long as the newest entry it lists may: no approval is kept forever.
-if redis.call('EXISTS', prefix .. ':approvals') == 1 then redis.call('EXPIRE', prefix .. ':approvals', ttl) end
+if redis.call('EXISTS', index) == 1 then redis.call('EXPIRE', index, ttl) end
 return 1
 `;
 
@@ -99,7 +102,7 @@ function storedForm({ arguments: args, ...entry }: BoardApproval): string {
  * const approvals = new RedisApprovalBoard({ redis, prefix: '{switchboard:supervisor}' });
  */
 export class RedisApprovalBoard implements ApprovalBoard {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttl: number;
 
@@ -127,9 +130,11 @@ export class RedisApprovalBoard implements ApprovalBoard {
     // stored as sent.
     await this.#redis.eval(
       SYNC,
-      0,
+      2 + entries.length,
+      `${this.#prefix}:approvals:task:${task.taskId}`,
+      this.#indexKey(),
+      ...entries.map(({ id }) => this.#key(id)),
       this.#prefix,
-      task.taskId,
       String(this.#ttl),
       JSON.stringify(entries.map(({ id, argumentsHash }) => ({ id, argumentsHash }))),
       ...entries.map(storedForm),
@@ -138,7 +143,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
   }
 
   async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
-    const index = `${this.#prefix}:approvals`;
+    const index = this.#indexKey();
     const ids = await this.#redis.zrange(index, '0', '-1');
     if (ids.length === 0) return [];
     const raws = await this.#redis.mget(ids.map((id) => this.#key(id)));
@@ -182,6 +187,10 @@ export class RedisApprovalBoard implements ApprovalBoard {
 
   async reopen(id: string): Promise<void> {
     await this.#redis.eval(REOPEN, 1, this.#key(id));
+  }
+
+  #indexKey(): string {
+    return `${this.#prefix}:approvals`;
   }
 
   #key(id: string): string {

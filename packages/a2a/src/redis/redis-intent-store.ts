@@ -1,5 +1,5 @@
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import type { IntentBegin, IntentFinish, IntentRecord, IntentStart, IntentStore } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 const BEGIN = `
@@ -29,7 +29,7 @@ return 1
  * `ttlSeconds` (default 7 days) after it began.
  */
 export class RedisIntentStore implements IntentStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
 
@@ -37,7 +37,7 @@ export class RedisIntentStore implements IntentStore {
     redis,
     prefix,
     ttlSeconds = DEFAULT_RETENTION_SECONDS,
-  }: { redis: Redis; prefix: string; ttlSeconds?: number }) {
+  }: { redis: RedisConnection; prefix: string; ttlSeconds?: number }) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlSeconds = ttlSeconds;

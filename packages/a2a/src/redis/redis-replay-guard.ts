@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import type { AssertionUse, ReplayGuard } from '../auth/replay-guard.ts';
 
 /** Options of {@link RedisReplayGuard}. */
 export interface RedisReplayGuardOptions {
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of the verifying service, e.g. its queue prefix `{switchboard:orders}`. */
   prefix: string;
 }
@@ -18,7 +18,7 @@ export interface RedisReplayGuardOptions {
  * const replay = new RedisReplayGuard({ redis, prefix: address.prefix });
  */
 export class RedisReplayGuard implements ReplayGuard {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
 
   constructor({ redis, prefix }: RedisReplayGuardOptions) {

@@ -1,5 +1,5 @@
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import {
   checkedMaxTurns,
@@ -13,7 +13,7 @@ import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 /** Options of {@link RedisRunStateStore}. */
 export interface RedisRunStateStoreOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of this agent, e.g. `{switchboard:orders}`; state lives at `<prefix>:run:<conversation>`. */
   prefix: string;
   /** How long a conversation's state is kept after its last save; default 7 days. */
@@ -37,7 +37,7 @@ export interface RedisRunStateStoreOptions {
  * new SwitchboardAgentExecutor({ agent, model, runState: new RedisRunStateStore({ redis, prefix }) });
  */
 export class RedisRunStateStore implements RunStateStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #ttlSeconds: number;
   readonly #maxTurns: number;

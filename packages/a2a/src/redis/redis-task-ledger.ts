@@ -1,7 +1,7 @@
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import { type RedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import type { Logger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { ACTING_FOR } from '../approvals/acting-for.ts';
 import { A2aError } from '../errors.ts';
 import type { LedgerEntry, TaskLedger } from '../executor/task-ledger.ts';
@@ -9,7 +9,7 @@ import { agentMessage, textPart } from '../protocol/messages.ts';
 
 /** Options of {@link RedisTaskLedger}. */
 export interface RedisTaskLedgerOptions {
-  redis: Redis;
+  redis: RedisConnection;
   /** The agent's key prefix, e.g. `{switchboard:supervisor}`. */
   prefix: string;
   /** This process, unique per run (a new one after a restart). */
@@ -124,13 +124,10 @@ export class RedisTaskLedger implements TaskLedger {
    */
   async #adoptUnlisted(): Promise<void> {
     const { redis, prefix } = this.#o;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:ledger:*`, 'COUNT', 1000);
-      cursor = next;
+    for await (const keys of scanKeys(redis, `${prefix}:ledger:*`)) {
       const ids = keys.map((key) => key.slice(`${prefix}:ledger:`.length));
       if (ids.length > 0) await redis.sadd(this.#instances, ...ids);
-    } while (cursor !== '0');
+    }
   }
 
   /** Fails the unfinished tasks of dead processes; returns the ids it failed. */

@@ -5,8 +5,8 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
@@ -35,7 +35,7 @@ export interface TaskRetention {
 /** Options of {@link RedisTaskStore}. */
 export interface RedisTaskStoreOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of this agent's tasks, e.g. `{switchboard:orders}` (a hash tag, for Redis Cluster). */
   prefix: string;
   retention?: TaskRetention;
@@ -92,7 +92,7 @@ function positiveSeconds(name: string, value: number): number {
  * new DefaultRequestHandler(card, taskStore, executor);
  */
 export class RedisTaskStore implements TaskStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #keys: TaskStoreKeys;
   readonly #terminalTtlMs: number;
   readonly #activeTtlMs: number;

@@ -1,6 +1,6 @@
 import { Task } from '@a2a-js/sdk';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import type { Logger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { TaskStoreKeys } from './task-store-keys.ts';
 
@@ -43,7 +43,7 @@ export function readStoredTask({ json, expectedId }: { json: string; expectedId:
 
 /** Options of {@link loadStoredTasks}. */
 export interface LoadStoredTasksOptions {
-  redis: Redis;
+  redis: RedisConnection;
   keys: TaskStoreKeys;
   ids: readonly string[];
   /** The caller's owner scope: a task stored under another scope reads as absent. */

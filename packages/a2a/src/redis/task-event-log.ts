@@ -1,6 +1,6 @@
 import { StreamResponse } from '@a2a-js/sdk';
+import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { A2aError } from '../errors.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
@@ -17,7 +17,7 @@ export interface RedisTaskEventLogOptions {
    * An ioredis connection; the caller owns it. Each follower opens (and closes) a duplicate of it,
    * named `<prefix>:task-events-follower` (see `CLIENT LIST`).
    */
-  redis: Redis;
+  redis: RedisConnection;
   /** Key prefix of this agent, e.g. `{switchboard:orders}` (the hash tag keeps an agent on one slot). */
   prefix: string;
   /** About how many events a task's stream keeps (`XADD MAXLEN ~`); default 10 000. */
@@ -67,13 +67,13 @@ function positiveInteger(name: string, value: number): number {
  * await hostAgent({ agent, model, http: {}, stores: { taskStore, eventLog: log } });
  */
 export class RedisTaskEventLog {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
   readonly #maxLength: number;
   readonly #retentionMs: number;
   readonly #blockMs: number;
   readonly #logger: Pick<Logger, 'warn'>;
-  readonly #followers = new Set<Redis>();
+  readonly #followers = new Set<RedisConnection>();
   #closed = false;
 
   constructor({
@@ -184,7 +184,7 @@ export class RedisTaskEventLog {
   ): AsyncGenerator<PositionedEvent | undefined, void, undefined> {
     if (this.#closed || signal?.aborted) return;
     const key = this.key(taskId);
-    const connection = this.#redis.duplicate({ connectionName: `${this.#prefix}:task-events-follower` });
+    const connection = duplicateConnection(this.#redis, `${this.#prefix}:task-events-follower`);
     connection.on('error', () => {});
     this.#followers.add(connection);
     const stop = () => connection.disconnect();

@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { parseScore, timestampScore } from './task-store-keys.ts';
 
 /** What {@link readTaskWindow} reads: one page of task ids, newest status first. */
 export interface TaskWindowRequest {
-  redis: Redis;
+  redis: RedisConnection;
   /** One index key, or two (context + state) to intersect. */
   keys: readonly [string] | readonly [string, string];
   /** The last task of the previous page, from the page token. */
@@ -60,7 +60,7 @@ async function readIntersection({
   pageSize,
 }: TaskWindowRequest): Promise<TaskWindow> {
   const [first, second] = keys;
-  const members = await redis.zinter(2, first, second ?? first);
+  const members: string[] = await redis.zinter(2, [first, second ?? first]);
   if (members.length === 0) return EMPTY;
   const scores = await redis.zmscore(first, ...members);
   // ZINTER returns ascending (score, member); reversed, that is the SDK's descending order.

@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import {
   INSTANCE_FIELDS,
@@ -14,8 +14,11 @@ import {
 /** Options of {@link AgentRegistry}. */
 export interface AgentRegistryOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
-  redis: Redis;
-  /** Key namespace; default `switchboard`. On Redis Cluster use a hash tag, e.g. `{switchboard}`. */
+  redis: RedisConnection;
+  /**
+   * Key namespace; default `switchboard`. The registry's keys share the hash tag
+   * `{<namespace>:registry}`, so on a Redis Cluster they sit in one slot.
+   */
   namespace?: string;
   /** How long an instance stays listed after its last heartbeat; default 15 s, heartbeat every ttl/3. */
   ttlSeconds?: number;
@@ -46,9 +49,9 @@ const DROP_IF_GONE = `if redis.call('EXISTS', KEYS[2]) == 0 then return redis.ca
 
 /**
  * Agents publish their cards here, and discovery lists the live ones. Each instance is a hash at
- * `<namespace>:registry:agent:<name>:<instanceId>` (fields `card` = `AgentCard.toJSON` JSON,
+ * `{<namespace>:registry}:agent:<name>:<instanceId>` (fields `card` = `AgentCard.toJSON` JSON,
  * `metadata`, `lastSeen`) that expires `ttlSeconds` after its last heartbeat; a sorted set
- * `<namespace>:registry:instances` (member `["<name>","<instanceId>"]`, score = last heartbeat, ms)
+ * `{<namespace>:registry}:instances` (member `["<name>","<instanceId>"]`, score = last heartbeat, ms)
  * lets `list()` find them without SCAN; it expires `ttlSeconds` after the last heartbeat of any
  * instance. An instance whose entry has expired is not listed, and its index member is dropped on
  * the next `list()`.
@@ -58,7 +61,7 @@ const DROP_IF_GONE = `if redis.call('EXISTS', KEYS[2]) == 0 then return redis.ca
  * process.on('SIGTERM', () => registration.stop());
  */
 export class AgentRegistry {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #namespace: string;
   readonly #ttlMs: number;
   readonly #logger: Pick<Logger, 'warn'>;
@@ -86,11 +89,11 @@ export class AgentRegistry {
   }
 
   #instanceKey(name: string, instanceId: string): string {
-    return `${this.#namespace}:registry:agent:${name}:${instanceId}`;
+    return `{${this.#namespace}:registry}:agent:${name}:${instanceId}`;
   }
 
   #indexKey(): string {
-    return `${this.#namespace}:registry:instances`;
+    return `{${this.#namespace}:registry}:instances`;
   }
 
   /** Publishes the card now and keeps it alive with a heartbeat (an unref'd timer) until `stop()`. */

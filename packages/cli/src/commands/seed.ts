@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createRedisConnection } from '@switchboard/a2a/redis';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
-import { Redis } from 'ioredis';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
 
@@ -39,7 +39,7 @@ export async function seedCommand({
       return EXIT.usage;
     }
   }
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const redis = createRedisConnection({ url: redisUrl });
   try {
     const result = await seedShop({
       store: new RedisShopStore({ redis, prefix: namespace }),

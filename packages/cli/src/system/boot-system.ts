@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
+import { createRedisConnection } from '@switchboard/a2a/redis';
 import type { Logger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
-import { Redis } from 'ioredis';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';
 import type { RestartPolicy } from './restart-policy.ts';
@@ -114,7 +114,7 @@ export async function bootSystem({
       stop: () => system.stop(),
     };
   }
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const connection = createRedisConnection({ url: redisUrl });
   try {
     await seedShop({ store: new RedisShopStore({ redis: connection, prefix: namespace }), reset: resetShop });
   } finally {

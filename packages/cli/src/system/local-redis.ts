@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { createRedisConnection } from '@switchboard/a2a/redis';
 
 /** Where the system's Redis comes from. */
 export type RedisSource =
@@ -12,12 +12,7 @@ export type RedisSource =
 
 /** Whether a Redis server answers PING at `url` within `timeoutMs`. */
 export async function redisAnswers(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: timeoutMs,
-  });
+  const redis = createRedisConnection({ url, lazyConnect: true, retry: false, connectTimeoutMs: timeoutMs });
   redis.on('error', () => {});
   try {
     await redis.connect();

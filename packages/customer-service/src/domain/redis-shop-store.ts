@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { type RedisConnection, scanKeys } from '@switchboard/a2a/redis';
 import type { z } from 'zod';
 import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';
@@ -30,7 +30,7 @@ import { keyReused, toStockLevel } from './store-checks.ts';
 /** Options of {@link RedisShopStore}. */
 export interface RedisShopStoreOptions {
   /** An ioredis connection; the caller owns it (and closes it). The store defines its scripts on it. */
-  redis: Redis;
+  redis: RedisConnection;
   /**
    * What this shop's keys start with, inside a hash tag: prefix `demo` gives `{demo}:shop:...`.
    * Letters, digits and `:_.-` only.
@@ -61,11 +61,11 @@ const PREFIX = /^[A-Za-z0-9:_.-]{1,100}$/;
  * its action.
  *
  * @example
- * const store = new RedisShopStore({ redis: new Redis(redisUrl), prefix: 'demo' });
+ * const store = new RedisShopStore({ redis: createRedisConnection({ url: redisUrl }), prefix: 'demo' });
  * await seedShop({ store });
  */
 export class RedisShopStore implements ShopStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisConnection;
   readonly #keys: ShopKeys;
   readonly #now: () => Date;
 
@@ -315,12 +315,9 @@ export class RedisShopStore implements ShopStore {
   /** Removes every key of this shop (SCAN, then DEL in batches). */
   async #clear(): Promise<void> {
     await redisCall('reset the shop', async () => {
-      let cursor = '0';
-      do {
-        const [next, found] = await this.#redis.scan(cursor, 'MATCH', `${this.#keys.base}:*`, 'COUNT', 500);
-        cursor = next;
+      for await (const found of scanKeys(this.#redis, `${this.#keys.base}:*`, 500)) {
         if (found.length > 0) await this.#redis.del(...found);
-      } while (cursor !== '0');
+      }
     });
   }
 

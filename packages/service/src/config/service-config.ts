@@ -5,20 +5,28 @@ import {
   staticTokenProblems,
   type TrustedKeysSource,
 } from '@switchboard/a2a';
+import type { RedisConnectionOptions } from '@switchboard/a2a-bullmq';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { type CardConfig, readCardConfig } from './card-config.ts';
 import { ConfigError, type ConfigProblem } from './config-error.ts';
-import { HttpUrl, Millis, Port, RedisUrl, TokenList, WholeNumber } from './env-values.ts';
+import { HttpUrl, Millis, Port, TokenList, WholeNumber } from './env-values.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
+import { readRedisConfig } from './redis-config.ts';
 import { readServiceKeysConfig } from './service-keys-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
 export interface ServiceConfig {
   /** The agent this service hosts, e.g. `orders`. */
   service: string;
-  redisUrl: string;
+  /**
+   * Where Redis is and how to log in: one node (`REDIS_URL`) or a Redis Cluster
+   * (`REDIS_CLUSTER_NODES`), with `REDIS_USERNAME`, `REDIS_PASSWORD` and `REDIS_TLS`.
+   */
+  redis: RedisConnectionOptions;
+  /** `REDIS_URL` (default `redis://127.0.0.1:6379`); undefined on a Redis Cluster. */
+  redisUrl: string | undefined;
   /** Namespace of every Redis key of the system (`SWITCHBOARD_NAMESPACE`, default `switchboard`). */
   namespace: string;
   host: string;
@@ -113,7 +121,6 @@ export interface LoadServiceConfigOptions {
 }
 
 const Common = z.object({
-  REDIS_URL: RedisUrl.default('redis://127.0.0.1:6379'),
   SWITCHBOARD_NAMESPACE: z
     .string()
     .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be lower-case letters, digits or "-", e.g. "switchboard"')
@@ -180,6 +187,8 @@ export function loadServiceConfig({
   if (!keys.ok) problems.push(...keys.problems);
   const card = readCardConfig(env);
   if (!card.ok) problems.push(...card.problems);
+  const redis = readRedisConfig(env);
+  if (!redis.ok) problems.push(...redis.problems);
   // A public service's customers and operators sign in with tokens, or with the identity provider.
   if (parsed.success && isPublic && !('config' in identityProvider && identityProvider.config)) {
     for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
@@ -214,6 +223,7 @@ export function loadServiceConfig({
     'problems' in identityProvider ||
     !keys.ok ||
     !card.ok ||
+    !redis.ok ||
     problems.length > 0
   )
     throw new ConfigError(service, problems);
@@ -221,7 +231,8 @@ export function loadServiceConfig({
   const port = c.PORT ?? defaultPort;
   return {
     service,
-    redisUrl: c.REDIS_URL,
+    redis: redis.config,
+    redisUrl: redis.config.url,
     namespace: c.SWITCHBOARD_NAMESPACE,
     host: c.HOST,
     port,

@@ -1,0 +1,175 @@
+import { Cluster, type ClusterNode, Redis } from 'ioredis';
+import { QueueBindingError } from '../errors.ts';
+
+/**
+ * A connection to Redis: one node (`Redis`) or a Redis Cluster (`Cluster`). Every Switchboard store,
+ * queue and stream takes either; their keys carry one hash tag per agent, so each command and script
+ * touches one slot.
+ */
+export type RedisConnection = Redis | Cluster;
+
+/** Where Redis is and how to log in to it: one node by URL, or a cluster by its startup nodes. */
+export interface RedisConnectionOptions {
+  /**
+   * One Redis node: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. The user and
+   * password may ride in the URL or come from `username` / `password`.
+   */
+  url?: string;
+  /**
+   * A Redis Cluster instead of `url`: some of its nodes (any will do, the rest are discovered), as
+   * `host:port` entries separated by commas (`10.0.0.1:6379,10.0.0.2:6379`) or as a list.
+   */
+  clusterNodes?: string | ClusterNode[];
+  /** Connect with TLS (default: only for a `rediss://` URL). */
+  tls?: boolean;
+  /** ACL user (Redis 6+); default `default`. */
+  username?: string;
+  password?: string;
+  /** Shown by `CLIENT LIST`, e.g. the service's name. */
+  connectionName?: string;
+  /** Connect on the first command or an explicit `connect()` (default false: connect now). */
+  lazyConnect?: boolean;
+  /**
+   * Reconnect and wait through outages (default true). False for a probe: a command fails at once
+   * when Redis does not answer.
+   */
+  retry?: boolean;
+  /** Longest a connection attempt may take, in ms (default ioredis's 10 000). */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Makes the Redis connection: the one place a Redis client is created, for a single node or a
+ * Redis Cluster alike. Commands wait through a reconnect or a failover (BullMQ needs
+ * `maxRetriesPerRequest: null`); a cluster reads and writes on masters only.
+ *
+ * @example
+ * const redis = createRedisConnection({ clusterNodes: '10.0.0.1:6379,10.0.0.2:6379', tls: true, username: 'switchboard', password });
+ */
+export function createRedisConnection(
+  options: RedisConnectionOptions & { url: string; clusterNodes?: undefined },
+): Redis;
+export function createRedisConnection(
+  options: RedisConnectionOptions & { clusterNodes: string | ClusterNode[]; url?: undefined },
+): Cluster;
+export function createRedisConnection(options: RedisConnectionOptions): RedisConnection;
+export function createRedisConnection({
+  url,
+  clusterNodes,
+  tls,
+  username,
+  password,
+  connectionName,
+  lazyConnect = false,
+  retry = true,
+  connectTimeoutMs,
+}: RedisConnectionOptions): RedisConnection {
+  const hasNodes = clusterNodes !== undefined && clusterNodes !== '';
+  if ((url === undefined || url === '') === !hasNodes) {
+    throw new QueueBindingError('INVALID_OPTIONS', {
+      message: hasNodes
+        ? 'Pass either url (one Redis node) or clusterNodes (a Redis Cluster), not both.'
+        : 'Pass url (one Redis node, e.g. "redis://127.0.0.1:6379") or clusterNodes (a Redis Cluster, e.g. "10.0.0.1:6379,10.0.0.2:6379").',
+    });
+  }
+  const login = {
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+  };
+  const common = {
+    ...login,
+    ...(retry ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 0, retryStrategy: () => null }),
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeout: connectTimeoutMs }),
+    ...(connectionName === undefined ? {} : { connectionName }),
+  };
+  if (hasNodes) {
+    const nodes = typeof clusterNodes === 'string' ? parseClusterNodes(clusterNodes) : clusterNodes;
+    return new Cluster(nodes, {
+      lazyConnect,
+      ...(retry ? {} : { clusterRetryStrategy: () => null, enableOfflineQueue: false }),
+      scaleReads: 'master',
+      redisOptions: { ...common, ...(tls ? { tls: {} } : {}) },
+    });
+  }
+  const target = String(url);
+  if (!/^rediss?:\/\//.test(target)) {
+    throw new QueueBindingError('INVALID_OPTIONS', {
+      message: `Redis URL "${redactUrl(target)}" must start with redis:// or rediss:// (TLS), e.g. "redis://127.0.0.1:6379".`,
+    });
+  }
+  return new Redis(target, { ...common, lazyConnect, ...(tls ? { tls: {} } : {}) });
+}
+
+/**
+ * Reads a list of cluster nodes, `host:port` separated by commas (IPv6 in brackets: `[::1]:7000`).
+ * Throws naming the entry that is not one.
+ */
+export function parseClusterNodes(text: string): ClusterNode[] {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) {
+    throw new QueueBindingError('INVALID_OPTIONS', {
+      message:
+        'The cluster node list is empty; give host:port entries separated by commas, e.g. "10.0.0.1:6379,10.0.0.2:6379".',
+    });
+  }
+  return entries.map((entry) => {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match?.[1] || !(port >= 1 && port <= 65_535)) {
+      throw new QueueBindingError('INVALID_OPTIONS', {
+        message: `Cluster node "${entry}" is not host:port (a port from 1 to 65535, no scheme, IPv6 in brackets); write e.g. "10.0.0.1:6379,10.0.0.2:6379".`,
+      });
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/** True for a Redis Cluster connection. */
+export function isCluster(redis: RedisConnection): redis is Cluster {
+  return redis.isCluster;
+}
+
+/**
+ * A second connection to the same Redis, with the same login and TLS, for what must not share one:
+ * a blocking read (`XREAD BLOCK`) or a subscriber.
+ */
+export function duplicateConnection(redis: RedisConnection, connectionName?: string): RedisConnection {
+  const named = connectionName === undefined ? {} : { connectionName };
+  if (isCluster(redis)) {
+    return redis.duplicate(undefined, {
+      redisOptions: { ...redis.options.redisOptions, maxRetriesPerRequest: null, ...named },
+    });
+  }
+  return redis.duplicate({ maxRetriesPerRequest: null, ...named });
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/**
+ * The keys matching `match`, a batch at a time. On a Redis Cluster it scans every master (`SCAN`
+ * reads one node only), so a pattern finds its keys wherever their slot lives.
+ *
+ * @example
+ * for await (const keys of scanKeys(redis, '{demo}:shop:*')) if (keys.length > 0) await redis.del(...keys);
+ */
+export async function* scanKeys(
+  redis: RedisConnection,
+  match: string,
+  count = 1000,
+): AsyncGenerator<string[], void, undefined> {
+  const nodes: Redis[] = isCluster(redis) ? redis.nodes('master') : [redis];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', match, 'COUNT', count);
+      cursor = next;
+      yield keys;
+    } while (cursor !== '0');
+  }
+}
