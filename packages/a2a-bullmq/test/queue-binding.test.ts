@@ -16,7 +16,6 @@ import {
   STATE_HEADERS_KEY,
 } from '@a2a-js/sdk/server';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   A2aQueueServer,
@@ -30,9 +29,9 @@ import {
   ReplyInbox,
 } from '../src/index.ts';
 import { EchoExecutor, echoCard, sendRequest, userMessage } from './support/echo-agent.ts';
+import { keysOf, serversOf, testRedis } from './support/redis.ts';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 const silent = { warn: () => {}, error: () => {} };
@@ -85,7 +84,7 @@ beforeEach(() => {
 afterEach(async () => {
   await factory?.close();
   await server?.close({ graceMs: 2_000 });
-  const keys = await redis.keys(`${prefix}*`);
+  const keys = await keysOf(redis, `${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
 });
 
@@ -168,11 +167,18 @@ describe('the reply path', () => {
     await setup({ delayMs: 800 });
     const pending = client.sendMessage(sendRequest(userMessage('A60006?'))) as Promise<Task>;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const clients = (await redis.client('LIST')) as string;
-    const reader = clients.split('\n').find((line) => line.includes(`name=${inboxNamespace}:reply:`));
-    const id = /id=(\d+)/.exec(reader ?? '')?.[1];
-    expect(id).toBeDefined();
-    await redis.client('KILL', 'ID', id ?? '');
+    // On a cluster the reader holds a connection to each master it has talked to: drop them all.
+    let dropped = 0;
+    for (const server of serversOf(redis)) {
+      const clients = String(await server.client('LIST'));
+      for (const line of clients
+        .split('\n')
+        .filter((entry) => entry.includes(`name=${inboxNamespace}:reply:`))) {
+        await server.client('KILL', 'ID', /id=(\d+)/.exec(line)?.[1] ?? '');
+        dropped++;
+      }
+    }
+    expect(dropped).toBeGreaterThan(0);
     const task = await pending;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
@@ -489,7 +495,7 @@ describe('options', () => {
 describe('connections', () => {
   it('the client enqueues on its own duplicate, so BullMQ’s scripts stay off the caller’s connection', async () => {
     const { card } = await setup();
-    const callers = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const callers = testRedis();
     const own = new QueueTransportFactory({ redis: callers, logger: silent, namespace: inboxNamespace });
     try {
       const ownClient = await new ClientFactory({ transports: [own] }).createFromAgentCard(card);

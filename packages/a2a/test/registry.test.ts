@@ -77,7 +77,9 @@ describe('AgentRegistry', () => {
     ]);
     expect(entry?.instances[0]?.lastSeen.getTime()).toBeGreaterThanOrEqual(before);
     // Stored in the v1.0 ProtoJSON shape, readable by any A2A v1.0 client.
-    const stored = JSON.parse((await redis.hget(`{${namespace}:registry}:agent:orders:pod-1`, 'card')) ?? '{}');
+    const stored = JSON.parse(
+      (await redis.hget(`{${namespace}:registry}:agent:orders:pod-1`, 'card')) ?? '{}',
+    );
     expect(stored.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
     expect(await redis.pttl(`{${namespace}:registry}:agent:orders:pod-1`)).toBeGreaterThan(10_000);
     expect((await registry.get('orders'))?.card).toEqual(card);
