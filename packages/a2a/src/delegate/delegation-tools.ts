@@ -22,6 +22,7 @@ import {
 } from '../protocol/metadata-keys.ts';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
 import { type LiveReplicas, watchReplicas } from './replica-watch.ts';
+import { reachesShadowsOnly } from './shadow-peers.ts';
 import { signedCallOptions } from './signed-calls.ts';
 
 /** Options of {@link delegationTools}. */
@@ -82,6 +83,18 @@ function riskOf(card: AgentCard, skill: AgentSkill): 'read' | 'write' {
   return highestRisk(tools) === 'read' ? 'read' : 'write';
 }
 
+/** Which peers each delegation tool reaches: live agents, or only their shadows. */
+const TARGETS = new WeakMap<AnyTool, 'live' | 'shadow'>();
+
+/**
+ * Whether a tool delegates, and to whom: `shadow` when it was built from a card that reaches only
+ * a shadow queue (`shadowPeerCard`), `live` for any other delegation tool, undefined for a tool
+ * that does not delegate. A shadow's runner refuses to run with `live` ones.
+ */
+export function delegationTarget(tool: AnyTool): 'live' | 'shadow' | undefined {
+  return TARGETS.get(tool);
+}
+
 const stableId = (...parts: string[]) =>
   createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
@@ -129,7 +142,7 @@ export function delegationTools({
         skill.examples.length > 0
           ? ` Requests like: ${skill.examples.map((e: string) => `"${e}"`).join('; ')}.`
           : '';
-      return defineTool({
+      const tool = defineTool({
         name,
         summary: `Ask the ${card.name} agent (${skill.name}): ${skill.description}`,
         whenToUse: `The customer needs the ${card.name} agent's ${skill.name.toLowerCase()} skill.${examples}`,
@@ -156,6 +169,8 @@ export function delegationTools({
           return settle(card.name, outcome, context);
         },
       });
+      TARGETS.set(tool, reachesShadowsOnly(card) ? 'shadow' : 'live');
+      return tool;
     }),
   );
 }

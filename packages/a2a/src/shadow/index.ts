@@ -1,3 +1,4 @@
+export { shadowPeerCard, shadowQueueAddress } from '../delegate/shadow-peers.ts';
 export type { PairComparison, ShadowViolation } from './compare-pair.ts';
 export { comparePair } from './compare-pair.ts';
 export type { ShadowAgentOptions, ShadowCandidate, ShadowProposal } from './shadow-agent.ts';
@@ -5,7 +6,6 @@ export { NOT_RUN_IN_SHADOW, shadowAgent } from './shadow-agent.ts';
 export { ShadowCopyStream } from './shadow-copy-stream.ts';
 export type { ShadowPairStoreOptions } from './shadow-pair-store.ts';
 export { ShadowPairStore } from './shadow-pair-store.ts';
-export { shadowPeerCard, shadowQueueAddress } from './shadow-queues.ts';
 export { ShadowCopy, ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
 export type { ShadowReport } from './shadow-report.ts';
 export { shadowReport } from './shadow-report.ts';

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { ShadowCopy } from './shadow-records.ts';
 
 const GROUP = 'shadow';
@@ -9,7 +9,7 @@ const GROUP = 'shadow';
  * `maxLength` copies: when the shadow falls behind, the oldest go, never the live requests.
  */
 export class ShadowCopyStream {
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #key: string;
   readonly #maxLength: number;
 
@@ -18,7 +18,7 @@ export class ShadowCopyStream {
     prefix,
     agent,
     maxLength = 10_000,
-  }: { redis: Redis; prefix: string; agent: string; maxLength?: number }) {
+  }: { redis: Redis | Cluster; prefix: string; agent: string; maxLength?: number }) {
     this.#redis = redis;
     this.#key = `${prefix}:shadow:copies:${agent}`;
     this.#maxLength = maxLength;
@@ -41,7 +41,7 @@ export class ShadowCopyStream {
     blockMs,
     handle,
   }: {
-    redis: Redis;
+    redis: Redis | Cluster;
     consumer: string;
     count: number;
     blockMs: number;

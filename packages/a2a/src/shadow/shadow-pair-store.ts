@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import { type ShadowCopy, ShadowPair, ShadowSide } from './shadow-records.ts';
 
 /** Options of {@link ShadowPairStore}. */
 export interface ShadowPairStoreOptions {
-  redis: Redis;
+  redis: Redis | Cluster;
   /** Key prefix, e.g. `{switchboard:shadow}` (a hash tag keeps a pair and the index in one slot). */
   prefix: string;
   /** How long a pair is kept after its request was accepted (default 7 days). */
@@ -18,7 +18,7 @@ export interface ShadowPairStoreOptions {
  * on every new pair.
  */
 export class ShadowPairStore {
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
   readonly #retentionMs: number;
 

@@ -11,7 +11,8 @@ import {
   runAgent,
   silentLogger,
 } from '@switchboard/agent';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import { delegationTarget } from '../delegate/delegation-tools.ts';
 import { A2aError } from '../errors.ts';
 import { type ShadowCandidate, type ShadowProposal, shadowAgent } from './shadow-agent.ts';
 import type { ShadowCopyStream } from './shadow-copy-stream.ts';
@@ -32,7 +33,7 @@ export interface ShadowWorkerOptions {
   copies: ShadowCopyStream;
   pairs: ShadowPairStore;
   /** A connection of the worker's own: reading copies blocks it. Closed by `close()`. */
-  redis: Redis;
+  redis: Redis | Cluster;
   /** Copies run at once (default 4). */
   concurrency?: number;
   credentials?: CredentialVault | Readonly<Record<string, string>>;
@@ -55,6 +56,10 @@ export interface ShadowWorker {
  * each with the shadow agent (`shadowAgent`: read tools run, write and dangerous calls are recorded
  * with their validated arguments and never run), and records the shadow's side of the pair: answer,
  * tools, proposed writes, steps, tokens, latency and trace id. Nothing it does answers anyone.
+ *
+ * An agent with delegation tools that reach live peers is refused (at start, and for each copy
+ * when the agent changes while serving): a shadow supervisor delegates to the workers' shadows only,
+ * through tools built from `shadowPeerCard`s.
  */
 export function startShadowWorker({
   agent,
@@ -73,6 +78,8 @@ export function startShadowWorker({
     });
   }
   const live = () => (typeof agent === 'function' ? agent() : agent);
+  const reachingLive = liveDelegations(live());
+  if (reachingLive.length > 0) throw liveDelegationError(live().name, reachingLive);
   const proposals = new Map<string, ShadowProposal[]>();
   const record = (proposal: ShadowProposal) => {
     proposals.get(proposal.conversationId)?.push(proposal);
@@ -83,6 +90,14 @@ export function startShadowWorker({
 
   const runCopy = async (copy: ShadowCopy) => {
     const current = live();
+    const reaching = liveDelegations(current);
+    if (reaching.length > 0) {
+      logger.error(
+        { err: liveDelegationError(current.name, reaching), taskId: copy.taskId },
+        'shadow copy not run',
+      );
+      return;
+    }
     const conversationId = `shadow:${copy.taskId}`;
     proposals.set(conversationId, []);
     const t0 = performance.now();
@@ -153,4 +168,18 @@ export function startShadowWorker({
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** The agent's delegation tools that would reach a live peer. */
+function liveDelegations(agent: Agent): string[] {
+  return agent.toolset
+    .list()
+    .filter((tool) => delegationTarget(tool) === 'live')
+    .map((tool) => tool.name);
+}
+
+function liveDelegationError(agent: string, tools: readonly string[]): A2aError {
+  return new A2aError('INVALID_OPTIONS', {
+    message: `The shadow of ${agent} would delegate to live agents (${tools.join(', ')}). Build its delegation tools from the peers' shadow cards: delegationTools({ peers: cards.map(shadowPeerCard), ... }).`,
+  });
 }

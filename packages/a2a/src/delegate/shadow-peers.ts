@@ -2,12 +2,14 @@ import type { AgentCard } from '@a2a-js/sdk';
 import { BULLMQ_BINDING, parseQueueUrl, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { A2aError } from '../errors.ts';
 
+const SHADOW_SUFFIX = '.shadow';
+
 /**
  * The queue an agent's shadow is served on: the live queue's name with `.shadow`, under the same
  * prefix (so the same Redis Cluster slot), e.g. `a2a.orders` → `a2a.orders.shadow`.
  */
 export function shadowQueueAddress(live: QueueAddress): QueueAddress {
-  return { queue: `${live.queue}.shadow`, prefix: live.prefix };
+  return { queue: `${live.queue}${SHADOW_SUFFIX}`, prefix: live.prefix };
 }
 
 /**
@@ -30,4 +32,15 @@ export function shadowPeerCard(card: AgentCard): AgentCard {
       url: queueUrl(shadowQueueAddress(parseQueueUrl(iface.url))),
     })),
   };
+}
+
+/** Whether every interface of a card reaches a shadow (a queue named by `shadowQueueAddress`). */
+export function reachesShadowsOnly(card: AgentCard): boolean {
+  return (
+    card.supportedInterfaces.length > 0 &&
+    card.supportedInterfaces.every(
+      (iface) =>
+        iface.protocolBinding === BULLMQ_BINDING && parseQueueUrl(iface.url).queue.endsWith(SHADOW_SUFFIX),
+    )
+  );
 }
