@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.ts';
+import { routingEvalCommand } from './commands/eval-routing.ts';
 import type { CliConfig } from './config.ts';
 import type { Output } from './io/output.ts';
 
@@ -13,6 +14,11 @@ from SWITCHBOARD_EVAL_TOKENS (C001=<token>,C002=<token>), else from .switchboard
 with faults are skipped and tool expectations are reported as not observable.
 A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 
+"switchboard eval routing" evaluates the tool router instead: the labelled requests of
+<cases>/routing over its tool catalogue, with and without the router, the offline model choosing in
+both; it reports recall@k, wrong-tool and clarification rates and prompt tokens per step
+(--top-k, --recall-threshold and --accept-threshold set the router; --json, --out as above).
+
 Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is
 unreachable), 2 usage: a bad suite or flag, malformed case files, an unreadable baseline.
 
@@ -20,7 +26,8 @@ Examples:
   switchboard eval                                   every suite, offline model, terminal report
   switchboard eval malicious --model scripted        one suite, through the OpenAI HTTP client
   switchboard eval --baseline evals/baseline.json    the regression gate CI runs
-  switchboard eval --out report.json --markdown report.md`;
+  switchboard eval --out report.json --markdown report.md
+  switchboard eval routing                           the tool router, with and without`;
 
 /** Adds `switchboard eval`. */
 export function addEvalCommands({
@@ -39,7 +46,7 @@ export function addEvalCommands({
     .description(
       'Run the eval suites against the agents: metrics per suite and overall, each failed case, and a baseline gate.',
     )
-    .argument('[suite]', 'normal, boundary, malicious or failure (default: every suite)')
+    .argument('[suite]', 'normal, boundary, malicious or failure (default: every suite), or routing')
     .option('--cases <dir>', `the directory holding the suite folders (default: ${DEFAULT_CASES_DIR})`)
     .option(
       '--model <model>',
@@ -58,6 +65,9 @@ export function addEvalCommands({
     .option('--json', 'print the report as JSON on stdout', false)
     .option('--out <file>', 'write the JSON report to a file (a baseline for --baseline)')
     .option('--markdown <file>', 'write the report as Markdown')
+    .option('--top-k <n>', 'eval routing: most candidates the router offers (default 5)')
+    .option('--recall-threshold <n>', 'eval routing: least relevance to keep a candidate (default 0.15)')
+    .option('--accept-threshold <n>', 'eval routing: least relevance to trust the best (default 0.45)')
     .addHelpText('after', EVAL_HELP)
     .action(
       async (
@@ -74,8 +84,19 @@ export function addEvalCommands({
           json: boolean;
           out?: string;
           markdown?: string;
+          topK?: string;
+          recallThreshold?: string;
+          acceptThreshold?: string;
         },
       ) => {
+        if (suite === 'routing') {
+          exit.code = await routingEvalCommand({
+            casesDir: options.cases ?? DEFAULT_CASES_DIR,
+            ...options,
+            output,
+          });
+          return;
+        }
         exit.code = await evalCommand({ suite, ...options, env: config.env, output });
       },
     );

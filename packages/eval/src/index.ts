@@ -40,6 +40,22 @@ export {
 export { formatMarkdownReport } from './report/format-markdown.ts';
 export { formatTerminalReport } from './report/format-terminal.ts';
 export { baselineReport, formatReportJson } from './report/report-json.ts';
+export { formatRoutingReport } from './routing/format-routing-report.ts';
+export type { RoutingCatalogue } from './routing/routing-catalogue.ts';
+export {
+  CatalogueTool,
+  expectedTools,
+  LabelledRequest,
+  loadRoutingCatalogue,
+  RoutingExpectation,
+} from './routing/routing-catalogue.ts';
+export type {
+  RoutedRequestResult,
+  RoutingArmFigures,
+  RoutingReport,
+  RunRoutingEvalOptions,
+} from './routing/run-routing-eval.ts';
+export { runRoutingEval } from './routing/run-routing-eval.ts';
 export type { AgentUsage, HandlerRun } from './run/case-recorder.ts';
 export { CaseRecorder } from './run/case-recorder.ts';
 export type { ForeignData } from './run/cross-customer.ts';

@@ -1,0 +1,94 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isAgentError } from '@switchboard/agent';
+import { OfflineModel } from '@switchboard/agent/offline';
+import {
+  formatRoutingReport,
+  isEvaluationError,
+  loadRoutingCatalogue,
+  type RoutingReport,
+  runRoutingEval,
+} from '@switchboard/eval';
+import { CliError, reportFailure } from '../errors.ts';
+import { EXIT, type Output } from '../io/output.ts';
+
+/** Options of {@link routingEvalCommand}, as typed on the command line. */
+export interface RoutingEvalCommandOptions {
+  /** The directory holding the suite folders; the catalogue is its `routing/` folder. */
+  casesDir: string;
+  /** `--model`: only `offline` is supported here. */
+  model: string;
+  /** `--top-k`, `--recall-threshold`, `--accept-threshold` as typed; the router's defaults when absent. */
+  topK?: string | undefined;
+  recallThreshold?: string | undefined;
+  acceptThreshold?: string | undefined;
+  json: boolean;
+  out?: string | undefined;
+  output: Output;
+}
+
+/**
+ * `switchboard eval routing`: runs the labelled requests of `evals/routing` through the agent loop with
+ * and without the tool router, with the offline model choosing in both, and prints recall@k, the
+ * wrong-tool and clarification rates and the prompt tokens per step. Exit 0 done, 2 usage.
+ */
+export async function routingEvalCommand(options: RoutingEvalCommandOptions): Promise<number> {
+  const { output } = options;
+  if (options.model !== 'offline') {
+    output.err(
+      `switchboard eval routing compares the router with the offline model choosing (--model offline); "${options.model}" is not supported here yet.`,
+    );
+    return EXIT.usage;
+  }
+  const router: { topK?: number; recallThreshold?: number; acceptThreshold?: number } = {};
+  for (const [flag, key, text] of [
+    ['--top-k', 'topK', options.topK],
+    ['--recall-threshold', 'recallThreshold', options.recallThreshold],
+    ['--accept-threshold', 'acceptThreshold', options.acceptThreshold],
+  ] as const) {
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value)) {
+      output.err(
+        `${flag} ${text} must be a number, e.g. --top-k 5 --recall-threshold 0.15 --accept-threshold 0.45`,
+      );
+      return EXIT.usage;
+    }
+    router[key] = value;
+  }
+  let report: RoutingReport;
+  try {
+    const catalogue = await loadRoutingCatalogue({ dir: join(options.casesDir, 'routing') });
+    output.err(
+      `Routing ${catalogue.requests.length} labelled requests over ${catalogue.tools.length} tools, with and without the router…`,
+    );
+    report = await runRoutingEval({ catalogue, model: () => new OfflineModel(), router });
+  } catch (error) {
+    if (isEvaluationError(error)) {
+      output.err(error.message);
+      return EXIT.usage;
+    }
+    if (isAgentError(error, 'INVALID_OPTIONS')) {
+      output.err(error.message);
+      return EXIT.usage;
+    }
+    return reportFailure({ error, output });
+  }
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (options.out) {
+    try {
+      await writeFile(options.out, json);
+    } catch (error) {
+      return reportFailure({
+        error: new CliError('INVALID_SETTING', {
+          message: `Cannot write the report: ${error instanceof Error ? error.message : String(error)}. Check the --out path.`,
+        }),
+        output,
+      });
+    }
+  }
+  if (options.json) output.out(json.trimEnd());
+  else output.out(formatRoutingReport(report).trimEnd());
+  if (options.out) output.err(`Wrote the JSON report to ${options.out}.`);
+  return EXIT.ok;
+}

@@ -1,0 +1,192 @@
+import {
+  type AnyTool,
+  type ChatModel,
+  defineAgent,
+  estimateTextTokens,
+  type RoutingOutcome,
+  runAgent,
+  silentLogger,
+  ToolRouter,
+  type ToolRouterOptions,
+} from '@switchboard/agent';
+import { expectedTools, type LabelledRequest, type RoutingCatalogue } from './routing-catalogue.ts';
+
+/** What happened to one labelled request in one arm (with or without the router). */
+export interface RoutedRequestResult {
+  text: string;
+  expected: string[];
+  /** The tools the model called on its first step (none when the run stopped before the model). */
+  called: string[];
+  /** A tool was called that the request does not expect (any tool, for clarify and unsupported). */
+  wrongTool: boolean;
+  /** The router's outcome (with the router only). */
+  outcome?: RoutingOutcome;
+  /** Every expected tool was among the router's top-k (with the router, for requests that expect tools). */
+  recalled?: boolean;
+  /** Prompt tokens of each model call, and of the tool declarations in it. */
+  promptTokens: number[];
+  toolTokens: number[];
+}
+
+/** The figures of one arm over every request. */
+export interface RoutingArmFigures {
+  /** Share of requests where a tool the request does not expect was called. */
+  wrongToolRate: number;
+  /** Share of requests that expect tools where exactly those tools were called. */
+  rightToolRate: number;
+  /** Share of requests answered with a clarifying question instead of a tool. */
+  clarificationRate: number;
+  /** Mean prompt tokens per model call (messages and tool declarations), and of the declarations alone. */
+  promptTokensPerStep: number;
+  toolTokensPerStep: number;
+  modelSteps: number;
+}
+
+/** The routing evaluation's report. */
+export interface RoutingReport {
+  catalogue: {
+    tools: number;
+    requests: number;
+    expectingTools: number;
+    clarify: number;
+    unsupported: number;
+  };
+  router: { recallThreshold: number; acceptThreshold: number; topK: number };
+  model: string;
+  /** Share of requests expecting tools whose tools were all in the router's top k. */
+  recallAtK: number;
+  /** Of requests labelled `clarify`, the share the router clarified; of `unsupported`, the share it declined. */
+  clarifiedWhenAmbiguous: number;
+  declinedWhenUnsupported: number;
+  withRouter: RoutingArmFigures;
+  withoutRouter: RoutingArmFigures;
+  /** 1 − (prompt tokens per step with the router ÷ without). */
+  promptTokenReduction: number;
+  results: { withRouter: RoutedRequestResult[]; withoutRouter: RoutedRequestResult[] };
+}
+
+/** Options of {@link runRoutingEval}. */
+export interface RunRoutingEvalOptions {
+  catalogue: RoutingCatalogue;
+  /** Makes the model that chooses among the tools offered, one per run (the offline model in `switchboard eval`). */
+  model: () => ChatModel;
+  router?: Omit<ToolRouterOptions, 'logger'>;
+}
+
+const INSTRUCTIONS =
+  'You are the shop’s customer service agent. Use the tools to serve the customer; never guess.';
+const share = (count: number, of: number) => (of === 0 ? 0 : count / of);
+const mean = (values: readonly number[]) =>
+  share(
+    values.reduce((a, b) => a + b, 0),
+    values.length,
+  );
+
+/**
+ * Runs every labelled request through the agent loop twice with the same model: once offering every
+ * tool, once through a {@link ToolRouter}. Reads which tools the model called on its first step, the
+ * router's decision, and the prompt tokens of each model call.
+ */
+export async function runRoutingEval({
+  catalogue,
+  model,
+  router = {},
+}: RunRoutingEvalOptions): Promise<RoutingReport> {
+  const agent = defineAgent({ name: 'catalogue', instructions: INSTRUCTIONS, tools: catalogue.tools });
+  const toolRouter = new ToolRouter(router);
+  const tokensOf = new Map(
+    agent.toolset
+      .declarations()
+      .map((declaration) => [
+        declaration.function.name,
+        estimateTextTokens(JSON.stringify(declaration.function)),
+      ]),
+  );
+  const run = async (request: LabelledRequest, routed: boolean): Promise<RoutedRequestResult> => {
+    const expected = expectedTools(request.expect);
+    const result = await runAgent({
+      agent,
+      model: model(),
+      input: request.text,
+      logger: silentLogger(),
+      maxSteps: 3,
+      ...(routed ? { router: toolRouter } : {}),
+    });
+    const called = [...new Set(result.toolCalls.filter((call) => call.step === 1).map((call) => call.tool))];
+    const offered = result.routing
+      ? result.routing.candidates.map((candidate) => candidate.tool)
+      : agent.toolset.names;
+    const offeredTokens = offered.reduce((sum, name) => sum + (tokensOf.get(name) ?? 0), 0);
+    const ranked = new Set(
+      [...(result.routing?.ranked ?? []), ...(result.routing?.candidates ?? [])].map((c) => c.tool),
+    );
+    return {
+      text: request.text,
+      expected,
+      called,
+      wrongTool: called.some((tool) => !expected.includes(tool)),
+      ...(result.routing ? { outcome: result.routing.outcome } : {}),
+      ...(result.routing && expected.length > 0
+        ? { recalled: expected.every((tool) => ranked.has(tool)) }
+        : {}),
+      promptTokens: result.steps.map((step) => step.usage.promptTokens),
+      toolTokens: result.steps.map(() => offeredTokens),
+    };
+  };
+  const withRouter: RoutedRequestResult[] = [];
+  const withoutRouter: RoutedRequestResult[] = [];
+  for (const request of catalogue.requests) {
+    withRouter.push(await run(request, true));
+    withoutRouter.push(await run(request, false));
+  }
+  const expecting = withRouter.filter((result) => result.expected.length > 0);
+  const labelled = (label: 'clarify' | 'unsupported') =>
+    catalogue.requests.flatMap((request, index) => (request.expect === label ? [withRouter[index]] : []));
+  const clarifyCases = labelled('clarify');
+  const unsupportedCases = labelled('unsupported');
+  const withFigures = figures(withRouter);
+  const withoutFigures = figures(withoutRouter);
+  return {
+    catalogue: {
+      tools: catalogue.tools.length,
+      requests: catalogue.requests.length,
+      expectingTools: expecting.length,
+      clarify: clarifyCases.length,
+      unsupported: unsupportedCases.length,
+    },
+    router: {
+      recallThreshold: toolRouter.recallThreshold,
+      acceptThreshold: toolRouter.acceptThreshold,
+      topK: toolRouter.topK,
+    },
+    model: model().modelId,
+    recallAtK: share(expecting.filter((result) => result.recalled).length, expecting.length),
+    clarifiedWhenAmbiguous: share(
+      clarifyCases.filter((result) => result?.outcome === 'clarify').length,
+      clarifyCases.length,
+    ),
+    declinedWhenUnsupported: share(
+      unsupportedCases.filter((result) => result?.outcome === 'unsupported').length,
+      unsupportedCases.length,
+    ),
+    withRouter: withFigures,
+    withoutRouter: withoutFigures,
+    promptTokenReduction: 1 - share(withFigures.promptTokensPerStep, withoutFigures.promptTokensPerStep),
+    results: { withRouter, withoutRouter },
+  };
+}
+
+function figures(results: readonly RoutedRequestResult[]): RoutingArmFigures {
+  const expecting = results.filter((result) => result.expected.length > 0);
+  const exact = (result: RoutedRequestResult) =>
+    result.called.length === result.expected.length &&
+    result.expected.every((tool) => result.called.includes(tool));
+  return {
+    wrongToolRate: share(results.filter((result) => result.wrongTool).length, results.length),
+    rightToolRate: share(expecting.filter(exact).length, expecting.length),
+    clarificationRate: share(results.filter((result) => result.outcome === 'clarify').length, results.length),
+    promptTokensPerStep: mean(results.flatMap((result) => result.promptTokens)),
+    toolTokensPerStep: mean(results.flatMap((result) => result.toolTokens)),
+    modelSteps: results.reduce((sum, result) => sum + result.promptTokens.length, 0),
+  };
+}
