@@ -30,6 +30,13 @@ export interface AgentSetup {
   currentAgent?: () => Agent;
   /** The card's skills, grouping tools (default: one per tool). */
   skills?: readonly SkillSpec[];
+  /**
+   * The agent its shadow runs, when it runs one (`<AGENT>_SHADOW_*`) and it delegates: the same agent
+   * with delegation tools built from the peers' shadow cards (`shadowPeerCard`), so the shadow's
+   * delegations reach the workers' shadows. Default `currentAgent` or `agent`; a shadow whose
+   * delegation tools reach live peers does not run.
+   */
+  shadowAgent?: () => Agent;
   /** Called once on shutdown, before Redis closes. */
   close?: () => Promise<void>;
 }

@@ -32,6 +32,7 @@ import { createModel } from './create-model.ts';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
+import { startShadow } from './start-shadow.ts';
 
 /**
  * Connects to Redis (one node or a cluster) or fails startup with a message that names where it
@@ -147,6 +148,27 @@ export async function startServing({
     ownerResolver: actingForOwner(),
     logger,
   });
+  const runState = new RedisRunStateStore({
+    redis,
+    prefix,
+    ttlSeconds: retentionSeconds,
+    maxTurns: config.historyTurns,
+    logger,
+  });
+  const audit = new LogAuditSink(logger);
+  const shadow = config.shadow
+    ? startShadow({
+        config: config.shadow,
+        agent: built.shadowAgent ?? built.currentAgent ?? agent,
+        liveModel: { model, label },
+        redis,
+        prefix,
+        runState,
+        audit,
+        tracer: telemetry.tracer,
+        logger,
+      })
+    : undefined;
   const host = await hostAgent({
     agent,
     model,
@@ -184,20 +206,15 @@ export async function startServing({
       ledger: new RedisTaskLedger({ redis, prefix, instanceId: config.instanceId, logger }),
       // Each task's events in a Redis Stream: SubscribeToTask follows a task from any replica.
       eventLog: new RedisTaskEventLog({ redis, prefix, retentionSeconds, logger }),
-      runState: new RedisRunStateStore({
-        redis,
-        prefix,
-        ttlSeconds: retentionSeconds,
-        maxTurns: config.historyTurns,
-        logger,
-      }),
+      runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
     },
     limits: { customers: config.customerLimits },
     cancels: { redis, prefix },
     registry: { registry, instanceId: config.instanceId, metadata: { url: config.publicUrl } },
     ownerResolver: actingForOwner(),
-    audit: new LogAuditSink(logger),
+    audit,
+    ...(shadow ? { shadow: shadow.tap } : {}),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
     ...(approvalsBoard
       ? { approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }) }
@@ -207,7 +224,13 @@ export async function startServing({
   });
   await host.start();
   logger.info(
-    { service: config.service, url: config.publicUrl, queue: address.queue, model: label },
+    {
+      service: config.service,
+      url: config.publicUrl,
+      queue: address.queue,
+      model: label,
+      ...(shadow ? { shadow: shadow.label } : {}),
+    },
     `${config.service} ready`,
   );
 
@@ -216,6 +239,7 @@ export async function startServing({
     closing ??= (async () => {
       logger.info({ service: config.service }, `${config.service} draining`);
       await host.close({ graceMs: config.drainMs });
+      await shadow?.close();
       await built.close?.();
       await queue.close();
       await redis.quit().catch(() => redis.disconnect());

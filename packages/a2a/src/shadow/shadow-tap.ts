@@ -24,6 +24,8 @@ export interface ShadowTapOptions {
   agent: Agent | (() => Agent);
   /** The label of what the shadow runs, e.g. `gpt-5-mini` or `prompt-v2`; recorded with each pair. */
   candidate: string;
+  /** What the live agent runs, recorded as the live side's `by`: its model id (default: the agent's name). */
+  liveModel?: string;
   /** The share of new live tasks copied, 0 to 1 (1: all). */
   share: number;
   copies: ShadowCopyStream;
@@ -102,7 +104,8 @@ export class ShadowTap {
       bus.off('event', listener);
       const latencyMs = Math.round(performance.now() - t0);
       this.#outbox.offer(async () => {
-        const side = await seen.side({ agent, runState: this.#o.runState, latencyMs, traceId });
+        const by = this.#o.liveModel ?? agent.name;
+        const side = await seen.side({ agent, by, runState: this.#o.runState, latencyMs, traceId });
         await this.#o.pairs.record(copy.taskId, side);
       });
     }
@@ -141,11 +144,13 @@ class LiveEvents {
 
   async side({
     agent,
+    by,
     runState,
     latencyMs,
     traceId,
   }: {
     agent: Agent;
+    by: string;
     runState: RunStateStore | undefined;
     latencyMs: number;
     traceId: string | undefined;
@@ -166,7 +171,7 @@ class LiveEvents {
     });
     return {
       role: 'live',
-      by: agent.name,
+      by,
       answer: this.answer || this.statusText,
       outcome: this.state,
       tools,

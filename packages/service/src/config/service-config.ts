@@ -15,6 +15,7 @@ import { type ModelConfig, readModelConfig } from './model-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
 import { readRedisConfig } from './redis-config.ts';
 import { readServiceKeysConfig } from './service-keys-config.ts';
+import { readShadowConfig, type ShadowConfig } from './shadow-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
 export interface ServiceConfig {
@@ -65,6 +66,11 @@ export interface ServiceConfig {
    */
   identityProvider: JwtAuthenticatorOptions | undefined;
   model: ModelConfig;
+  /**
+   * The agent's shadow (`<AGENT>_SHADOW_*`, see {@link ShadowConfig}): a candidate that gets a copy of
+   * a share of its new requests and never answers. Undefined: no shadow.
+   */
+  shadow: ShadowConfig | undefined;
   /** OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); without it spans go to `spanFile`. */
   otlpEndpoint: string | undefined;
   /**
@@ -187,6 +193,8 @@ export function loadServiceConfig({
   if (!keys.ok) problems.push(...keys.problems);
   const card = readCardConfig(env);
   if (!card.ok) problems.push(...card.problems);
+  const shadow = readShadowConfig(env, service);
+  if (!shadow.ok) problems.push(...shadow.problems);
   const redis = readRedisConfig(env);
   if (!redis.ok) problems.push(...redis.problems);
   // A public service's customers and operators sign in with tokens, or with the identity provider.
@@ -223,6 +231,7 @@ export function loadServiceConfig({
     'problems' in identityProvider ||
     !keys.ok ||
     !card.ok ||
+    !shadow.ok ||
     !redis.ok ||
     problems.length > 0
   )
@@ -248,6 +257,7 @@ export function loadServiceConfig({
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     identityProvider: identityProvider.config,
     model: model.config,
+    shadow: shadow.config,
     otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
     spanFile: c.SWITCHBOARD_SPAN_FILE,
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,

@@ -1,0 +1,84 @@
+import type { RunStateStore } from '@switchboard/a2a';
+import {
+  ShadowCopyStream,
+  ShadowPairStore,
+  ShadowTap,
+  type ShadowWorker,
+  startShadowWorker,
+} from '@switchboard/a2a/shadow';
+import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bullmq';
+import type { Agent, AgentTracer, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+import type { ShadowConfig } from './config/shadow-config.ts';
+import { createModel } from './create-model.ts';
+
+/** A service's shadow: the tap its host copies through, and the worker that runs the copies. */
+export interface ServiceShadow {
+  tap: ShadowTap;
+  /** For the startup log: what the shadow runs. */
+  label: string;
+  /** Stops the worker and writes what the tap still holds. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an agent's shadow in the service's process (see `ShadowConfig`): copies and pair records
+ * under the agent's queue prefix, the candidate's model (or the live one) and prompt, and a worker
+ * on a connection of its own.
+ */
+export function startShadow({
+  config,
+  agent,
+  liveModel,
+  redis,
+  prefix,
+  runState,
+  audit,
+  tracer,
+  logger,
+}: {
+  config: ShadowConfig;
+  /** The live agent, or a function giving the current one (a supervisor's, built from shadow cards). */
+  agent: Agent | (() => Agent);
+  liveModel: { model: ChatModel; label: string };
+  redis: RedisConnection;
+  prefix: string;
+  runState: RunStateStore;
+  audit: AuditSink;
+  tracer: AgentTracer;
+  logger: Logger;
+}): ServiceShadow {
+  const name = typeof agent === 'function' ? agent().name : agent.name;
+  const copies = new ShadowCopyStream({ redis, prefix, agent: name });
+  const pairs = new ShadowPairStore({ redis, prefix, retentionSeconds: config.retentionDays * 24 * 3600 });
+  const tap = new ShadowTap({
+    agent,
+    candidate: config.candidate,
+    liveModel: liveModel.model.modelId,
+    share: config.share,
+    copies,
+    pairs,
+    runState,
+    logger,
+  });
+  const { model, label } = config.model ? createModel(config.model) : liveModel;
+  const worker: ShadowWorker = startShadowWorker({
+    agent,
+    model,
+    ...(config.instructions ? { candidate: { instructions: config.instructions } } : {}),
+    copies,
+    pairs,
+    redis: duplicateConnection(redis, `${name}-shadow`),
+    concurrency: config.concurrency,
+    audit,
+    tracer,
+    logger,
+  });
+  return {
+    tap,
+    label: `${config.candidate} (${label}) on ${Math.round(config.share * 1000) / 10}% of new requests`,
+    async close() {
+      await worker.close();
+      await tap.flush();
+    },
+  };
+}
