@@ -155,7 +155,8 @@ describe('below the thresholds the agent does not guess', () => {
   });
 
   it('asks which tool is meant when some came close but none is trusted, and acts on the answer', async () => {
-    const router = new ToolRouter();
+    // Candidates kept generously: a vague request about an order still has tools to ask between.
+    const router = new ToolRouter({ recallThreshold: 0.15, acceptThreshold: 0.45 });
     const agent = shopAgent();
     const asked = await runAgent({
       agent,
@@ -179,6 +180,25 @@ describe('below the thresholds the agent does not guess', () => {
     });
     expect(answered.routing?.outcome).toBe('routed');
     expect(calledTools(answered)).toEqual(['get_order']);
+  });
+
+  it('does not trust a request that as many tools as it would offer match about equally', async () => {
+    const cancel = (thing: string) =>
+      defineTool({
+        name: `cancel_${thing}`,
+        summary: `Cancel a ${thing}.`,
+        whenToUse: `The customer wants to cancel a ${thing}.`,
+        input: z.object({}),
+        risk: 'write',
+        handler: () => ({}),
+      });
+    const toolset = new Toolset([cancel('order'), cancel('subscription'), cancel('booking')]);
+    const router = new ToolRouter({ topK: 3 });
+    const crowded = await router.route({ request: 'I want to cancel', toolset });
+    expect(crowded).toMatchObject({ outcome: 'clarify', ties: 3 });
+    const narrowed = await router.route({ request: 'I want to cancel my subscription', toolset });
+    expect(narrowed.outcome).toBe('routed');
+    expect(narrowed.candidates[0]?.tool).toBe('cancel_subscription');
   });
 
   it('asks what is needed when the request names nothing to go on', async () => {

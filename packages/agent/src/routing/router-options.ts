@@ -14,13 +14,13 @@ export interface ToolRule {
 /** Options of `ToolRouter`. */
 export interface ToolRouterOptions {
   /**
-   * Least relevance, in [0, 1], for a tool to be kept as a candidate (default 0.15). Set it low: a tool
+   * Least relevance, in [0, 1], for a tool to be kept as a candidate (default 0.3). Set it low: a tool
    * left out here is never seen by the model.
    */
   recallThreshold?: number;
   /**
    * Least relevance, in [0, 1], of the best candidate for the router to trust the request to the model
-   * (default 0.45). Set it high: below it the request is split, then clarified, then declined. Must be
+   * (default 0.4). Set it high: below it the request is split, then clarified, then declined. Must be
    * at least `recallThreshold`.
    */
   acceptThreshold?: number;
@@ -37,7 +37,7 @@ export interface ToolRouterOptions {
 }
 
 /** The defaults of {@link ToolRouterOptions}, tuned on `evals/routing` with the lexical recall. */
-export const ROUTER_DEFAULTS = { recallThreshold: 0.15, acceptThreshold: 0.45, topK: 5 } as const;
+export const ROUTER_DEFAULTS = { recallThreshold: 0.3, acceptThreshold: 0.4, topK: 5 } as const;
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -53,9 +53,9 @@ export function checkRouterOptions({
   const problems: string[] = [];
   const inUnit = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
   if (!inUnit(recallThreshold))
-    problems.push(`recallThreshold ${recallThreshold} must be a number from 0 to 1 (e.g. 0.15)`);
+    problems.push(`recallThreshold ${recallThreshold} must be a number from 0 to 1 (e.g. 0.3)`);
   if (!inUnit(acceptThreshold))
-    problems.push(`acceptThreshold ${acceptThreshold} must be a number from 0 to 1 (e.g. 0.45)`);
+    problems.push(`acceptThreshold ${acceptThreshold} must be a number from 0 to 1 (e.g. 0.4)`);
   if (inUnit(recallThreshold) && inUnit(acceptThreshold) && acceptThreshold < recallThreshold)
     problems.push(
       `acceptThreshold ${acceptThreshold} is below recallThreshold ${recallThreshold}: keep candidates generously (low recall threshold) and trust a choice sparingly (high acceptance threshold)`,

@@ -32,6 +32,11 @@ export interface RoutingDecision {
   /** The parts routed on their own (for `split`, and for the attempt before `clarify`). */
   parts?: { text: string; best?: RouteCandidate }[];
   thresholds: { recall: number; accept: number; topK: number };
+  /**
+   * How many tools scored within 10% of the best (lexically): `topK` or more means the request does not
+   * say which tool it is for, and it is not trusted however high the best scores.
+   */
+  ties?: number;
   /** The index the decision was made on: how many tools it held. */
   indexedTools: number;
 }

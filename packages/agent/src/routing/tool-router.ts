@@ -44,7 +44,7 @@ interface ToolIndex {
  * added at runtime, or a new toolset, is indexed on the next request.
  *
  * @example
- * const router = new ToolRouter({ recallThreshold: 0.15, acceptThreshold: 0.45, topK: 5 });
+ * const router = new ToolRouter({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 5 });
  * await runAgent({ agent, model, input: 'Where is my parcel?', router });
  */
 export class ToolRouter {
@@ -78,7 +78,7 @@ export class ToolRouter {
   /** Decides which tools to offer for a request; see the class for how. */
   async route({ request, previous, toolset, permitted, signal }: RouteRequest): Promise<RoutingDecision> {
     const index = this.#index(toolset, permitted);
-    const base = {
+    const common = {
       request,
       thresholds: { recall: this.recallThreshold, accept: this.acceptThreshold, topK: this.topK },
       indexedTools: index.names.length,
@@ -94,23 +94,21 @@ export class ToolRouter {
         continue;
       }
       const candidates = tools.map((tool): RouteCandidate => ({ tool, score: 1, source: 'rule' }));
-      return { ...base, outcome: 'routed', candidates, ranked: candidates, rule: rule.name };
+      return { ...common, outcome: 'routed', candidates, ranked: candidates, rule: rule.name };
     }
-    const ranked = await this.#rank(index, request, signal);
-    const kept = this.#keep(ranked);
-    if (this.#accepted(kept)) return { ...base, outcome: 'routed', candidates: kept, ranked };
+    const whole = await this.#recall(index, request, signal);
+    const { ranked, kept, ties } = whole;
+    const base = { ...common, ties };
+    if (this.#accepted(whole)) return { ...base, outcome: 'routed', candidates: kept, ranked };
     if (previous?.trim()) {
-      const joined = this.#keep(await this.#rank(index, `${previous}\n${request}`, signal));
-      if (this.#accepted(joined)) return { ...base, outcome: 'routed', candidates: joined, ranked };
+      const joined = await this.#recall(index, `${previous}\n${request}`, signal);
+      if (this.#accepted(joined)) return { ...base, outcome: 'routed', candidates: joined.kept, ranked };
     }
     const parts = await Promise.all(
-      splitRequest(request).map(async (text) => ({
-        text,
-        kept: this.#keep(await this.#rank(index, text, signal)),
-      })),
+      splitRequest(request).map(async (text) => ({ text, ...(await this.#recall(index, text, signal)) })),
     );
     const record = parts.map(({ text, kept: [best] }) => ({ text, ...(best ? { best } : {}) }));
-    if (parts.length > 0 && parts.every((part) => this.#accepted(part.kept))) {
+    if (parts.length > 0 && parts.every((part) => this.#accepted(part))) {
       const candidates = uniqueTools(parts.flatMap((part) => part.kept));
       return { ...base, outcome: 'split', candidates, ranked, parts: record };
     }
@@ -119,20 +117,24 @@ export class ToolRouter {
     return { ...base, outcome, candidates: kept, ranked, ...(record.length > 0 ? { parts: record } : {}) };
   }
 
-  #keep(ranked: readonly RouteCandidate[]): RouteCandidate[] {
-    return ranked.filter((candidate) => candidate.score >= this.recallThreshold);
+  /**
+   * Trusted when the best candidate reaches the acceptance threshold and fewer than `topK` tools tie
+   * with it: a request that as many tools match about equally ("I want to cancel") does not say which
+   * one it is for, and cutting the list at k would be a guess.
+   */
+  #accepted({ kept, ties }: Recall): boolean {
+    return (kept[0]?.score ?? 0) >= this.acceptThreshold && ties < this.topK;
   }
 
-  #accepted(kept: readonly RouteCandidate[]): boolean {
-    return (kept[0]?.score ?? 0) >= this.acceptThreshold;
-  }
-
-  /** The `topK` most relevant tools, best first. */
-  async #rank(index: ToolIndex, text: string, signal: AbortSignal | undefined): Promise<RouteCandidate[]> {
+  /** The `topK` most relevant tools (best first), those of them above the recall threshold, and the ties. */
+  async #recall(index: ToolIndex, text: string, signal: AbortSignal | undefined): Promise<Recall> {
     const scores = new Map<string, RouteCandidate>();
     // Lexical hits come best first (by raw BM25): that order breaks ties of relevance capped at 1.
     const order = new Map<string, number>();
-    for (const hit of index.lexical.search(text)) {
+    const hits = index.lexical.search(text);
+    const top = hits[0]?.score ?? 0;
+    const ties = hits.filter((hit) => hit.score >= TIE * top).length;
+    for (const hit of hits) {
       order.set(hit.id, order.size);
       scores.set(hit.id, { tool: hit.id, score: round(hit.relevance), source: 'lexical' });
     }
@@ -146,10 +148,12 @@ export class ToolRouter {
           scores.set(name, { tool: name, score, source: 'embedding' });
       }
     }
-    return [...scores.values()]
+    const ranked = [...scores.values()]
       .filter((candidate) => candidate.score > 0)
       .sort((a, b) => b.score - a.score || (order.get(a.tool) ?? 0) - (order.get(b.tool) ?? 0))
       .slice(0, this.topK);
+    const kept = ranked.filter((candidate) => candidate.score >= this.recallThreshold);
+    return { ranked, kept, ties: ranked[0]?.source === 'embedding' ? 1 : ties };
   }
 
   async #embed(index: ToolIndex, text: string, signal: AbortSignal | undefined) {
@@ -181,6 +185,17 @@ export class ToolRouter {
     );
     return index;
   }
+}
+
+/** A tool whose lexical score is at least this share of the best one's ties with it. */
+const TIE = 0.9;
+
+/** What recall found for a text. */
+interface Recall {
+  ranked: RouteCandidate[];
+  kept: RouteCandidate[];
+  /** How many tools scored (lexically) within 10% of the best. */
+  ties: number;
 }
 
 const hasContent = (text: string) => contentTokens(text).length > 0;

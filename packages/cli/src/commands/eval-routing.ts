@@ -50,7 +50,7 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     const value = Number(text);
     if (text.trim() === '' || !Number.isFinite(value)) {
       output.err(
-        `${flag} ${text} must be a number, e.g. --top-k 5 --recall-threshold 0.15 --accept-threshold 0.45`,
+        `${flag} ${text} must be a number, e.g. --top-k 5 --recall-threshold 0.3 --accept-threshold 0.4`,
       );
       return EXIT.usage;
     }
