@@ -1,0 +1,41 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { switchboard } from './support.ts';
+
+const FIXTURES = fileURLToPath(new URL('../../eval/test/fixtures/cases/', import.meta.url));
+
+describe('switchboard eval routing', () => {
+  it('prints recall@k, the wrong-tool and clarification rates and prompt tokens per step, with and without the router', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-eval-routing-'));
+    const run = await switchboard([
+      'eval',
+      'routing',
+      '--cases',
+      FIXTURES,
+      '--top-k',
+      '2',
+      '--out',
+      join(dir, 'routing.json'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'Tool routing: 6 tools, 6 labelled requests (4 expect tools, 1 clarify, 1 unsupported)',
+    );
+    expect(run.stdout).toContain('Chooser: offline-planner, the same model with and without the router.');
+    expect(run.stdout).toMatch(/wrong-tool rate\s+\d+\.\d%\s+\d+\.\d%/);
+    expect(run.stdout).toMatch(/clarification rate\s+\d+\.\d%\s+0\.0%/);
+    expect(run.stdout).toMatch(/prompt tokens per step\s+\d+\s+\d+/);
+    expect(run.stdout).toContain('recall@2: 100.0% (target ≥ 95%: met)');
+    const report = JSON.parse(await readFile(join(dir, 'routing.json'), 'utf8'));
+    expect(report.router).toEqual({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 2 });
+  });
+
+  it('refuses thresholds out of range, saying which and how to fix them', async () => {
+    const run = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--accept-threshold', '1.5']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('acceptThreshold 1.5 must be a number from 0 to 1');
+  });
+});

@@ -1,0 +1,73 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OfflineModel } from '@switchboard/agent/offline';
+import { describe, expect, it } from 'vitest';
+import { expectedTools, loadRoutingCatalogue, runRoutingEval } from '../src/index.ts';
+
+const REPO_CATALOGUE = fileURLToPath(new URL('../../../evals/routing/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/cases/routing/', import.meta.url));
+
+describe('the routing catalogue', () => {
+  it('holds hundreds of tools with confusable ones, and labelled requests of every kind', async () => {
+    const { tools, requests } = await loadRoutingCatalogue({ dir: REPO_CATALOGUE });
+    const names = tools.map((tool) => tool.name);
+    expect(tools.length).toBeGreaterThanOrEqual(200);
+    expect(requests.length).toBeGreaterThanOrEqual(150);
+    expect(names.filter((name) => name.startsWith('lookup_')).length).toBeGreaterThanOrEqual(3);
+    expect(names).toEqual(
+      expect.arrayContaining(['cancel_order', 'cancel_order_item', 'track_shipment', 'track_return']),
+    );
+    const labels = requests.map((request) => request.expect);
+    expect(labels.filter((label) => label === 'clarify').length).toBeGreaterThanOrEqual(10);
+    expect(labels.filter((label) => label === 'unsupported').length).toBeGreaterThanOrEqual(10);
+    // Requests are written as customers write them, not copied from the tool descriptions.
+    const texts = new Set(
+      tools.flatMap((tool) => [tool.summary, tool.whenToUse].map((text) => text.toLowerCase())),
+    );
+    expect(requests.filter((request) => texts.has(request.text.toLowerCase()))).toEqual([]);
+  });
+
+  it('refuses a catalogue whose requests name a tool it lacks, or that defines a tool twice', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'routing-catalogue-'));
+    await mkdir(join(dir, 'tools'));
+    const tool =
+      '- { name: get_order, summary: Look up an order., when: The customer asks about an order., params: [] }\n';
+    await writeFile(join(dir, 'tools', 'a.yaml'), tool + tool);
+    await writeFile(join(dir, 'requests.yaml'), '- { text: "where is it", expect: track_parcel }\n');
+    const loading = loadRoutingCatalogue({ dir, cwd: dir });
+    await expect(loading).rejects.toMatchObject({ code: 'INVALID_CASES' });
+    await expect(loading).rejects.toThrow(/tool get_order is defined twice/);
+    await expect(loading).rejects.toThrow(/expects track_parcel, which the catalogue lacks/);
+  });
+});
+
+describe('runRoutingEval', () => {
+  it('compares the same chooser with and without the router on the same requests', async () => {
+    const catalogue = await loadRoutingCatalogue({ dir: FIXTURE });
+    const report = await runRoutingEval({ catalogue, model: () => new OfflineModel(), router: { topK: 2 } });
+    expect(report.catalogue).toMatchObject({ tools: 6, requests: 6, clarify: 1, unsupported: 1 });
+    expect(report.results.withRouter.map((result) => result.text)).toEqual(
+      report.results.withoutRouter.map((result) => result.text),
+    );
+    // The model sees at most two declarations a step with the router, all six without.
+    expect(report.withRouter.toolTokensPerStep).toBeLessThan(report.withoutRouter.toolTokensPerStep / 2);
+    expect(report.promptTokenReduction).toBeGreaterThan(0);
+    const flight = report.results.withRouter.find((result) => result.text.startsWith('book me a flight'));
+    expect(flight).toMatchObject({ outcome: 'unsupported', called: [], wrongTool: false });
+    const hello = report.results.withRouter.find((result) => result.text === 'hello?');
+    expect(hello).toMatchObject({ outcome: 'clarify', called: [] });
+    for (const result of report.results.withRouter.filter((r) => r.expected.length > 0)) {
+      expect(result.recalled, result.text).toBe(true);
+    }
+    expect(report.recallAtK).toBe(1);
+    expect(report.withRouter.wrongToolRate).toBeLessThanOrEqual(report.withoutRouter.wrongToolRate);
+  });
+
+  it('reads a list of tools as a request that needs each of them', () => {
+    expect(expectedTools(['cancel_order', 'get_invoice'])).toEqual(['cancel_order', 'get_invoice']);
+    expect(expectedTools('clarify')).toEqual([]);
+    expect(expectedTools('track_shipment')).toEqual(['track_shipment']);
+  });
+});
