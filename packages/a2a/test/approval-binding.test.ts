@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
 import { silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BoardApproval } from '../src/approvals/index.ts';
 import { RedisApprovalBoard, RedisRunStateStore } from '../src/redis/index.ts';
 import { dataOf, type Host, sendTask, startHost, textOf } from './support/http-host.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefixes: string[] = [];
 let host: Host | undefined;
 
@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    const keys = await keysOf(redis, `${prefix}*`);
+    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   }
   await redis.quit();
 });
@@ -64,7 +64,7 @@ describe('an approval is bound to the arguments the operator saw', () => {
     expect(await boardEntry(id)).toMatchObject({ status: 'pending', arguments: { orderId: 'A10086' } });
 
     // Someone with access to the store rewrites the waiting call to refund another order.
-    const [key] = await redis.keys(`${prefix}:run:*`);
+    const [key] = await keysOf(redis, `${prefix}:run:*`);
     if (!key) throw new Error('no stored conversation');
     const stored = (await redis.get(key)) ?? '';
     expect(stored).toContain('A10086');

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type ApprovalRequest, argumentsHash } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals/index.ts';
 import { RedisApprovalBoard } from '../src/redis/index.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefixes: string[] = [];
 afterAll(async () => {
   for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    const keys = await keysOf(redis, `${prefix}*`);
+    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   }
   await redis.quit();
 });

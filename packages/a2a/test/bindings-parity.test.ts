@@ -6,7 +6,6 @@ import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from 
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrincipalUser } from '../src/auth/principal-user.ts';
 import { staticTokenAuthenticator } from '../src/auth/static-tokens.ts';
@@ -19,9 +18,10 @@ import {
 } from '../src/http/index.ts';
 import { buildAgentCard, createHostedAgent } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 import { refundTool } from './support/refund-tool.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const authenticate = staticTokenAuthenticator({
   customers: { 'tok-alice-0123456789': 'alice' },
   operators: { 'tok-operator-0123456789': 'operator' },
@@ -103,8 +103,8 @@ afterAll(async () => {
   await queueFactory.close();
   await queueServer.close();
   await http.close();
-  const keys = await redis.keys(`${address.prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${address.prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   await redis.quit();
 });
 

@@ -15,7 +15,6 @@ import {
   silentLogger,
 } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { delegationTools, signQueuedRequests } from '../src/delegate/index.ts';
@@ -29,8 +28,9 @@ import {
   trustedKeys,
 } from '../src/index.ts';
 import { partsText, sendTask } from './support/http-host.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const namespace = `test-owner-${randomUUID().slice(0, 8)}`;
 const SUPERVISOR_KEY = generateServiceKey({ service: 'supervisor', label: 'test' });
 const TOKENS = { 'ada-token-0123456789abcdef': 'C001', 'grace-token-0123456789abcdef': 'C002' };
@@ -169,8 +169,8 @@ afterAll(async () => {
   await supervisor?.close();
   await queue?.close();
   await worker?.close({ graceMs: 1_000 });
-  const keys = await redis.keys(`*${namespace}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `*${namespace}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   await redis.quit();
 });
 

@@ -11,15 +11,15 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentHost, hostAgent } from '../src/index.ts';
 import { RedisTaskEventLog, RedisTaskStore } from '../src/redis/index.ts';
 import { collect, positionOf, readSse, withoutPosition } from './support/event-stream.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 const STEPS = 3;
@@ -173,8 +173,8 @@ afterEach(async () => {
   for (let n = 1; n <= STEPS; n++) gate.open(n);
   await Promise.all(factories.map((factory) => factory.close()));
   await Promise.all(hosts.map((host) => host.close({ graceMs: 2_000 })));
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
 });
 
 describe('following a task from any replica', () => {

@@ -4,14 +4,14 @@ import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deduplicateMessages } from '../src/delivery/index.ts';
 import { buildAgentCard, SwitchboardAgentExecutor } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 import { createShopAgent } from './support/shop-agent.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 let prefix: string;
@@ -50,8 +50,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await factory.close();
   await server.close({ graceMs: 2_000 });
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
 });
 
 /** The task a streamed event is about. */

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildAgentCard } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 import { createShopAgent } from './support/shop-agent.ts';
 import { startWorker, type WorkerProcess } from './support/worker-processes.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 let prefix: string;
@@ -34,8 +34,8 @@ afterEach(async () => {
   await factory.close();
   for (const worker of workers) worker.child.kill('SIGKILL');
   await Promise.all(workers.map((worker) => worker.exited));
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
 });
 
 const orderIds = (count: number) => Array.from({ length: count }, (_, i) => `A${String(40_000 + i)}`);

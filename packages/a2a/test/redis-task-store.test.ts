@@ -9,13 +9,12 @@ import {
 } from '@a2a-js/sdk/server';
 import { createTaskState } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisRunStateStore, RedisTaskStore } from '../src/redis/index.ts';
 import { taskCanceledChannel } from '../src/redis/task-store-keys.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl);
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 let prefix: string;
@@ -23,8 +22,8 @@ beforeEach(() => {
   prefix = `{test:${randomUUID()}}`;
 });
 afterEach(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
 });
 
 const userContext = (userName: string, tenant?: string) =>
@@ -99,11 +98,11 @@ const listRequest = (request: Partial<ListTasksRequest> = {}): ListTasksRequest 
 describe('RedisTaskStore', () => {
   it('keeps a task with its status, history (text and data parts), artifacts and metadata across a restart', async () => {
     const task = makeTask({ id: 'task-restart' });
-    const first = new Redis(redisUrl);
+    const first = testRedis();
     await new RedisTaskStore({ redis: first, prefix }).save(task, anonymous);
     await first.quit();
 
-    const second = new Redis(redisUrl);
+    const second = testRedis();
     const loaded = await new RedisTaskStore({ redis: second, prefix }).load('task-restart', anonymous);
     await second.quit();
     expect(loaded).toEqual(task);
@@ -261,7 +260,7 @@ describe('RedisTaskStore', () => {
     const listed = await shortLived.list(listRequest(), anonymous);
     expect(listed.tasks.map((task) => task.id)).toEqual(['task-busy']);
     expect(listed.totalSize).toBe(1);
-    const indexKeys = await redis.keys(`${prefix}:tasks:*`);
+    const indexKeys = await keysOf(redis, `${prefix}:tasks:*`);
     for (const key of indexKeys.filter((key) => !key.endsWith(':ctx-of')))
       expect(await redis.zscore(key, 'task-done')).toBeNull();
   });
@@ -291,7 +290,7 @@ describe('RedisTaskStore', () => {
   });
 
   it('publishes the task id on the cancel channel when a task is saved as canceled, and not before', async () => {
-    const subscriber = new Redis(redisUrl);
+    const subscriber = testRedis();
     const channel = taskCanceledChannel(prefix);
     const received: string[] = [];
     await subscriber.subscribe(channel);

@@ -4,15 +4,15 @@ import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from 
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import express from 'express';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deduplicateMessages } from '../src/delivery/index.ts';
 import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http/index.ts';
 import { buildAgentCard, createHostedAgent } from '../src/index.ts';
 import { AgentRegistry, clientForAgent } from '../src/registry/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 afterAll(() => redis.quit());
 
 describe('clients from the registry', () => {
@@ -65,8 +65,8 @@ describe('clients from the registry', () => {
       await registration.stop();
       await queueServer.close();
       await http.close();
-      const keys = await redis.keys(`${address.prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
+      const keys = await keysOf(redis, `${address.prefix}*`);
+      if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
     }
   });
 });

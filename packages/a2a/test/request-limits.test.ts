@@ -8,7 +8,6 @@ import {
 } from '@a2a-js/sdk/client';
 import { type ChatModel, type ChatRequest, defineAgent, streamFromResponse } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type AgentHost,
@@ -19,8 +18,9 @@ import {
   textPart,
   userMessage,
 } from '../src/index.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefixes: string[] = [];
 const hosts: AgentHost[] = [];
 
@@ -29,8 +29,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    const keys = await keysOf(redis, `${prefix}*`);
+    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   }
   await redis.quit();
 });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type ChatMessage, createTaskState, findHistoryProblems } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryRunStateStore, type RunStateStore } from '../src/executor/run-state-store.ts';
 import { RedisRunStateStore } from '../src/redis/index.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefix = `{run-history-${randomUUID().slice(0, 8)}}`;
 
 afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   await redis.quit();
 });
 

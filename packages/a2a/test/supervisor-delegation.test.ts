@@ -1,7 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type DelegatingSystem,
@@ -9,8 +8,9 @@ import {
   uniqueNamespace,
 } from './support/delegating-system.ts';
 import { dataOf, partsText, send, sendTask, textOf, userMessage } from './support/http-host.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const namespaces: string[] = [];
 let system: DelegatingSystem | undefined;
 
@@ -20,8 +20,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const namespace of namespaces) {
-    const keys = await redis.keys(`*${namespace}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    const keys = await keysOf(redis, `*${namespace}*`);
+    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   }
   await redis.quit();
 });

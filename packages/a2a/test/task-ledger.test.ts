@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACTING_FOR } from '../src/approvals/acting-for.ts';
 import { actingForOwner } from '../src/approvals/index.ts';
 import { RedisTaskLedger, RedisTaskStore } from '../src/redis/index.ts';
+import { keysOf, testRedis } from './support/redis.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefix = `{test-ledger-${randomUUID().slice(0, 8)}}`;
 afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const keys = await keysOf(redis, `${prefix}*`);
+  if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
   await redis.quit();
 });
 

@@ -86,7 +86,7 @@ export function createRedisConnection({
     const nodes = typeof clusterNodes === 'string' ? parseClusterNodes(clusterNodes) : clusterNodes;
     return new Cluster(nodes, {
       lazyConnect,
-      ...(retry ? {} : { clusterRetryStrategy: () => null, enableOfflineQueue: false }),
+      ...(retry ? {} : { clusterRetryStrategy: () => null }),
       scaleReads: 'master',
       redisOptions: { ...common, ...(tls ? { tls: {} } : {}) },
     });

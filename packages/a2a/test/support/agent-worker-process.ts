@@ -1,17 +1,17 @@
 /**
  * A queue worker as its own process, for the drills: `node agent-worker-process.ts` with
- * REDIS_URL, PREFIX, QUEUE, WORKER (a name), LOOKUP_MS, CONCURRENCY, LOCK_MS and GRACE_MS.
+ * REDIS_URL (or REDIS_CLUSTER_NODES), PREFIX, QUEUE, WORKER (a name), LOOKUP_MS, CONCURRENCY, LOCK_MS and GRACE_MS.
  * Prints "ready" when it consumes; on SIGTERM, or when the process that started it over an IPC channel
  * goes away, drains within GRACE_MS, prints "drained <bool>" and exits.
  */
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { A2aQueueServer, BULLMQ_BINDING, queueUrl } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
 import { deduplicateMessages } from '../../src/delivery/index.ts';
 import { buildAgentCard, SwitchboardAgentExecutor } from '../../src/index.ts';
 import { listenForCancels } from '../../src/redis/cancel-listener.ts';
 import { RedisIntentStore, RedisRunStateStore, RedisTaskStore } from '../../src/redis/index.ts';
+import { testRedis } from './redis.ts';
 import { createShopAgent } from './shop-agent.ts';
 
 const env = (name: string, fallback?: string) => {
@@ -20,7 +20,7 @@ const env = (name: string, fallback?: string) => {
   return value;
 };
 
-const redis = new Redis(env('REDIS_URL', 'redis://127.0.0.1:6379'), { maxRetriesPerRequest: null });
+const redis = testRedis();
 const prefix = env('PREFIX');
 const address = { queue: env('QUEUE'), prefix };
 const worker = env('WORKER');

@@ -6,6 +6,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import {
   defineAgent,
@@ -15,7 +16,6 @@ import {
   silentLogger,
 } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { actingForOwner, MemoryApprovalBoard } from '../../src/approvals/index.ts';
 import { delegationTools, signQueuedRequests } from '../../src/delegate/index.ts';
@@ -119,7 +119,7 @@ export async function startDelegatingSystem({
   hopTimeoutMs = 10_000,
   replicaWaitMs,
 }: {
-  redis: Redis;
+  redis: RedisConnection;
   namespace: string;
   workerUp?: boolean;
   hopTimeoutMs?: number;

@@ -1,6 +1,6 @@
+import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
 /**
@@ -14,7 +14,7 @@ export function createShopAgent({
   worker,
   lookupMs,
 }: {
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   worker: string;
   lookupMs: number;
