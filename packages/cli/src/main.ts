@@ -8,6 +8,7 @@ import { type CliConfig, loadCliConfig } from './config.ts';
 import { reportFailure } from './errors.ts';
 import { addEvalCommands } from './eval-commands.ts';
 import { EXIT, type Output, processOutput } from './io/output.ts';
+import { addShadowCommands } from './shadow-commands.ts';
 import { addSupervisorCommands } from './supervisor-commands.ts';
 import { addSystemCommands } from './system-commands.ts';
 
@@ -118,6 +119,7 @@ export function buildProgram(output: Output, exit: { code: number }, config: Cli
   addSupervisorCommands({ program, config, output, exit });
   addSystemCommands({ program, config, output, exit });
   addEvalCommands({ program, config, output, exit });
+  addShadowCommands({ program, config, output, exit });
   return program;
 }
 

@@ -5,7 +5,7 @@ export type { ShadowAgentOptions, ShadowCandidate, ShadowProposal } from './shad
 export { NOT_RUN_IN_SHADOW, shadowAgent } from './shadow-agent.ts';
 export { ShadowCopyStream } from './shadow-copy-stream.ts';
 export type { ShadowPairStoreOptions } from './shadow-pair-store.ts';
-export { ShadowPairStore } from './shadow-pair-store.ts';
+export { ShadowPairStore, shadowPrefix } from './shadow-pair-store.ts';
 export { ShadowCopy, ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
 export type { ShadowReport } from './shadow-report.ts';
 export { shadowReport } from './shadow-report.ts';

@@ -24,9 +24,13 @@ export class ShadowCopyStream {
     this.#maxLength = maxLength;
   }
 
-  /** Appends a copy. */
+  /** Appends a copy. The stream expires a day after its last copy (no shadow reads it any more). */
   async add(copy: ShadowCopy): Promise<void> {
-    await this.#redis.xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', 'copy', JSON.stringify(copy));
+    await this.#redis
+      .multi()
+      .xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', 'copy', JSON.stringify(copy))
+      .expire(this.#key, 24 * 3600)
+      .exec();
   }
 
   /**
@@ -48,18 +52,13 @@ export class ShadowCopyStream {
     handle: (copy: ShadowCopy) => Promise<void>;
   }): Promise<number> {
     await this.#ensureGroup();
-    const reply = (await redis.xreadgroup(
-      'GROUP',
-      GROUP,
-      consumer,
-      'COUNT',
-      count,
-      'BLOCK',
-      blockMs,
-      'STREAMS',
-      this.#key,
-      '>',
-    )) as [string, [string, string[]][]][] | null;
+    const reply = (await redis
+      .xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.#key, '>')
+      .catch((error: unknown) => {
+        // The stream expired with its group (no copy for a day): make the group again next time.
+        if (String(error).includes('NOGROUP')) this.#grouped = false;
+        throw error;
+      })) as [string, [string, string[]][]][] | null;
     const entries = reply?.[0]?.[1] ?? [];
     await Promise.all(
       entries.map(async ([id, fields]) => {

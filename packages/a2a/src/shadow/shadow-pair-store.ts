@@ -1,6 +1,15 @@
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
 import { type ShadowCopy, ShadowPair, ShadowSide } from './shadow-records.ts';
+
+/**
+ * Where a service keeps an agent's shadow records: under its queue's prefix (`{<namespace>:<agent>}`),
+ * so a pair, its index and the copies share the agent's Redis Cluster slot.
+ */
+export function shadowPrefix(namespace: string, agent: string): string {
+  return defaultQueueAddress(agent, namespace).prefix;
+}
 
 /** Options of {@link ShadowPairStore}. */
 export interface ShadowPairStoreOptions {
@@ -15,7 +24,7 @@ export interface ShadowPairStoreOptions {
  * The pair records of shadow runs in Redis: one hash per live request (`copy`, then `live`,
  * `shadow` and `operator` as each side finishes, in any order) and one index by acceptance time.
  * Each pair expires `retentionSeconds` after its request was accepted; the index drops what is older
- * on every new pair.
+ * on every new pair, and expires when no pair has come for that long.
  */
 export class ShadowPairStore {
   readonly #redis: Redis | Cluster;
@@ -51,6 +60,7 @@ export class ShadowPairStore {
       .pexpireat(key, accepted + this.#retentionMs)
       .zadd(this.#indexKey, accepted, copy.taskId)
       .zremrangebyscore(this.#indexKey, '-inf', Date.now() - this.#retentionMs)
+      .pexpire(this.#indexKey, this.#retentionMs)
       .exec();
   }
 
