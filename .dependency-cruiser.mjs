@@ -182,6 +182,7 @@ export default {
       ['index.ts'],
       ['host'],
       ['http'],
+      ['shadow'],
       ['delegate', 'delivery', 'registry', 'observe', 'limits'],
       ['redis'],
       ['executor'],
