@@ -1,5 +1,4 @@
 import {
-  type AnyTool,
   type ChatModel,
   defineAgent,
   estimateTextTokens,
