@@ -17,7 +17,8 @@ A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 "switchboard eval routing" evaluates the tool router instead: the labelled requests of
 <cases>/routing over its tool catalogue, with and without the router, the offline model choosing in
 both; it reports recall@k, wrong-tool and clarification rates and prompt tokens per step
-(--top-k, --recall-threshold and --accept-threshold set the router; --json, --out as above).
+(--top-k, --recall-threshold and --accept-threshold set the router, --embeddings <model> adds
+embedding recall from OPENAI_BASE_URL's /embeddings; --json, --out as above).
 
 Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is
 unreachable), 2 usage: a bad suite or flag, malformed case files, an unreadable baseline.
@@ -68,6 +69,7 @@ export function addEvalCommands({
     .option('--top-k <n>', 'eval routing: most candidates the router offers (default 5)')
     .option('--recall-threshold <n>', 'eval routing: least relevance to keep a candidate (default 0.3)')
     .option('--accept-threshold <n>', 'eval routing: least relevance to trust the best (default 0.4)')
+    .option('--embeddings <model>', 'eval routing: add embedding recall with this model (OPENAI_BASE_URL)')
     .addHelpText('after', EVAL_HELP)
     .action(
       async (
@@ -87,12 +89,14 @@ export function addEvalCommands({
           topK?: string;
           recallThreshold?: string;
           acceptThreshold?: string;
+          embeddings?: string;
         },
       ) => {
         if (suite === 'routing') {
           exit.code = await routingEvalCommand({
             casesDir: options.cases ?? DEFAULT_CASES_DIR,
             ...options,
+            env: config.env,
             output,
           });
           return;

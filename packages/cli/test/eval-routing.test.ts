@@ -2,6 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OfflineModel } from '@switchboard/agent/offline';
+import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { switchboard } from './support.ts';
 
@@ -31,6 +33,39 @@ describe('switchboard eval routing', () => {
     expect(run.stdout).toContain('recall@2: 100.0% (target ≥ 95%: met)');
     const report = JSON.parse(await readFile(join(dir, 'routing.json'), 'utf8'));
     expect(report.router).toEqual({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 2 });
+  });
+
+  it('adds embedding recall from an OpenAI-compatible /embeddings endpoint with --embeddings', async () => {
+    const embedded: string[] = [];
+    const server = await startOpenAICompatibleServer({
+      model: new OfflineModel(),
+      apiKey: 'local-key',
+      embed: (text) => {
+        embedded.push(text);
+        return [text.length % 7, text.split(' ').length, 1];
+      },
+    });
+    try {
+      const run = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'concepts'], {
+        OPENAI_API_KEY: 'local-key',
+        OPENAI_BASE_URL: server.baseURL,
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('lexical and embedding recall (concepts)');
+      // Every tool description was embedded once, and every request routed.
+      expect(embedded).toEqual(expect.arrayContaining(['where is my parcel, it has not come']));
+      expect(embedded.filter((text) => text.startsWith('track_return track_return'))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says what to set when --embeddings has no API key', async () => {
+    const run = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'concepts'], {
+      OPENAI_API_KEY: '',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--embeddings needs OPENAI_API_KEY');
   });
 
   it('refuses thresholds out of range, saying which and how to fix them', async () => {

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentError } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
+import { OpenAIEmbedder } from '@switchboard/agent/openai';
 import {
   formatRoutingReport,
   isEvaluationError,
@@ -22,8 +23,12 @@ export interface RoutingEvalCommandOptions {
   topK?: string | undefined;
   recallThreshold?: string | undefined;
   acceptThreshold?: string | undefined;
+  /** `--embeddings`: an embedding model for the router's embedding recall, at OPENAI_BASE_URL. */
+  embeddings?: string | undefined;
   json: boolean;
   out?: string | undefined;
+  /** The environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL` for `--embeddings`). */
+  env: NodeJS.ProcessEnv;
   output: Output;
 }
 
@@ -56,13 +61,33 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     }
     router[key] = value;
   }
+  const apiKey = options.env.OPENAI_API_KEY?.trim();
+  if (options.embeddings !== undefined && !apiKey) {
+    output.err(
+      '--embeddings needs OPENAI_API_KEY (any text for a local server that checks none) and OPENAI_BASE_URL for an endpoint other than OpenAI, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1',
+    );
+    return EXIT.usage;
+  }
   let report: RoutingReport;
   try {
+    const baseURL = options.env.OPENAI_BASE_URL?.trim();
+    const embedder =
+      options.embeddings === undefined
+        ? undefined
+        : new OpenAIEmbedder({
+            model: options.embeddings,
+            apiKey: apiKey ?? '',
+            ...(baseURL ? { baseURL } : {}),
+          });
     const catalogue = await loadRoutingCatalogue({ dir: join(options.casesDir, 'routing') });
     output.err(
       `Routing ${catalogue.requests.length} labelled requests over ${catalogue.tools.length} tools, with and without the router…`,
     );
-    report = await runRoutingEval({ catalogue, model: () => new OfflineModel(), router });
+    report = await runRoutingEval({
+      catalogue,
+      model: () => new OfflineModel(),
+      router: { ...router, ...(embedder ? { embedder } : {}) },
+    });
   } catch (error) {
     if (isEvaluationError(error)) {
       output.err(error.message);

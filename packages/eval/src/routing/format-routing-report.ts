@@ -20,7 +20,7 @@ export function formatRoutingReport(report: RoutingReport): string {
   const width = Math.max(...ROWS.map((row) => row.label.length)) + 2;
   const lines = [
     `Tool routing: ${catalogue.tools} tools, ${catalogue.requests} labelled requests (${catalogue.expectingTools} expect tools, ${catalogue.clarify} clarify, ${catalogue.unsupported} unsupported)`,
-    `Chooser: ${report.model}, the same model with and without the router. Router: recall threshold ${router.recallThreshold}, acceptance threshold ${router.acceptThreshold}, top ${router.topK}.`,
+    `Chooser: ${report.model}, the same model with and without the router. Router: recall threshold ${router.recallThreshold}, acceptance threshold ${router.acceptThreshold}, top ${router.topK}, ${router.embeddingModel ? `lexical and embedding recall (${router.embeddingModel})` : 'lexical recall'}.`,
     '',
     `${''.padEnd(width)}${'with router'.padStart(14)}${'without'.padStart(12)}`,
     ...ROWS.map(

@@ -50,7 +50,7 @@ export interface RoutingReport {
     clarify: number;
     unsupported: number;
   };
-  router: { recallThreshold: number; acceptThreshold: number; topK: number };
+  router: { recallThreshold: number; acceptThreshold: number; topK: number; embeddingModel?: string };
   model: string;
   /** Share of requests expecting tools whose tools were all in the router's top k. */
   recallAtK: number;
@@ -157,6 +157,7 @@ export async function runRoutingEval({
       recallThreshold: toolRouter.recallThreshold,
       acceptThreshold: toolRouter.acceptThreshold,
       topK: toolRouter.topK,
+      ...(router.embedder ? { embeddingModel: router.embedder.modelId } : {}),
     },
     model: model().modelId,
     recallAtK: share(expecting.filter((result) => result.recalled).length, expecting.length),
