@@ -1,58 +1,79 @@
 import type { Logger } from '@switchboard/agent';
 
 /**
- * Work the live path hands off and never waits for: at most `capacity` jobs wait, run one at a time
- * in the order given; a job offered while it is full is dropped and counted, a job that fails is
- * logged and counted. So a slow or unreachable Redis costs the live request nothing but a push.
+ * Work the live path hands off and never waits for: at most `capacity` jobs wait, `concurrency` run
+ * at once, started in the order given; a job offered while it is full is dropped and counted, a job
+ * that fails is logged and counted. So a slow or unreachable Redis costs the live request nothing
+ * but a push.
  */
 export class ShadowOutbox {
   readonly #capacity: number;
+  readonly #concurrency: number;
   readonly #logger: Logger;
-  readonly #jobs: (() => Promise<unknown>)[] = [];
-  #running: Promise<void> | undefined;
+  readonly #jobs: { run: () => Promise<unknown>; done: () => void }[] = [];
+  #running = 0;
+  #idle: (() => void)[] = [];
   #dropped = 0;
   #failed = 0;
   #lastWarning = 0;
 
-  constructor({ capacity = 1_000, logger }: { capacity?: number; logger: Logger }) {
+  constructor({
+    capacity = 1_000,
+    concurrency = 8,
+    logger,
+  }: { capacity?: number; concurrency?: number; logger: Logger }) {
     this.#capacity = capacity;
+    this.#concurrency = concurrency;
     this.#logger = logger;
   }
 
-  /** Jobs dropped because the outbox was full, and jobs that failed. */
+  /** Jobs dropped because the outbox was full, jobs that failed, and jobs waiting. */
   get counts(): { dropped: number; failed: number; waiting: number } {
     return { dropped: this.#dropped, failed: this.#failed, waiting: this.#jobs.length };
   }
 
-  /** Queues a job; false when it was dropped. Never throws, never waits. */
-  offer(job: () => Promise<unknown>): boolean {
+  /**
+   * Queues a job. Resolves once it has run (or failed), or at once when it was dropped; never
+   * rejects: a later job that needs it done first may wait for it.
+   */
+  offer(run: () => Promise<unknown>): Promise<void> {
     if (this.#jobs.length >= this.#capacity) {
       this.#dropped += 1;
       this.#warn('shadow outbox full: a shadow copy or record was dropped');
-      return false;
+      return Promise.resolve();
     }
-    this.#jobs.push(job);
-    this.#running ??= this.#drain();
-    return true;
+    return new Promise<void>((done) => {
+      this.#jobs.push({ run, done });
+      // Off the caller's turn: the live request goes on before any of this runs.
+      queueMicrotask(() => this.#pump());
+    });
   }
 
   /** Resolves when every job queued so far has run. */
-  async flush(): Promise<void> {
-    while (this.#running) await this.#running;
+  flush(): Promise<void> {
+    if (this.#running === 0 && this.#jobs.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  async #drain(): Promise<void> {
-    // Off the caller's turn: the live request goes on before any of this runs.
-    await Promise.resolve();
-    for (let job = this.#jobs.shift(); job; job = this.#jobs.shift()) {
-      try {
-        await job();
-      } catch (error) {
-        this.#failed += 1;
-        this.#warn('a shadow copy or record could not be written', error);
-      }
+  #pump(): void {
+    while (this.#running < this.#concurrency) {
+      const job = this.#jobs.shift();
+      if (!job) break;
+      this.#running += 1;
+      job
+        .run()
+        .catch((error: unknown) => {
+          this.#failed += 1;
+          this.#warn('a shadow copy or record could not be written', error);
+        })
+        .finally(() => {
+          this.#running -= 1;
+          job.done();
+          this.#pump();
+          if (this.#running === 0 && this.#jobs.length === 0)
+            for (const resolve of this.#idle.splice(0)) resolve();
+        });
     }
-    this.#running = undefined;
   }
 
   /** At most one warning a minute: a Redis outage must not flood the logs of the live service. */

@@ -89,7 +89,7 @@ export class ShadowTap {
       ...(principal ? { principal } : {}),
       acceptedAt: new Date().toISOString(),
     };
-    this.#outbox.offer(async () => {
+    const copied = this.#outbox.offer(async () => {
       await this.#o.pairs.open(copy, this.#o.candidate);
       await this.#o.copies.add(copy);
     });
@@ -104,6 +104,8 @@ export class ShadowTap {
       bus.off('event', listener);
       const latencyMs = Math.round(performance.now() - t0);
       this.#outbox.offer(async () => {
+        // Into the pair its copy opened: the live run may end before the copy is written.
+        await copied;
         const by = this.#o.liveModel ?? agent.name;
         const side = await seen.side({ agent, by, runState: this.#o.runState, latencyMs, traceId });
         await this.#o.pairs.record(copy.taskId, side);
