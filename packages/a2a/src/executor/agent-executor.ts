@@ -27,6 +27,7 @@ import {
   runAgent,
   type StopReason,
   stderrLogger,
+  type ToolRouter,
 } from '@switchboard/agent';
 import type { ApprovalBoard } from '../approvals/approval-board.ts';
 import { boardDeciderOf } from '../approvals/board-delivery.ts';
@@ -88,6 +89,12 @@ export interface AgentExecutorOptions {
   credentials?: CredentialVault | Readonly<Record<string, string>>;
   context?: ContextWindowOptions;
   maxSteps?: number;
+  /**
+   * Narrows the tools each run offers the model (see `ToolRouter`); a request no tool is trusted
+   * with ends `input-required` with a clarifying question, or `completed` saying what it cannot do.
+   * Its index follows `currentAgent`'s toolset. Default: every permitted tool is offered.
+   */
+  router?: ToolRouter;
 }
 
 // A request a service relayed for someone (a verified on-behalf-of assertion) counts as the
@@ -284,7 +291,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   }
 
   #runOptions() {
-    const { intents, audit, tracer, credentials, context, maxSteps } = this.#o;
+    const { intents, audit, tracer, credentials, context, maxSteps, router } = this.#o;
     return {
       ...(intents ? { intents } : {}),
       ...(audit ? { audit } : {}),
@@ -292,6 +299,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       ...(credentials ? { credentials } : {}),
       ...(context ? { context } : {}),
       ...(maxSteps ? { maxSteps } : {}),
+      ...(router ? { router } : {}),
     };
   }
 
