@@ -3,14 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRedisConnection, scanKeys } from '@switchboard/a2a/redis';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+// The cluster stage runs this file on a Redis Cluster: the service is told so as a user would.
+const clusterNodes = process.env.REDIS_CLUSTER_NODES;
+const redisEnv: Record<string, string> = clusterNodes
+  ? { REDIS_CLUSTER_NODES: clusterNodes }
+  : { REDIS_URL: redisUrl };
+const redis = createRedisConnection(clusterNodes ? { clusterNodes } : { url: redisUrl });
 const workdir = mkdtempSync(join(tmpdir(), 'switchboard-worker-service-'));
 const script = fileURLToPath(new URL('./support/worker-service-process.ts', import.meta.url));
 const started: GroupProcess[] = [];
@@ -22,8 +27,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const namespace of namespaces) {
-    const keys = await redis.keys(`*${namespace}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    for await (const keys of scanKeys(redis, `*${namespace}*`))
+      await Promise.all(keys.map((key) => redis.unlink(key)));
   }
   await redis.quit();
   rmSync(workdir, { recursive: true, force: true });
@@ -59,12 +64,23 @@ describe('a worker service’s main (runWorkerService)', () => {
     expect(worker.output()).toContain('echo failed to start: Redis is not reachable at redis://127.0.0.1:1');
   });
 
+  it('exits 2 on a malformed REDIS_CLUSTER_NODES, naming the entry and the form it takes', async () => {
+    const worker = startWorker({
+      REDIS_CLUSTER_NODES: '10.0.0.1:6379,redis://10.0.0.2',
+      ...serviceKeyEnv('echo'),
+    });
+    expect(await worker.exited, worker.output()).toBe(2);
+    expect(worker.output()).toContain(
+      'REDIS_CLUSTER_NODES: Cluster node "redis://10.0.0.2" is not host:port',
+    );
+  });
+
   it('serves its agent with good settings: ready, in the registry, and exits 0 on SIGTERM', async () => {
     const namespace = `worker-${randomUUID().slice(0, 8)}`;
     namespaces.push(namespace);
     const port = await freePort();
     const worker = startWorker({
-      REDIS_URL: redisUrl,
+      ...redisEnv,
       PORT: String(port),
       SWITCHBOARD_NAMESPACE: namespace,
       ...serviceKeyEnv('echo'),
