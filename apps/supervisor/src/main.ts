@@ -57,6 +57,7 @@ await runServiceMain({
         return {
           agent: workers.agent,
           currentAgent: () => workers.agent,
+          shadowAgent: () => workers.shadowAgent,
           ...(skills ? { skills } : {}),
           close: async () => clearInterval(timer),
         };

@@ -1,7 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { ServiceSigner } from '@switchboard/a2a';
-import { delegationTools, type PeerCardSignatures } from '@switchboard/a2a/delegate';
+import { delegationTools, type PeerCardSignatures, shadowPeerCard } from '@switchboard/a2a/delegate';
 import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
@@ -43,6 +43,8 @@ interface WorkerToolsOptions {
  */
 export class WorkerTools {
   #agent: Agent;
+  /** The supervisor its shadow runs (delegating to the workers' shadows), made when first asked for. */
+  #shadow: Agent | undefined;
   #fingerprint: string;
   /** Each worker's last accepted card, by name. */
   readonly #peers = new Map<string, AgentCard>();
@@ -62,6 +64,15 @@ export class WorkerTools {
 
   get agent(): Agent {
     return this.#agent;
+  }
+
+  /**
+   * The supervisor as its shadow runs it (`SUPERVISOR_SHADOW_*`): the same workers, each reached on
+   * its shadow queue (`shadowPeerCard`), so nothing the shadow delegates reaches a live worker.
+   */
+  get shadowAgent(): Agent {
+    this.#shadow ??= this.#build([...this.#peers.values()].map(shadowPeerCard), 'shadow');
+    return this.#shadow;
   }
 
   /** Re-reads the registry; rebuilds the tools when the workers changed. */
@@ -84,6 +95,7 @@ export class WorkerTools {
     this.#fingerprint = next;
     this.#clients.clear();
     this.#agent = this.#build(peers);
+    this.#shadow = undefined;
   }
 
   /** The live replicas of a worker in the registry; one registry read serves every delegation in flight. */
@@ -97,26 +109,29 @@ export class WorkerTools {
     return (await this.#replicas.counts).get(name) ?? 0;
   }
 
-  #build(peers: readonly AgentCard[]): Agent {
+  #build(peers: readonly AgentCard[], role: 'live' | 'shadow' = 'live'): Agent {
     const { queue, hopTimeoutMs, workerWaitMs, signer, logger } = this.#o;
     const tools = delegationTools({
       peers,
       timeoutMs: hopTimeoutMs,
-      liveReplicas: (name) => this.#liveReplicas(name),
-      replicaWaitMs: workerWaitMs,
+      // A worker's shadow is not in the registry: its delegations just wait for the hop timeout.
+      ...(role === 'live'
+        ? { liveReplicas: (name: string) => this.#liveReplicas(name), replicaWaitMs: workerWaitMs }
+        : {}),
       signer,
       logger,
       clientFor: (card) => {
-        let client = this.#clients.get(card.name);
+        const key = `${role}:${card.name}`;
+        let client = this.#clients.get(key);
         if (!client) {
           client = clientFromRegistryEntry({ entry: { name: card.name, card, instances: [] }, queue });
-          this.#clients.set(card.name, client);
+          this.#clients.set(key, client);
         }
         return client;
       },
     });
     logger.info(
-      { peers: peers.map((card) => card.name), tools: tools.map((tool) => tool.name) },
+      { peers: peers.map((card) => card.name), tools: tools.map((tool) => tool.name), role },
       'delegation tools built',
     );
     return createSupervisorAgent({ tools });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { buildAgentCard, generateServiceKey, serviceSigner } from '@switchboard/a2a';
+import { delegationTarget } from '@switchboard/a2a/delegate';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import {
   BULLMQ_BINDING,
@@ -53,6 +54,10 @@ describe('the supervisor’s worker tools', () => {
       INVENTORY_SKILLS.map((skill) => `inventory_${skill.id.replace(/-/g, '_')}`),
     );
     expect(workers.agent.name).toBe('supervisor');
+    // Its shadow has the same tools, each reaching the worker's shadow queue, never the live one.
+    expect(workers.shadowAgent.toolset.names).toEqual(workers.agent.toolset.names);
+    expect(workers.agent.toolset.list().map(delegationTarget)).toEqual(['live']);
+    expect(workers.shadowAgent.toolset.list().map(delegationTarget)).toEqual(['shadow']);
 
     const tools = workers.agent.toolset.names;
     // Crashed, restarting or scaled to zero: the tools stay, and a delegation waits for a replica.

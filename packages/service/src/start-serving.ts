@@ -148,6 +148,16 @@ export async function startServing({
     ownerResolver: actingForOwner(),
     logger,
   });
+  // Peers prove themselves with assertions signed by their own keys, bound to each request.
+  const peerAuthenticators = [
+    serviceAssertionAuthenticator({
+      audience: agent.name,
+      trustedKeys: trusted,
+      replay: new RedisReplayGuard({ redis, prefix }),
+      delegators: config.delegatingServices,
+      logger,
+    }),
+  ];
   const runState = new RedisRunStateStore({
     redis,
     prefix,
@@ -189,16 +199,7 @@ export async function startServing({
         customers: config.customerTokens,
         operators: config.operatorTokens,
       },
-      // Peers prove themselves with assertions signed by their own keys, bound to each request.
-      authenticators: [
-        serviceAssertionAuthenticator({
-          audience: agent.name,
-          trustedKeys: trusted,
-          replay: new RedisReplayGuard({ redis, prefix }),
-          delegators: config.delegatingServices,
-          logger,
-        }),
-      ],
+      authenticators: peerAuthenticators,
       ...(config.identityProvider ? { identityProvider: config.identityProvider } : {}),
     },
     stores: {
@@ -223,6 +224,12 @@ export async function startServing({
     logger,
   });
   await host.start();
+  // A shadow supervisor delegates to the workers' shadows: this agent's shadow takes those on its own queue.
+  await shadow?.serveDelegations({
+    address,
+    authenticators: peerAuthenticators,
+    jobLockMs: config.jobLockMs,
+  });
   logger.info(
     {
       service: config.service,

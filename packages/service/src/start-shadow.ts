@@ -1,12 +1,14 @@
-import type { RunStateStore } from '@switchboard/a2a';
+import { type AgentHost, type Authenticator, hostAgent, type RunStateStore } from '@switchboard/a2a';
+import { shadowQueueAddress } from '@switchboard/a2a/delegate';
 import {
   ShadowCopyStream,
   ShadowPairStore,
   ShadowTap,
   type ShadowWorker,
+  shadowAgent,
   startShadowWorker,
 } from '@switchboard/a2a/shadow';
-import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bullmq';
+import { duplicateConnection, type QueueAddress, type RedisConnection } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, AuditSink, ChatModel, Logger } from '@switchboard/agent';
 import type { ShadowConfig } from './config/shadow-config.ts';
 import { createModel } from './create-model.ts';
@@ -16,7 +18,16 @@ export interface ServiceShadow {
   tap: ShadowTap;
   /** For the startup log: what the shadow runs. */
   label: string;
-  /** Stops the worker and writes what the tap still holds. */
+  /**
+   * Serves the shadow on the agent's shadow queue (`shadowQueueAddress`) for a shadow supervisor's
+   * delegations, with the live queue's authenticators; its write and dangerous calls are logged, not run.
+   */
+  serveDelegations(options: {
+    address: QueueAddress;
+    authenticators: readonly Authenticator[];
+    jobLockMs: number;
+  }): Promise<void>;
+  /** Stops serving delegations and the worker, and writes what the tap still holds. */
   close(): Promise<void>;
 }
 
@@ -73,10 +84,38 @@ export function startShadow({
     tracer,
     logger,
   });
+  const current = () => (typeof agent === 'function' ? agent() : agent);
+  let host: AgentHost | undefined;
   return {
     tap,
+    async serveDelegations({ address, authenticators, jobLockMs }) {
+      host = await hostAgent({
+        agent: shadowAgent({
+          agent: current(),
+          ...(config.instructions ? { candidate: { instructions: config.instructions } } : {}),
+          record: (proposal) =>
+            logger.info(
+              { tool: proposal.tool, risk: proposal.risk, conversationId: proposal.conversationId },
+              'shadow: a delegated write was recorded, not run',
+            ),
+        }),
+        model,
+        queue: {
+          redis,
+          address: shadowQueueAddress(address),
+          lockDurationMs: jobLockMs,
+          stalledIntervalMs: jobLockMs,
+        },
+        auth: { authenticators },
+        audit,
+        tracer,
+        logger,
+      });
+      await host.start();
+    },
     label: `${config.candidate} (${label}) on ${Math.round(config.share * 1000) / 10}% of new requests`,
     async close() {
+      await host?.close();
       await worker.close();
       await tap.flush();
     },

@@ -1,8 +1,9 @@
 import type { Logger } from '@switchboard/agent';
 
 /**
- * Work the live path hands off and never waits for: at most `capacity` jobs wait, `concurrency` run
- * at once, started in the order given; a job offered while it is full is dropped and counted, a job
+ * Work the live path hands off and never waits for: at most `capacity` jobs wait (default 5,000),
+ * `concurrency` run at once (default 64: each is a Redis round trip or two, and a busy event loop
+ * stretches every one of them), started in the order given; a job offered while it is full is dropped and counted, a job
  * that fails is logged and counted. So a slow or unreachable Redis costs the live request nothing
  * but a push.
  */
@@ -18,8 +19,8 @@ export class ShadowOutbox {
   #lastWarning = 0;
 
   constructor({
-    capacity = 1_000,
-    concurrency = 8,
+    capacity = 5_000,
+    concurrency = 64,
     logger,
   }: { capacity?: number; concurrency?: number; logger: Logger }) {
     this.#capacity = capacity;

@@ -32,7 +32,7 @@ export interface ShadowTapOptions {
   pairs: ShadowPairStore;
   /** The live host's run state, where the live run's write arguments are read back (default: none). */
   runState?: RunStateStore;
-  /** Copies and records that may wait to be written before new ones are dropped (default 1000). */
+  /** Copies and records that may wait to be written before new ones are dropped (default 5,000). */
   capacity?: number;
   logger?: Logger;
 }
