@@ -57,7 +57,9 @@ export function comparePair(pair: ShadowPair): PairComparison | undefined {
   };
 }
 
-const isWrite = (call: ShadowToolCall) => call.risk === 'write' || call.risk === 'dangerous';
+/** A write or dangerous call that was made, asked for or proposed; one that failed (or was denied) was not. */
+const isWrite = (call: ShadowToolCall) =>
+  (call.risk === 'write' || call.risk === 'dangerous') && call.status !== 'failed';
 const sequence = (tools: readonly ShadowToolCall[]) => JSON.stringify(tools.map((call) => call.tool));
 const writeKey = (call: ShadowToolCall) => `${call.tool}\u0000${canonical(call.arguments)}`;
 const writeSet = (tools: readonly ShadowToolCall[]) =>

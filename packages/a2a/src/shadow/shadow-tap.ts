@@ -7,10 +7,11 @@ import type {
 } from '@a2a-js/sdk/server';
 import { trace } from '@opentelemetry/api';
 import { type Agent, type Logger, silentLogger, type ToolCall } from '@switchboard/agent';
+import { boardDeciderOf } from '../approvals/board-delivery.ts';
 import { principalOf } from '../auth/principal-user.ts';
 import type { RunStateStore } from '../executor/run-state-store.ts';
 import { readMessage } from '../protocol/messages.ts';
-import { CONVERSATION_KEY } from '../protocol/metadata-keys.ts';
+import { APPROVAL_DECISION_KEY, CONVERSATION_KEY } from '../protocol/metadata-keys.ts';
 import type { ShadowCopyStream } from './shadow-copy-stream.ts';
 import { ShadowOutbox } from './shadow-outbox.ts';
 import type { ShadowPairStore } from './shadow-pair-store.ts';
@@ -74,12 +75,16 @@ export class ShadowTap {
   }
 
   async #execute(executor: AgentExecutor, context: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const { text } = readMessage(context.userMessage);
-    // Only new requests: a continuation (an approval, an answer to a question) is not a new request.
+    const { text, data } = readMessage(context.userMessage);
+    const agent = typeof this.#o.agent === 'function' ? this.#o.agent() : this.#o.agent;
+    // An operator's decision on a task that waited for one: what the operator had done is the human
+    // baseline of the task's pair (if it has one).
+    const operator = context.task ? decidingOperator(context, data) : undefined;
+    if (operator) return this.#observe(executor, context, bus, { role: 'operator', agent, by: operator });
+    // Only new requests: a continuation (an answer to a question) is not a new request.
     if (context.task || !text || !inShadowShare(context.taskId, this.#o.share)) {
       return executor.execute(context, bus);
     }
-    const agent = typeof this.#o.agent === 'function' ? this.#o.agent() : this.#o.agent;
     const principal = principalOf(context.context.user);
     const copy: ShadowCopy = {
       taskId: context.taskId,
@@ -93,6 +98,26 @@ export class ShadowTap {
       await this.#o.pairs.open(copy, this.#o.candidate);
       await this.#o.copies.add(copy);
     });
+    return this.#observe(executor, context, bus, {
+      role: 'live',
+      agent,
+      by: this.#o.liveModel ?? agent.name,
+      after: copied,
+    });
+  }
+
+  /** Runs the task as always, and records what it did as one side of its pair once it ends. */
+  async #observe(
+    executor: AgentExecutor,
+    context: RequestContext,
+    bus: ExecutionEventBus,
+    {
+      role,
+      agent,
+      by,
+      after,
+    }: { role: 'live' | 'operator'; agent: Agent; by: string; after?: Promise<void> },
+  ): Promise<void> {
     const seen = new LiveEvents();
     const listener = (event: AgentExecutionEvent) => seen.add(event);
     bus.on('event', listener);
@@ -105,16 +130,32 @@ export class ShadowTap {
       const latencyMs = Math.round(performance.now() - t0);
       this.#outbox.offer(async () => {
         // Into the pair its copy opened: the live run may end before the copy is written.
-        await copied;
-        const by = this.#o.liveModel ?? agent.name;
-        const side = await seen.side({ agent, by, runState: this.#o.runState, latencyMs, traceId });
-        await this.#o.pairs.record(copy.taskId, side);
+        await after;
+        const side = await seen.side({ role, agent, by, runState: this.#o.runState, latencyMs, traceId });
+        await this.#o.pairs.record(context.taskId, side);
       });
     }
   }
 }
 
-/** What a live run published: its conversation, tools, final state and answer. */
+/**
+ * Who decided, when a continuation carries an approval decision the executor takes: an operator on
+ * the board, or one a peer service's board named. Anything else decides nothing (the executor ignores it).
+ */
+function decidingOperator(context: RequestContext, data: readonly unknown[]): string | undefined {
+  const decision = data.find(
+    (item): item is Record<string, { decidedBy?: unknown }> =>
+      typeof item === 'object' && item !== null && APPROVAL_DECISION_KEY in item,
+  )?.[APPROVAL_DECISION_KEY];
+  if (!decision) return undefined;
+  const board = boardDeciderOf(context.context);
+  if (board) return board.id;
+  const from = principalOf(context.context.user);
+  const fromService = from?.kind === 'service' || (from?.via.length ?? 0) > 0;
+  return fromService && typeof decision.decidedBy === 'string' ? decision.decidedBy : undefined;
+}
+
+/** What a run published: its conversation, tools, final state and answer. */
 class LiveEvents {
   conversation: string | undefined;
   readonly tools: { callId: string; tool: string; status: string }[] = [];
@@ -145,12 +186,14 @@ class LiveEvents {
   }
 
   async side({
+    role,
     agent,
     by,
     runState,
     latencyMs,
     traceId,
   }: {
+    role: 'live' | 'operator';
     agent: Agent;
     by: string;
     runState: RunStateStore | undefined;
@@ -172,7 +215,7 @@ class LiveEvents {
       return { tool, risk, status, ...(parsed === undefined ? {} : { arguments: parsed }) };
     });
     return {
-      role: 'live',
+      role,
       by,
       answer: this.answer || this.statusText,
       outcome: this.state,
