@@ -102,6 +102,10 @@ describe('a service with a shadow (<AGENT>_SHADOW_*)', () => {
     });
     // The same offline planner on both sides: the same answer.
     expect(pair?.shadow?.answer).toBe(pair?.live?.answer);
+    // Each side names its own trace, for `switchboard trace <id>`.
+    expect(pair?.live?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(pair?.shadow?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(pair?.shadow?.traceId).not.toBe(pair?.live?.traceId);
     expect(await worker.stop(), worker.output()).toBe(0);
   }, 60_000);
 });

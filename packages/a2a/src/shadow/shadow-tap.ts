@@ -5,13 +5,13 @@ import type {
   ExecutionEventBus,
   RequestContext,
 } from '@a2a-js/sdk/server';
-import { trace } from '@opentelemetry/api';
 import { type Agent, type Logger, silentLogger, type ToolCall } from '@switchboard/agent';
 import { boardDeciderOf } from '../approvals/board-delivery.ts';
 import { principalOf } from '../auth/principal-user.ts';
 import type { RunStateStore } from '../executor/run-state-store.ts';
 import { readMessage } from '../protocol/messages.ts';
 import { APPROVAL_DECISION_KEY, CONVERSATION_KEY } from '../protocol/metadata-keys.ts';
+import { activeTraceId } from './active-trace.ts';
 import type { ShadowCopyStream } from './shadow-copy-stream.ts';
 import { ShadowOutbox } from './shadow-outbox.ts';
 import type { ShadowPairStore } from './shadow-pair-store.ts';
@@ -121,7 +121,7 @@ export class ShadowTap {
     const seen = new LiveEvents();
     const listener = (event: AgentExecutionEvent) => seen.add(event);
     bus.on('event', listener);
-    const traceId = trace.getActiveSpan()?.spanContext().traceId;
+    const traceId = activeTraceId();
     const t0 = performance.now();
     try {
       await executor.execute(context, bus);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { trace } from '@opentelemetry/api';
 import {
   type Agent,
   type AgentTracer,
@@ -14,6 +13,7 @@ import {
 import type { Cluster, Redis } from 'ioredis';
 import { delegationTarget } from '../delegate/delegation-tools.ts';
 import { A2aError } from '../errors.ts';
+import { activeTraceId } from './active-trace.ts';
 import { type ShadowCandidate, type ShadowProposal, shadowAgent } from './shadow-agent.ts';
 import type { ShadowCopyStream } from './shadow-copy-stream.ts';
 import type { ShadowPairStore } from './shadow-pair-store.ts';
@@ -101,6 +101,8 @@ export function startShadowWorker({
     const conversationId = `shadow:${copy.taskId}`;
     proposals.set(conversationId, []);
     const t0 = performance.now();
+    // The run's own trace: its events are emitted inside its invoke_agent span (with a tracer).
+    let traceId: string | undefined;
     try {
       const result = await runAgent({
         agent: shadowAgent({ agent: current, candidate, record }),
@@ -111,6 +113,9 @@ export function startShadowWorker({
         // Its own intents: a shadow never holds, or replays, a live action's record.
         intents: new MemoryIntentStore(),
         logger,
+        onEvent: () => {
+          traceId ??= activeTraceId();
+        },
         ...runOptions,
       });
       const proposed = proposals.get(conversationId) ?? [];
@@ -124,7 +129,6 @@ export function startShadowWorker({
           ...(made ? { arguments: made.arguments } : {}),
         };
       });
-      const traceId = trace.getActiveSpan()?.spanContext().traceId;
       const side: ShadowSide = {
         role: 'shadow',
         by: model.modelId,
