@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The cluster stage of the tests: starts a Redis Cluster on loopback (scripts/redis-cluster.sh: three
 # masters, three replicas, free ports, a temporary directory), runs the suites that must hold on a
-# cluster with REDIS_CLUSTER_NODES pointing at it (the BullMQ binding, the stores and a system suite, and
-# the walk of every script and multi-key call), and stops the cluster on any exit. A failure here says
+# cluster with REDIS_CLUSTER_NODES pointing at it (the BullMQ binding, the stores and a system suite, the
+# walk of every script and multi-key call, and the failover drill), and stops the cluster on any exit. A failure here says
 # "cluster:" and which suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,5 +33,7 @@ run packages/a2a test/redis-task-store.test.ts test/event-streams.test.ts test/r
   test/approval-binding.test.ts test/message-dedup.test.ts test/request-limits.test.ts \
   test/bindings-parity.test.ts test/conversation-owner.test.ts test/queue-drills.test.ts \
   test/supervisor-delegation.test.ts
+# The failover drill starts a cluster of its own: it kills one of its masters.
+run packages/a2a test/cluster-failover.test.ts
 run packages/service test/worker-service.test.ts
 echo "cluster: every suite passed on the Redis Cluster"

@@ -38,10 +38,15 @@ export interface RedisConnectionOptions {
   connectTimeoutMs?: number;
 }
 
+/** How long a command on a Redis Cluster waits for a failover before it fails. */
+const FAILOVER_WAIT_MS = 30_000;
+const FAILOVER_RETRY_MS = 200;
+
 /**
  * Makes the Redis connection: the one place a Redis client is created, for a single node or a
- * Redis Cluster alike. Commands wait through a reconnect or a failover (BullMQ needs
- * `maxRetriesPerRequest: null`); a cluster reads and writes on masters only.
+ * Redis Cluster alike. Commands wait through a reconnect (BullMQ needs `maxRetriesPerRequest: null`)
+ * and, on a cluster, through a failover of up to 30 s; a cluster reads and writes
+ * on masters only.
  *
  * @example
  * const redis = createRedisConnection({ clusterNodes: '10.0.0.1:6379,10.0.0.2:6379', tls: true, username: 'switchboard', password });
@@ -86,6 +91,12 @@ export function createRedisConnection({
     const nodes = typeof clusterNodes === 'string' ? parseClusterNodes(clusterNodes) : clusterNodes;
     return new Cluster(nodes, {
       lazyConnect,
+      // Through a failover (a replica is promoted after cluster-node-timeout, 15 s by default) a command
+      // is redirected and retried every 200 ms for up to FAILOVER_WAIT_MS instead of failing in ~2 s.
+      retryDelayOnFailover: FAILOVER_RETRY_MS,
+      retryDelayOnClusterDown: FAILOVER_RETRY_MS,
+      retryDelayOnTryAgain: FAILOVER_RETRY_MS,
+      maxRedirections: Math.ceil(FAILOVER_WAIT_MS / FAILOVER_RETRY_MS),
       ...(retry ? {} : { clusterRetryStrategy: () => null }),
       scaleReads: 'master',
       redisOptions: { ...common, ...(tls ? { tls: {} } : {}) },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
@@ -26,7 +27,12 @@ export function createShopAgent({
     input: z.object({ orderId: z.string() }),
     risk: 'write',
     idempotent: false,
-    handler: async ({ orderId }) => ({ orderId, sent: await redis.incr(`${prefix}:receipts:${orderId}`) }),
+    handler: async ({ orderId }) => {
+      // Each run adds its own id: a command the client sends again after a failover (its reply lost
+      // with the old master) adds the same id, so the set counts runs of the tool, not deliveries.
+      await redis.sadd(`${prefix}:receipt-runs:${orderId}`, randomUUID());
+      return { orderId, sent: await redis.incr(`${prefix}:receipts:${orderId}`) };
+    },
   });
   const slowLookup = defineTool({
     name: 'slow_lookup',

@@ -26,6 +26,7 @@ export async function startWorker({
   concurrency = 4,
   lockMs = 30_000,
   graceMs = 10_000,
+  env = {},
 }: {
   name: string;
   prefix: string;
@@ -34,6 +35,8 @@ export async function startWorker({
   concurrency?: number;
   lockMs?: number;
   graceMs?: number;
+  /** More environment, e.g. the Redis it uses (default: this process's). */
+  env?: Record<string, string>;
 }): Promise<WorkerProcess> {
   // One process (node, which strips the types itself), so a signal reaches the worker itself, not a
   // wrapper. Its own process group, and an IPC channel: it stops when the test's process goes.
@@ -41,6 +44,7 @@ export async function startWorker({
     cwd: packageDir,
     env: {
       ...process.env,
+      ...env,
       PREFIX: prefix,
       QUEUE: queue,
       WORKER: name,
