@@ -65,7 +65,15 @@ function orderModel({ alsoRefund, answer }: { alsoRefund: boolean; answer: strin
   });
 }
 
-async function startShop({ share, shadowRedis }: { share: number; shadowRedis?: Redis }) {
+async function startShop({
+  share,
+  shadowRedis,
+  model = orderModel({ alsoRefund: false, answer: 'Order A10086 has shipped.' }),
+}: {
+  share: number;
+  shadowRedis?: Redis;
+  model?: ScriptedModel;
+}) {
   const prefix = `{test-shadow-${randomUUID().slice(0, 8)}}`;
   const ran = { lookups: 0, refunds: 0 };
   const agent = shopAgent(ran);
@@ -76,7 +84,7 @@ async function startShop({ share, shadowRedis }: { share: number; shadowRedis?: 
   const tap = new ShadowTap({ agent, candidate: 'refunds-v2', share, copies, pairs, runState });
   const host = await hostAgent({
     agent,
-    model: orderModel({ alsoRefund: false, answer: 'Order A10086 has shipped.' }),
+    model,
     http: {},
     stores: { runState },
     shadow: tap,
@@ -92,8 +100,8 @@ async function startShop({ share, shadowRedis }: { share: number; shadowRedis?: 
   const client = await new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(
     host.url,
   );
-  const ask = async (text: string) => {
-    const result = await client.sendMessage(send(userMessage(text)));
+  const ask = async (text: string, contextId?: string) => {
+    const result = await client.sendMessage(send(userMessage(text, contextId ? { contextId } : {})));
     if (!('status' in result)) throw new Error('expected a task');
     return result;
   };
@@ -172,6 +180,31 @@ describe('a shadow beside a live agent', () => {
       agreement: { trajectory: 1, writes: 1, answers: 1 },
       disagreements: [],
     });
+  });
+
+  it('runs a follow-up with the conversation’s earlier turns, as the live agent did', async () => {
+    const counting = () =>
+      new ScriptedModel({
+        turns: [],
+        whenExhausted: (request: ChatRequest) => ({
+          text: `I have seen ${request.messages.filter((m) => m.role === 'user').length} user message(s).`,
+        }),
+      });
+    const shop = await startShop({ share: 1, model: counting() });
+    const worker = startShadowWorker({
+      agent: shop.agent,
+      model: counting(),
+      copies: shop.copies,
+      pairs: shop.pairs,
+      redis: redis.duplicate(),
+    });
+    cleanups.push(() => worker.close());
+    const first = await shop.ask('Hello');
+    await pairWhenComplete(shop.pairs, first.id);
+    const second = await shop.ask('And again', first.contextId);
+    const pair = await pairWhenComplete(shop.pairs, second.id);
+    expect(pair.live?.answer).toBe('I have seen 2 user message(s).');
+    expect(pair.shadow?.answer).toBe('I have seen 2 user message(s).');
   });
 
   it('copies no request outside the share', async () => {

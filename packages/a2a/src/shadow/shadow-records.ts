@@ -1,4 +1,4 @@
-import { Principal } from '@switchboard/agent';
+import { ChatMessage, Principal } from '@switchboard/agent';
 import { z } from 'zod';
 
 /** A copy of a live request for an agent's shadow: what the live agent was asked, by whom. */
@@ -10,6 +10,8 @@ export const ShadowCopy = z.object({
   text: z.string(),
   principal: Principal.optional(),
   acceptedAt: z.iso.datetime(),
+  /** The conversation's earlier turns, as the live run had them (none for a first request). */
+  history: z.array(ChatMessage).optional(),
 });
 export type ShadowCopy = z.infer<typeof ShadowCopy>;
 

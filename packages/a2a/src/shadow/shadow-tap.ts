@@ -5,7 +5,7 @@ import type {
   ExecutionEventBus,
   RequestContext,
 } from '@a2a-js/sdk/server';
-import { type Agent, type Logger, silentLogger, type ToolCall } from '@switchboard/agent';
+import { type Agent, type ChatMessage, type Logger, silentLogger, type ToolCall } from '@switchboard/agent';
 import { boardDeciderOf } from '../approvals/board-delivery.ts';
 import { principalOf } from '../auth/principal-user.ts';
 import type { RunStateStore } from '../executor/run-state-store.ts';
@@ -94,16 +94,31 @@ export class ShadowTap {
       ...(principal ? { principal } : {}),
       acceptedAt: new Date().toISOString(),
     };
+    const seen = new LiveEvents();
     const copied = this.#outbox.offer(async () => {
       await this.#o.pairs.open(copy, this.#o.candidate);
-      await this.#o.copies.add(copy);
+      // The task event came first (the executor publishes it before it awaits anything): the
+      // conversation's earlier turns go with the copy, so the shadow answers in the same context.
+      const history = await this.#historyBefore(seen.conversation, text);
+      await this.#o.copies.add({ ...copy, ...(history.length > 0 ? { history } : {}) });
     });
     return this.#observe(executor, context, bus, {
       role: 'live',
       agent,
       by: this.#o.liveModel ?? agent.name,
       after: copied,
+      seen,
     });
+  }
+
+  /** The conversation as it stood before this request (without it, if the live run saved it already). */
+  async #historyBefore(conversation: string | undefined, text: string): Promise<ChatMessage[]> {
+    if (!conversation || !this.#o.runState) return [];
+    const messages = (await this.#o.runState.load(conversation))?.messages ?? [];
+    const asked = messages.findLastIndex((message) => message.role === 'user' && message.content === text);
+    return asked >= 0 && asked === messages.findLastIndex((message) => message.role === 'user')
+      ? messages.slice(0, asked)
+      : messages;
   }
 
   /** Runs the task as always, and records what it did as one side of its pair once it ends. */
@@ -116,9 +131,9 @@ export class ShadowTap {
       agent,
       by,
       after,
-    }: { role: 'live' | 'operator'; agent: Agent; by: string; after?: Promise<void> },
+      seen = new LiveEvents(),
+    }: { role: 'live' | 'operator'; agent: Agent; by: string; after?: Promise<void>; seen?: LiveEvents },
   ): Promise<void> {
-    const seen = new LiveEvents();
     const listener = (event: AgentExecutionEvent) => seen.add(event);
     bus.on('event', listener);
     const traceId = activeTraceId();

@@ -108,6 +108,7 @@ export function startShadowWorker({
         agent: shadowAgent({ agent: current, candidate, record }),
         model,
         input: copy.text,
+        ...(copy.history ? { history: copy.history } : {}),
         conversationId,
         ...(copy.principal ? { principal: copy.principal } : {}),
         // Its own intents: a shadow never holds, or replays, a live action's record.
