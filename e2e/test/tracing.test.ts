@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import type { SpanRecord } from '@switchboard/telemetry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../src/agents.ts';
 import { startOtlpReceiver } from './support/otlp-receiver.ts';
 import { SERVICE_STOP, startService } from './support/services.ts';
 
 const cliBin = fileURLToPath(new URL('../../packages/cli/bin/switchboard.mjs', import.meta.url));
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 afterAll(() => redis.quit());
 
 async function askSupervisor(url: string, text: string): Promise<Task> {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { generateServiceKey } from '@switchboard/a2a';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseDockerfile, type Stage } from './support/dockerfile.ts';
 import { readRepoFile } from './support/paths.ts';
@@ -50,7 +50,10 @@ function startAsImageUser(layout: RuntimeLayout, env: Record<string, string>): G
 
 describe('the image, run as its non-root user without an OTLP endpoint', () => {
   const namespace = `infra-${randomUUID().slice(0, 8)}`;
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+  const redis = createRedisConnection({
+    url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    lazyConnect: true,
+  });
   let layout: RuntimeLayout;
   /** The container's environment for orders: the image's ENV, what Compose or k8s would add. */
   let serviceEnv: Record<string, string>;

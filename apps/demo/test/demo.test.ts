@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { commandOf, freePort } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PORTS_PER_SYSTEM } from '../src/free-ports.ts';
 import { runDemo, startDemo, stopDemo } from './support/demo-process.ts';
@@ -40,7 +40,7 @@ const demo = (env: NodeJS.ProcessEnv, withinMs = QUICK_EXIT_MS) =>
   runDemo({ env: { ...cleanEnv, ...env }, withinMs });
 
 async function keysOf(namespace: string): Promise<string[]> {
-  const redis = new Redis(redisUrl);
+  const redis = createRedisConnection({ url: redisUrl });
   try {
     const found = await Promise.all(
       [`${namespace}:*`, `{${namespace}}:*`, `{${namespace}:*`].map((pattern) => redis.keys(pattern)),
@@ -164,7 +164,7 @@ describe('pnpm demo', () => {
         await stopDemo(running);
         const keys = await keysOf(namespace);
         if (keys.length > 0) {
-          const redis = new Redis(redisUrl);
+          const redis = createRedisConnection({ url: redisUrl });
           await redis.del(...keys).finally(() => redis.disconnect());
         }
       }

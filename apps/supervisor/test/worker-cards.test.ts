@@ -2,16 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { buildAgentCard, generateServiceKey, serviceOfKeyId, trustedKeys } from '@switchboard/a2a';
 import type { PeerCardSignatures } from '@switchboard/a2a/delegate';
 import { AgentRegistry } from '@switchboard/a2a/registry';
-import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
+import {
+  BULLMQ_BINDING,
+  createRedisConnection,
+  defaultQueueAddress,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { cardSigner } from '@switchboard/cards';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findWorkers, onceEach, workerCards } from '../src/worker-cards.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const namespace = `sup-cards-${randomUUID().slice(0, 8)}`;
 afterAll(async () => {
   const keys = await redis.keys(`*${namespace}*`);

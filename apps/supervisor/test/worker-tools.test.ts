@@ -4,17 +4,17 @@ import { delegationTarget } from '@switchboard/a2a/delegate';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import {
   BULLMQ_BINDING,
+  createRedisConnection,
   defaultQueueAddress,
   QueueTransportFactory,
   queueUrl,
 } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
 import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerTools } from '../src/worker-tools.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const namespace = `sup-test-${randomUUID().slice(0, 8)}`;
 afterAll(async () => {
   const keys = await redis.keys(`*${namespace}*`);

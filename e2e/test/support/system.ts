@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { type LaunchedSystem, launchSystem, REPO_ROOT } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { freePort, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * Longest one CLI run may take. A run that hangs fails its test with the command and what it printed
@@ -77,7 +78,7 @@ export async function startTestSystem({
   const namespace = `e2e-${randomUUID().slice(0, 8)}`;
   const workdir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-'));
   const spanFile = join(workdir, 'spans.jsonl');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const redis = createRedisConnection({ url: redisUrl });
   redis.on('error', () => {}); // drills stop Redis on purpose; this connection reconnects by itself
   const store = new RedisShopStore({ redis, prefix: namespace });
   await seedShop({ store });

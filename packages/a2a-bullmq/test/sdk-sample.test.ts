@@ -10,11 +10,11 @@ import {
 } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import {
   A2aQueueServer,
   BULLMQ_BINDING,
+  createRedisConnection,
   defaultQueueAddress,
   QueueTransportFactory,
   queueUrl,
@@ -22,7 +22,7 @@ import {
 
 // The README's example as written there: the SDK's own executor, request handler, task store and
 // client, with this package between them and nothing else of Switchboard.
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const address = defaultQueueAddress('echo', `test-${randomUUID()}`);
 afterAll(async () => {
   const keys = await redis.keys(`${address.prefix}*`);

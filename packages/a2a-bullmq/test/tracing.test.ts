@@ -12,12 +12,11 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { A2aQueueServer, QueueTransportFactory } from '../src/index.ts';
+import { A2aQueueServer, createRedisConnection, QueueTransportFactory } from '../src/index.ts';
 import { EchoExecutor, echoCard, sendRequest, userMessage } from './support/echo-agent.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 const silent = { warn: () => {}, error: () => {} };

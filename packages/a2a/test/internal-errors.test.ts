@@ -4,10 +4,14 @@ import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a
 import { InMemoryTaskStore, type ServerCallContext } from '@a2a-js/sdk/server';
 import { propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BULLMQ_BINDING, defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import {
+  BULLMQ_BINDING,
+  createRedisConnection,
+  defaultQueueAddress,
+  QueueTransportFactory,
+} from '@switchboard/a2a-bullmq';
 import { defineAgent } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentHost, hostAgent } from '../src/index.ts';
 
@@ -22,7 +26,7 @@ class BrokenTaskStore extends InMemoryTaskStore {
   }
 }
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const namespace = `conceal-${randomUUID().slice(0, 8)}`;
 const logger = new MemoryLogger();
 let host: AgentHost;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SendMessageRequest } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import {
+  createRedisConnection,
   defaultQueueAddress,
   type JobEnvelope,
   QueueTransportFactory,
@@ -16,7 +17,6 @@ import {
 import { defineAgent, defineTool, type Principal, runAgent, silentLogger } from '@switchboard/agent';
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -39,7 +39,7 @@ import {
 import { RedisReplayGuard } from '../src/redis/index.ts';
 import { send, userMessage } from './support/http-host.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 
 const SUPERVISOR = generateServiceKey({ service: 'supervisor', label: 'k1' });
 const ROTATED = generateServiceKey({ service: 'supervisor', label: 'k2' });

@@ -24,7 +24,13 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  createRedisConnection,
+  QueueTransportFactory,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
 import {
   type AgentTracer,
   defineAgent,
@@ -35,7 +41,6 @@ import {
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { Queue } from 'bullmq';
 import express from 'express';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { deduplicateMessages } from '../src/delivery/index.ts';
@@ -44,7 +49,7 @@ import { buildAgentCard, createHostedAgent } from '../src/index.ts';
 import { tracedTransportFactory } from '../src/observe/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 const tracer = provider.getTracer('tracing-test');

@@ -1,10 +1,11 @@
+import { readRedisConfig } from '@switchboard/service';
 import { type Command, InvalidArgumentError } from 'commander';
 import { devCommand } from './commands/dev.ts';
 import { keysGenerateCommand } from './commands/keys-generate.ts';
 import { seedCommand } from './commands/seed.ts';
 import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
-import type { Output } from './io/output.ts';
+import { EXIT, type Output } from './io/output.ts';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
@@ -74,8 +75,18 @@ export function addSystemCommands({
         json: boolean;
       }) => {
         const dev = await readDevFile({});
+        // A Redis Cluster is read as the services read it (REDIS_CLUSTER_NODES and its login).
+        const cluster = options.redisUrl ? undefined : readRedisConfig(config.env);
+        if (cluster && !cluster.ok) {
+          for (const { variable, message } of cluster.problems) output.err(`${variable}: ${message}`);
+          exit.code = EXIT.usage;
+          return;
+        }
         exit.code = await seedCommand({
-          redisUrl: options.redisUrl ?? config.redisUrl ?? dev?.redisUrl ?? DEFAULT_REDIS,
+          redis:
+            cluster?.config.clusterNodes !== undefined
+              ? cluster.config
+              : { url: options.redisUrl ?? config.redisUrl ?? dev?.redisUrl ?? DEFAULT_REDIS },
           namespace: options.namespace ?? config.namespace ?? dev?.prefix ?? 'switchboard',
           file: options.file,
           reset: options.reset,

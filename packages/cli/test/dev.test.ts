@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { type GroupProcess, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';
 
 const bin = fileURLToPath(new URL('../bin/switchboard.mjs', import.meta.url));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: redisUrl });
 const namespaces: string[] = [];
 /** Every `switchboard dev` started: each leads its own process group, which goes whole after its test. */
 const started: GroupProcess[] = [];

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
 import { closedPort, switchboard } from './support.ts';
@@ -24,7 +25,7 @@ const systems: LaunchedSystem[] = [];
 
 /** A logical database (1-15) with no key in it, claimed for this test. */
 async function claimEmptyDatabase(): Promise<number> {
-  const probe = new Redis(baseUrl, { maxRetriesPerRequest: null });
+  const probe = createRedisConnection({ url: baseUrl });
   try {
     for (let db = 15; db >= 1; db--) {
       await probe.select(db);
@@ -92,7 +93,7 @@ function withoutTtlOnPurpose(key: string, namespace: string): string | undefined
 beforeAll(async () => {
   const db = await claimEmptyDatabase();
   redisUrl = `${baseUrl.replace(/\/\d*$/, '')}/${db}`;
-  redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  redis = createRedisConnection({ url: redisUrl });
   const spans = join(mkdtempSync(join(tmpdir(), 'switchboard-hygiene-')), 'spans.jsonl');
   for (const namespace of namespaces) {
     await seedShop({ store: new RedisShopStore({ redis, prefix: namespace }) });

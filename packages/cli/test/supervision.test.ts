@@ -1,16 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { createRedisConnection, defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
 import { describeSystemEvent, type SystemEvent } from '../src/system/system-event.ts';
 import { closedPort, switchboard } from './support.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: redisUrl });
 const namespace = `supervise-${Date.now().toString(36)}`;
 const events: SystemEvent[] = [];
 let system: LaunchedSystem;

@@ -3,6 +3,7 @@ export type { ConfigProblem } from './config/config-error.ts';
 export { ConfigError } from './config/config-error.ts';
 export type { ModelConfig } from './config/model-config.ts';
 export { DEFAULT_OPENAI_MODEL, readModelConfig } from './config/model-config.ts';
+export { readRedisConfig } from './config/redis-config.ts';
 export type { LoadServiceConfigOptions, ServiceConfig } from './config/service-config.ts';
 export { loadServiceConfig } from './config/service-config.ts';
 export { createModel } from './create-model.ts';

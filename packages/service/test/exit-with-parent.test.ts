@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentRegistry } from '@switchboard/a2a/registry';
+import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+const redis = createRedisConnection({ url: redisUrl });
 const workdir = mkdtempSync(join(tmpdir(), 'switchboard-exit-with-parent-'));
 const support = (name: string) => fileURLToPath(new URL(`./support/${name}`, import.meta.url));
 const started: GroupProcess[] = [];

@@ -174,6 +174,8 @@ export async function* scanKeys(
   match: string,
   count = 1000,
 ): AsyncGenerator<string[], void, undefined> {
+  // A cluster knows its masters once connected (a lazy one has not connected yet).
+  if (isCluster(redis) && redis.status !== 'ready') await redis.ping();
   const nodes: Redis[] = isCluster(redis) ? redis.nodes('master') : [redis];
   for (const node of nodes) {
     let cursor = '0';

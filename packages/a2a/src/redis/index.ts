@@ -3,7 +3,7 @@
 
 // The connection itself is the BullMQ binding's (its one seam), offered here to the stores' users.
 export type { RedisConnection, RedisConnectionOptions } from '@switchboard/a2a-bullmq';
-export { createRedisConnection, parseClusterNodes, scanKeys } from '@switchboard/a2a-bullmq';
+export { createRedisConnection, parseClusterNodes, redactUrl, scanKeys } from '@switchboard/a2a-bullmq';
 export type { RedisApprovalBoardOptions } from './redis-approval-board.ts';
 export { RedisApprovalBoard } from './redis-approval-board.ts';
 export type { RedisEventBusManagerOptions } from './redis-event-bus-manager.ts';

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { createRedisConnection } from '@switchboard/a2a/redis';
+import { createRedisConnection, type RedisConnectionOptions, redactUrl } from '@switchboard/a2a/redis';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
 
 /** Options of {@link seedCommand}. */
 export interface SeedCommandOptions {
-  redisUrl: string;
+  /** One Redis node by URL, or a Redis Cluster (`clusterNodes`), with its login. */
+  redis: RedisConnectionOptions;
   namespace: string;
   /** A fixture file to load instead of the bundled shop. */
   file: string | undefined;
@@ -17,15 +18,21 @@ export interface SeedCommandOptions {
 
 /** `switchboard seed`: loads the shop fixture (or a file) into Redis, where every replica reads it. */
 export async function seedCommand({
-  redisUrl,
+  redis: target,
   namespace,
   file,
   reset,
   json,
   output,
 }: SeedCommandOptions): Promise<number> {
-  if (!(await redisAnswers(redisUrl))) {
-    output.err(`Redis does not answer at ${redisUrl}. Start it (or "switchboard dev"), or set REDIS_URL.`);
+  const where =
+    target.clusterNodes === undefined
+      ? redactUrl(String(target.url))
+      : `the Redis Cluster at ${String(target.clusterNodes)}`;
+  if (!(await redisAnswers(target, 5_000))) {
+    output.err(
+      `Redis does not answer at ${where}. Start it (or "switchboard dev"), or set REDIS_URL (or REDIS_CLUSTER_NODES).`,
+    );
     return EXIT.problems;
   }
   let fixture: unknown;
@@ -39,7 +46,7 @@ export async function seedCommand({
       return EXIT.usage;
     }
   }
-  const redis = createRedisConnection({ url: redisUrl });
+  const redis = createRedisConnection(target);
   try {
     const result = await seedShop({
       store: new RedisShopStore({ redis, prefix: namespace }),
@@ -49,7 +56,7 @@ export async function seedCommand({
     if (json) output.out(JSON.stringify(result));
     else
       output.out(
-        `Seeded the shop in ${redisUrl} (namespace ${namespace}): ${result.customers} customers, ${result.products} products, ${result.orders} orders, ${result.refunds} refunds; ${result.inserted} records were new.`,
+        `Seeded the shop in ${where} (namespace ${namespace}): ${result.customers} customers, ${result.products} products, ${result.orders} orders, ${result.refunds} refunds; ${result.inserted} records were new.`,
       );
     return EXIT.ok;
   } catch (error) {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection } from '@switchboard/a2a/redis';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
 
 /** Where the system's Redis comes from. */
 export type RedisSource =
@@ -10,9 +10,18 @@ export type RedisSource =
   | { kind: 'started'; url: string; stop(): Promise<void> }
   | { kind: 'none'; url: string; why: string };
 
-/** Whether a Redis server answers PING at `url` within `timeoutMs`. */
-export async function redisAnswers(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const redis = createRedisConnection({ url, lazyConnect: true, retry: false, connectTimeoutMs: timeoutMs });
+/** Whether a Redis server (or cluster) answers PING at `target`, a URL or connection options, within `timeoutMs`. */
+export async function redisAnswers(
+  target: string | RedisConnectionOptions,
+  timeoutMs = 1_000,
+): Promise<boolean> {
+  const options = typeof target === 'string' ? { url: target } : target;
+  const redis = createRedisConnection({
+    ...options,
+    lazyConnect: true,
+    retry: false,
+    connectTimeoutMs: timeoutMs,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();

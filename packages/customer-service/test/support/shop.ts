@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { createRedisConnection } from '@switchboard/a2a/redis';
 import { type AgentRunResult, type Principal, parseToolResult, silentLogger } from '@switchboard/agent';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** One connection per test file; close it in afterAll. */
 export function connectRedis(): Redis {
-  return new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  return createRedisConnection({ url: redisUrl });
 }
 
 /** A fixed clock: the demo's "today". */
