@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { createRedisConnection, defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { freePort } from '@switchboard/test-processes';
 import { type Job, Queue, QueueKeys, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   containerEnv,
@@ -123,12 +123,11 @@ describe('the KEDA triggers on a real Redis with a password, with BullMQ', () =>
   let keda: RedisTriggerConnection;
   const clientOf = (connection: RedisTriggerConnection) => {
     const [host, port] = String(connection.address).split(':');
-    const client = new Redis({
-      host,
-      port: Number(port),
+    const client = createRedisConnection({
+      url: `redis://${host}:${Number(port)}`,
       ...(connection.username ? { username: connection.username } : {}),
       ...(connection.password ? { password: connection.password } : {}),
-      maxRetriesPerRequest: 0,
+      retry: false,
     });
     // A refused login also comes as an 'error' event; the command's rejection is what the test reads.
     client.on('error', () => {});
@@ -160,7 +159,7 @@ describe('the KEDA triggers on a real Redis with a password, with BullMQ', () =>
     url.hostname = '127.0.0.1';
     url.port = String(port);
     const env = kedaEnv('orders', { REDIS_URL: url.href, REDIS_ADDRESS: `127.0.0.1:${port}` });
-    redis = new Redis(String(env.REDIS_URL), { maxRetriesPerRequest: null });
+    redis = createRedisConnection({ url: String(env.REDIS_URL) });
     // Refused connections until redis-server listens; ioredis retries them.
     redis.on('error', () => {});
     const exited = new Promise<never>((_, reject) =>
