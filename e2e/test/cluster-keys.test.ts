@@ -19,10 +19,12 @@ import {
   RedisTaskStore,
 } from '@switchboard/a2a/redis';
 import { AgentRegistry } from '@switchboard/a2a/registry';
+import { ShadowCopyStream, ShadowPairStore } from '@switchboard/a2a/shadow';
 import {
   BULLMQ_BINDING,
   createRedisConnection,
   defaultQueueAddress,
+  duplicateConnection,
   isCluster,
   queueUrl,
   type RedisConnection,
@@ -52,6 +54,15 @@ const task = (id: string, state: TaskState) => ({
   artifacts: [],
   history: [],
   metadata: {},
+});
+
+/** A live request as the shadow tap copies it. */
+const copy = (taskId: string) => ({
+  taskId,
+  contextId: `ctx-${taskId}`,
+  agent: 'orders',
+  text: 'Where is my order A10086?',
+  acceptedAt: new Date().toISOString(),
 });
 
 /** Each file with scripts or multi-key calls, and what runs them all. */
@@ -155,6 +166,31 @@ const EXERCISES: Record<string, Exercise> = {
     await redis.del(`{${ns}:registry}:agent:orders:pod-1`);
     await registry.list();
     await registration.stop();
+  },
+  'packages/a2a/src/shadow/shadow-copy-stream.ts': async (redis, ns) => {
+    const stream = new ShadowCopyStream({ redis, prefix: `{${ns}:orders}`, agent: 'orders' });
+    await stream.add(copy('t5'));
+    // A blocking read takes a connection of its own, as the shadow worker's.
+    const reader = duplicateConnection(redis);
+    try {
+      await stream.take({ redis: reader, consumer: 'c1', count: 10, blockMs: 100, handle: async () => {} });
+    } finally {
+      reader.disconnect();
+    }
+  },
+  'packages/a2a/src/shadow/shadow-pair-store.ts': async (redis, ns) => {
+    const pairs = new ShadowPairStore({ redis, prefix: `{${ns}:orders}` });
+    await pairs.open(copy('t6'), 'prompt-v2');
+    const side = {
+      by: 'offline',
+      answer: 'ok',
+      outcome: 'completed',
+      tools: [],
+      finishedAt: new Date().toISOString(),
+    };
+    await pairs.record('t6', { role: 'live', ...side });
+    await pairs.record('t6', { role: 'shadow', ...side });
+    await pairs.list();
   },
   'packages/customer-service/src/domain/redis-shop-store.ts': async (redis, ns) => {
     const store = new RedisShopStore({ redis, prefix: ns });
