@@ -58,6 +58,9 @@ async function connectRedis(options: RedisConnectionOptions): Promise<RedisConne
   }
 }
 
+/** How long a cluster node that left stays quiet in the log if it flaps (one failover, one line). */
+const NODE_LEFT_QUIET_MS = 60_000;
+
 /** `host:port` of a cluster node, for logs. */
 function nodeName(node: RedisConnection): string {
   const { host, port } = node.options as { host?: string; port?: number };
@@ -92,14 +95,17 @@ export async function startServing({
     logger.warn({ err: error }, 'Redis connection lost; reconnecting');
   });
   if (isCluster(redis)) {
-    // A failover shows as the dead master leaving the client's node list (and its replica, promoted,
-    // serving the slots): one line per node, not one per retry.
-    redis.on('-node', (node: RedisConnection) =>
-      logger.warn({ node: nodeName(node) }, 'Redis Cluster node left; its slots are served by another'),
-    );
-    redis.on('+node', (node: RedisConnection) =>
-      logger.info({ node: nodeName(node) }, 'Redis Cluster node joined'),
-    );
+    // A failover shows as the dead master leaving the client's node list; while its replica is being
+    // promoted the client re-adds and drops it from stale slot maps several times a second. One line
+    // per node and failover, not one per flap or retry.
+    const leftAt = new Map<string, number>();
+    redis.on('-node', (node: RedisConnection) => {
+      const name = nodeName(node);
+      const last = leftAt.get(name);
+      leftAt.set(name, Date.now());
+      if (last === undefined || Date.now() - last > NODE_LEFT_QUIET_MS)
+        logger.warn({ node: name }, 'Redis Cluster node left; its slots move to a replica');
+    });
   }
   const { model, label } = createModel(config.model);
   // Reply streams live under the namespace too, as every other key of the system.
@@ -249,7 +255,11 @@ export async function startServing({
       await shadow?.close();
       await built.close?.();
       await queue.close();
-      await redis.quit().catch(() => redis.disconnect());
+      // QUIT can wait forever on a cluster connection that lived through a failover: then just close.
+      await Promise.race([redis.quit(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(
+        () => {},
+      );
+      redis.disconnect();
       logger.info({ service: config.service }, `${config.service} stopped`);
       await telemetry.shutdown();
     })();
