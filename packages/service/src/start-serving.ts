@@ -94,12 +94,15 @@ export async function startServing({
     lastRedisWarning = Date.now();
     logger.warn({ err: error }, 'Redis connection lost; reconnecting');
   });
+  let redisClosing = false;
   if (isCluster(redis)) {
     // A failover shows as the dead master leaving the client's node list; while its replica is being
     // promoted the client re-adds and drops it from stale slot maps several times a second. One line
     // per node and failover, not one per flap or retry.
     const leftAt = new Map<string, number>();
     redis.on('-node', (node: RedisConnection) => {
+      // Closing drops every node: no failover.
+      if (redisClosing) return;
       const name = nodeName(node);
       const last = leftAt.get(name);
       leftAt.set(name, Date.now());
@@ -256,6 +259,7 @@ export async function startServing({
       await built.close?.();
       await queue.close();
       // QUIT can wait forever on a cluster connection that lived through a failover: then just close.
+      redisClosing = true;
       await Promise.race([redis.quit(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(
         () => {},
       );
