@@ -3,6 +3,7 @@
  * (`INFO commandstats`, which counts the commands run inside Lua scripts as well as EVALSHA itself)
  * and bytes received (`total_net_input_bytes`, every byte clients wrote: commands and arguments).
  */
+import { isCluster, type RedisConnection } from '@switchboard/a2a-bullmq';
 import type { Redis } from 'ioredis';
 
 /** A reading of the counters, or the difference of two. */
@@ -17,8 +18,23 @@ export interface RedisCounters {
 
 const field = (info: string, name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
 
-/** Reads the counters now. */
-export async function readRedisCounters(redis: Redis): Promise<RedisCounters> {
+/** The servers behind a connection: itself, or every master of a cluster (the work is theirs). */
+const serversOf = (redis: RedisConnection): Redis[] => (isCluster(redis) ? redis.nodes('master') : [redis]);
+
+/** Reads the counters now: of the server, or summed over a cluster's masters. */
+export async function readRedisCounters(redis: RedisConnection): Promise<RedisCounters> {
+  const readings = await Promise.all(serversOf(redis).map(readServerCounters));
+  const calls = new Map<string, number>();
+  for (const reading of readings)
+    for (const [name, count] of reading.calls) calls.set(name, (calls.get(name) ?? 0) + count);
+  return {
+    calls,
+    commands: readings.reduce((sum, reading) => sum + reading.commands, 0),
+    inputBytes: readings.reduce((sum, reading) => sum + reading.inputBytes, 0),
+  };
+}
+
+async function readServerCounters(redis: Redis): Promise<RedisCounters> {
   const commandstats = await redis.info('commandstats');
   const stats = await redis.info('stats');
   const calls = new Map<string, number>();
@@ -51,7 +67,10 @@ export function countersSince(before: RedisCounters, after: RedisCounters): Redi
  * at zero; on a shared one the counters are left alone (other clients' work counts too). Returns the
  * reading to pass to {@link countersSince} at the end.
  */
-export async function startRedisWindow(redis: Redis, { own }: { own: boolean }): Promise<RedisCounters> {
-  if (own) await redis.config('RESETSTAT');
+export async function startRedisWindow(
+  redis: RedisConnection,
+  { own }: { own: boolean },
+): Promise<RedisCounters> {
+  if (own) await Promise.all(serversOf(redis).map((server) => server.config('RESETSTAT')));
   return readRedisCounters(redis);
 }

@@ -13,7 +13,7 @@
  * more than once. Tasks that belong to no request are counted: the audit is incomplete then.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { type RedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import { z } from 'zod';
 
 /** The parts of a stored task (`Task.toJSON`) the audit reads. */
@@ -93,14 +93,9 @@ function summarize(task: StoredTask): TaskSummary {
   };
 }
 
-async function loadTasks(redis: Redis, prefix: string): Promise<TaskSummary[]> {
+async function loadTasks(redis: RedisConnection, prefix: string): Promise<TaskSummary[]> {
   const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, page] = await redis.scan(cursor, 'MATCH', `${prefix}:task:*`, 'COUNT', 1_000);
-    keys.push(...page);
-    cursor = next;
-  } while (cursor !== '0');
+  for await (const page of scanKeys(redis, `${prefix}:task:*`)) keys.push(...page);
   const tasks: TaskSummary[] = [];
   for (let i = 0; i < keys.length; i += 500) {
     for (const raw of await redis.mget(keys.slice(i, i + 500))) {
@@ -133,7 +128,7 @@ export async function auditTasks({
   requests,
   workers,
 }: {
-  redis: Redis;
+  redis: RedisConnection;
   namespace: string;
   requests: readonly { contextId: string; agent: string }[];
   workers: readonly string[];

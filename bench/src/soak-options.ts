@@ -24,6 +24,8 @@ export interface SoakOptions {
   redisUrl: string | undefined;
   /** Count commands by key family with MONITOR during the measured window (slows Redis). */
   monitor: boolean;
+  /** Run on a private Redis Cluster (three masters, three replicas) instead of one node. */
+  redisCluster: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export function readSoakOptions(
   const names = Object.keys(numbers) as NumberOption[];
   const usage = () =>
     `options: ${names.map((name) => `--${name} <n> (default ${numbers[name]})`).join(', ')}, ` +
-    `--redis-url <url> (default: a private redis-server), --monitor (count commands by key, slows Redis)${extra.map((name) => `, --${name} <value>`).join('')}`;
+    `--redis-url <url> (default: a private redis-server), --monitor (count commands by key, slows Redis), --redis-cluster (a private Redis Cluster)${extra.map((name) => `, --${name} <value>`).join('')}`;
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
@@ -54,6 +56,7 @@ export function readSoakOptions(
           [...names, 'redis-url', ...extra].map((name) => [name, { type: 'string' as const }]),
         ),
         monitor: { type: 'boolean' as const },
+        'redis-cluster': { type: 'boolean' as const },
       },
     }).values;
   } catch (error) {
@@ -87,6 +90,7 @@ export function readSoakOptions(
       latencyMs: read('latency-ms'),
       redisUrl: text('redis-url'),
       monitor: values.monitor === true,
+      redisCluster: values['redis-cluster'] === true,
     },
     strings: Object.fromEntries(extra.map((name) => [name, text(name)])),
   };

@@ -5,8 +5,9 @@
  */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { Redis } from 'ioredis';
+import { createRedisConnection, isCluster, type RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Child, startChild } from './hop-children.ts';
+import { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 import { type PrivateRedis, startPrivateRedis } from './private-redis.ts';
 import { ProcessSampler } from './proc-stats.ts';
 import { countersSince, startRedisWindow } from './redis-counters.ts';
@@ -40,7 +41,9 @@ async function modelCalls(model: Child): Promise<number> {
 }
 
 /** The Redis server's pid, when it runs on this machine (so its CPU and memory can be read). */
-async function localRedisPid(redis: Redis): Promise<number | undefined> {
+async function localRedisPid(redis: RedisConnection): Promise<number | undefined> {
+  // A cluster's CPU is several processes': not read.
+  if (isCluster(redis)) return undefined;
   const pid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
   const command = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
   return command.startsWith('redis') ? pid : undefined;
@@ -64,19 +67,24 @@ export async function runSoak({
 }): Promise<SoakRun> {
   const results: ConfigurationResult[] = [];
   const failures: string[] = [];
-  let own: PrivateRedis | undefined;
-  if (!options.redisUrl) own = await startPrivateRedis();
-  const redisUrl = options.redisUrl ?? own?.url ?? '';
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  let own: PrivateRedis | PrivateCluster | undefined;
+  if (options.redisCluster) own = await startPrivateCluster();
+  else if (!options.redisUrl) own = await startPrivateRedis();
+  const clusterNodes = own && 'nodes' in own ? own.nodes : undefined;
+  const redisUrl = clusterNodes
+    ? `redis://${clusterNodes.split(',')[0]}`
+    : (options.redisUrl ?? (own && 'url' in own ? own.url : ''));
+  const redis = createRedisConnection(clusterNodes ? { clusterNodes } : { url: redisUrl });
   let model: Child | undefined;
   try {
-    const redisPid = own?.pid ?? (await localRedisPid(redis));
+    const redisPid = own && 'pid' in own ? own.pid : await localRedisPid(redis);
     model = await startChild('soak-model-server.ts', ['--latency-ms', String(options.latencyMs)]);
     for (const configuration of configurations) {
       console.error(`soak: starting "${configuration.name}"`);
       const running = await startConfiguration({
         redis,
         redisUrl,
+        clusterNodes,
         configuration,
         modelUrl: model.ready.url,
         nodeFlags,
@@ -96,7 +104,7 @@ export async function runSoak({
         const sampler = new ProcessSampler({ processes, highWaterMarks: new Set(running.pids.keys()) });
         const callsBefore = await modelCalls(model);
         const redisBefore = await startRedisWindow(redis, { own: own !== undefined });
-        const monitor = options.monitor ? await monitorCommands(redisUrl) : undefined;
+        const monitor = options.monitor && !clusterNodes ? await monitorCommands(redisUrl) : undefined;
         await sampler.start();
         const measuredFrom = new Date();
         const fromUs = monotonicUs();

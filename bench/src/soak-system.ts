@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import { type LaunchedSystem, launchSystem, type ServiceLogLine } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
-import type { Redis } from 'ioredis';
 import { freePort } from './loopback-port.ts';
 
 /** A configuration to soak: how many processes each worker runs. */
@@ -58,14 +58,12 @@ function tally(logs: LogTally, { service, line, record }: ServiceLogLine): void 
 }
 
 /** Deletes every key that names `namespace` (SCAN + UNLINK, 1,000 at a time); how many. */
-export async function deleteNamespace(redis: Redis, namespace: string): Promise<number> {
-  let cursor = '0';
+export async function deleteNamespace(redis: RedisConnection, namespace: string): Promise<number> {
   let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `*${namespace}*`, 'COUNT', 1_000);
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  // One key per UNLINK: on a cluster the namespace's keys span several slots.
+  for await (const keys of scanKeys(redis, `*${namespace}*`)) {
+    deleted += (await Promise.all(keys.map((key) => redis.unlink(key)))).reduce((sum, n) => sum + n, 0);
+  }
   return deleted;
 }
 
@@ -76,12 +74,15 @@ export async function deleteNamespace(redis: Redis, namespace: string): Promise<
 export async function startConfiguration({
   redis,
   redisUrl,
+  clusterNodes,
   configuration,
   modelUrl,
   nodeFlags = [],
 }: {
-  redis: Redis;
+  redis: RedisConnection;
   redisUrl: string;
+  /** A Redis Cluster's nodes instead of `redisUrl` (REDIS_CLUSTER_NODES of the services). */
+  clusterNodes?: string | undefined;
   configuration: SoakConfiguration;
   modelUrl: string;
   /** Node options for every service process (e.g. `--cpu-prof`), added to NODE_OPTIONS. */
@@ -115,6 +116,7 @@ export async function startConfiguration({
       replicas: configuration.replicas,
       baseEnv: process.env,
       env: {
+        ...(clusterNodes ? { REDIS_URL: '', REDIS_CLUSTER_NODES: clusterNodes } : {}),
         OPENAI_BASE_URL: modelUrl,
         OPENAI_API_KEY: 'x',
         SWITCHBOARD_MODEL: 'scripted',
