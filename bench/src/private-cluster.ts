@@ -4,7 +4,7 @@
  * as the tests' cluster stage. Stopped with `stop()`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,12 +22,14 @@ export interface PrivateCluster {
 
 /** Starts the cluster and waits until every node reports cluster_state:ok and replicas are in sync. */
 export async function startPrivateCluster(): Promise<PrivateCluster> {
-  const dir = join(await mkdtemp(join(tmpdir(), 'switchboard-bench-cluster-')), 'cluster');
+  const parent = await mkdtemp(join(tmpdir(), 'switchboard-bench-cluster-'));
+  const dir = join(parent, 'cluster');
   const { stdout } = await run('bash', [script, 'start', dir]);
   return {
     nodes: stdout.trim(),
     stop: async () => {
       await run('bash', [script, 'stop', dir]);
+      await rm(parent, { recursive: true, force: true });
     },
   };
 }

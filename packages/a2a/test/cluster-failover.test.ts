@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,7 @@ describe.skipIf(!process.env.REDIS_CLUSTER_NODES)('a master killed under load', 
     await Promise.all(workers.map((worker) => worker.exited));
     redis?.disconnect();
     execFileSync('bash', [script, 'stop', join(dir, 'cluster')]);
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('a replica takes over: every request ends completed, and no receipt is sent twice', async () => {
