@@ -1,5 +1,5 @@
 import { createRedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { switchboard } from './support.ts';
 
 // The cluster stage (scripts/test-cluster.sh) sets REDIS_CLUSTER_NODES, and no REDIS_URL.
@@ -7,7 +7,12 @@ const clusterNodes = process.env.REDIS_CLUSTER_NODES;
 
 describe.skipIf(!clusterNodes)('switchboard seed on a Redis Cluster', () => {
   const namespace = `seedcluster-${Date.now().toString(36)}`;
-  const redis = createRedisConnection({ clusterNodes: clusterNodes ?? '', lazyConnect: true });
+  // Made in beforeAll: vitest still runs a skipped describe's body to collect its tests, and a
+  // connection without nodes is refused.
+  let redis: ReturnType<typeof createRedisConnection>;
+  beforeAll(() => {
+    redis = createRedisConnection({ clusterNodes: clusterNodes ?? '', lazyConnect: true });
+  });
   const shopKeys = async () => {
     const found: string[] = [];
     for await (const keys of scanKeys(redis, `{${namespace}}:*`)) found.push(...keys);
