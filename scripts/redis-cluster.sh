@@ -9,6 +9,12 @@
 #   scripts/redis-cluster.sh stop <dir>    stops every server it started there and removes <dir>
 #
 # Nothing is persisted; the servers live until `stop` (scripts/test-cluster.sh stops them on any exit).
+#
+# A secured cluster, as production runs one, when these are set for `start`:
+#   REDIS_CLUSTER_TLS_DIR   a directory with ca.crt, redis.crt and redis.key: every node then speaks TLS
+#                           only (clients, the cluster bus and replication; no plain port)
+#   REDIS_CLUSTER_USER      an ACL user with this password (REDIS_CLUSTER_PASSWORD) is the only login:
+#                           the default user is off, replicas log in to their masters as this user
 set -euo pipefail
 
 NODES=6
@@ -46,12 +52,35 @@ wait_for() { # <what> <seconds> <command...>
   return 1
 }
 
-cluster_ok() { redis-cli -p "$1" cluster info | grep -q '^cluster_state:ok'; }
+tls_dir="${REDIS_CLUSTER_TLS_DIR:-}"
+user="${REDIS_CLUSTER_USER:-}"
+server_args=()
+cli_args=()
+if [ -n "$tls_dir" ] && [ "$action" = start ]; then
+  for file in ca.crt redis.crt redis.key; do
+    [ -f "$tls_dir/$file" ] || { echo "redis-cluster: REDIS_CLUSTER_TLS_DIR has no $file: $tls_dir" >&2; exit 2; }
+  done
+  server_args+=(--tls-cluster yes --tls-replication yes --tls-auth-clients no
+    --tls-cert-file "$tls_dir/redis.crt" --tls-key-file "$tls_dir/redis.key" --tls-ca-cert-file "$tls_dir/ca.crt")
+  cli_args+=(--tls --cacert "$tls_dir/ca.crt")
+fi
+if [ -n "$user" ] && [ "$action" = start ]; then
+  [ -n "${REDIS_CLUSTER_PASSWORD:-}" ] || { echo "redis-cluster: REDIS_CLUSTER_USER needs REDIS_CLUSTER_PASSWORD" >&2; exit 2; }
+  server_args+=(--user default off --user "$user" on ">$REDIS_CLUSTER_PASSWORD" '~*' '&*' '+@all'
+    --masteruser "$user" --masterauth "$REDIS_CLUSTER_PASSWORD")
+  cli_args+=(--user "$user" --pass "$REDIS_CLUSTER_PASSWORD" --no-auth-warning)
+fi
+cli() { redis-cli "${cli_args[@]}" "$@"; }
+
+# The data port: plain, or TLS only when the cluster is secured.
+port_args() { if [ -n "$tls_dir" ]; then echo "--port 0 --tls-port $1"; else echo "--port $1"; fi; }
+
+cluster_ok() { cli -p "$1" cluster info | grep -q '^cluster_state:ok'; }
 
 replicas_synced() {
   for port in "${ports[@]}"; do
     local info
-    info="$(redis-cli -p "$port" info replication)"
+    info="$(cli -p "$port" info replication)"
     if grep -q '^role:slave' <<<"$info"; then
       grep -q '^master_link_status:up' <<<"$info" || return 1
       grep -q '^master_sync_in_progress:0' <<<"$info" || return 1
@@ -72,13 +101,15 @@ case "$action" in
       port=$((first + index))
       ports+=("$port")
       mkdir -p "$dir/$port"
-      redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --cluster-enabled yes \
+      # shellcheck disable=SC2046 # port_args is words on purpose
+      redis-server --daemonize yes --bind 127.0.0.1 $(port_args "$port") --cluster-enabled yes \
         --cluster-port $((first + NODES + index)) --cluster-config-file "$dir/$port/nodes.conf" \
         --cluster-node-timeout "$NODE_TIMEOUT_MS" --save "" --appendonly no --maxmemory-policy noeviction \
-        --dir "$dir/$port" --logfile "$dir/$port/redis.log" --pidfile "$dir/$port/redis.pid" >/dev/null
+        --dir "$dir/$port" --logfile "$dir/$port/redis.log" --pidfile "$dir/$port/redis.pid" \
+        "${server_args[@]}" >/dev/null
     done
-    for port in "${ports[@]}"; do wait_for "redis-server on port $port answering" 10 redis-cli -p "$port" ping; done
-    redis-cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 1 --cluster-yes \
+    for port in "${ports[@]}"; do wait_for "redis-server on port $port answering" 10 cli -p "$port" ping; done
+    cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 1 --cluster-yes \
       >"$dir/create.log" 2>&1 || { cat "$dir/create.log" >&2; exit 1; }
     for port in "${ports[@]}"; do wait_for "cluster_state:ok on port $port" 60 cluster_ok "$port"; done
     wait_for "every replica in sync with its master" 60 replicas_synced

@@ -36,6 +36,8 @@ run packages/a2a test/redis-task-store.test.ts test/event-streams.test.ts test/r
 # The failover drill starts a cluster of its own: it kills one of its masters.
 run packages/a2a test/cluster-failover.test.ts
 run packages/service test/worker-service.test.ts
+# TLS only and an ACL user, on a cluster of its own.
+run packages/service test/secured-redis.test.ts
 # A real service through a failover, on a cluster of its own.
 run packages/service test/cluster-failover-service.test.ts
 run packages/cli test/seed-cluster.test.ts

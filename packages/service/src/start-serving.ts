@@ -44,16 +44,25 @@ async function connectRedis(options: RedisConnectionOptions): Promise<RedisConne
     options.clusterNodes === undefined
       ? `${redactUrl(String(options.url))} (REDIS_URL)`
       : `the Redis Cluster at ${String(options.clusterNodes)} (REDIS_CLUSTER_NODES)`;
+  // The connection's own error (a refused login, an untrusted certificate) says more than the
+  // "Connection is closed" that connect() rejects with after it; and it is not left unhandled.
+  let cause: Error | undefined;
+  const onError = (error: Error) => {
+    cause ??= error;
+  };
+  redis.on('error', onError);
   try {
     await Promise.race([
       redis.connect(),
       new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 5 s')), 5_000)),
     ]);
+    redis.off('error', onError);
     return redis;
   } catch (error) {
     redis.disconnect();
+    const reason = (cause ?? (error instanceof Error ? error : new Error(String(error)))).message;
     throw new Error(
-      `Redis is not reachable at ${where}: ${error instanceof Error ? error.message : String(error)}. Start it, or set REDIS_URL or REDIS_CLUSTER_NODES (with REDIS_USERNAME, REDIS_PASSWORD and REDIS_TLS as it needs).`,
+      `Redis is not reachable at ${where}: ${reason.replace(/\.+$/, '')}. Start it, or set REDIS_URL or REDIS_CLUSTER_NODES (with REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS and REDIS_TLS_CA_FILE as it needs).`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateServiceKey } from '@switchboard/a2a';
@@ -115,6 +115,46 @@ describe('loadServiceConfig', () => {
     expect(problemsOf({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:99999' }).problems[0]?.message).toContain(
       'a port from 1 to 65535',
     );
+  });
+
+  it('reads the CA file a private Redis certificate chains to, and names a missing or wrong one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-ca-'));
+    try {
+      const ca = join(dir, 'ca.crt');
+      writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      const config = loadServiceConfig({
+        env: { ...base, REDIS_URL: 'rediss://redis:6380', REDIS_TLS_CA_FILE: ca },
+        service: 'orders',
+        defaultPort: 4101,
+      });
+      expect(config.redis).toEqual({ url: 'rediss://redis:6380', tlsCa: readFileSync(ca, 'utf8') });
+
+      expect(
+        problemsOf({ ...base, REDIS_TLS: 'true', REDIS_TLS_CA_FILE: join(dir, 'none.crt') }).problems,
+      ).toEqual([
+        {
+          variable: 'REDIS_TLS_CA_FILE',
+          message: `cannot read ${join(dir, 'none.crt')} (ENOENT); give the path of a PEM file of CA certificates`,
+        },
+      ]);
+      const notPem = join(dir, 'key.txt');
+      writeFileSync(notPem, 'not a certificate');
+      expect(problemsOf({ ...base, REDIS_TLS: 'true', REDIS_TLS_CA_FILE: notPem }).problems[0]?.message).toBe(
+        `${notPem} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+      );
+      // A CA for a connection that is not TLS would be ignored: refused instead.
+      expect(
+        problemsOf({ ...base, REDIS_URL: 'redis://redis:6379', REDIS_TLS_CA_FILE: ca }).problems,
+      ).toEqual([
+        {
+          variable: 'REDIS_TLS_CA_FILE',
+          message:
+            'is set but the connection is not TLS; set REDIS_TLS=true (or a rediss:// REDIS_URL), or unset REDIS_TLS_CA_FILE',
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses REDIS_URL and REDIS_CLUSTER_NODES together rather than pick one', () => {

@@ -22,6 +22,11 @@ export interface RedisConnectionOptions {
   clusterNodes?: string | ClusterNode[];
   /** Connect with TLS (default: only for a `rediss://` URL). */
   tls?: boolean;
+  /**
+   * The certificate authorities (PEM) a TLS server's certificate must chain to, for a Redis whose
+   * certificate a private CA signed; default Node's trusted roots (and `NODE_EXTRA_CA_CERTS`).
+   */
+  tlsCa?: string;
   /** ACL user (Redis 6+); default `default`. */
   username?: string;
   password?: string;
@@ -62,6 +67,7 @@ export function createRedisConnection({
   url,
   clusterNodes,
   tls,
+  tlsCa,
   username,
   password,
   connectionName,
@@ -77,6 +83,14 @@ export function createRedisConnection({
         : 'Pass url (one Redis node, e.g. "redis://127.0.0.1:6379") or clusterNodes (a Redis Cluster, e.g. "10.0.0.1:6379,10.0.0.2:6379").',
     });
   }
+  const secure = tls === true || (!hasNodes && String(url).startsWith('rediss://'));
+  if (tlsCa !== undefined && !secure) {
+    throw new QueueBindingError('INVALID_OPTIONS', {
+      message:
+        'tlsCa is given but the connection is not TLS: pass tls: true (or a rediss:// URL), or leave tlsCa out.',
+    });
+  }
+  const tlsOptions = tlsCa === undefined ? {} : { ca: tlsCa };
   const login = {
     ...(username === undefined ? {} : { username }),
     ...(password === undefined ? {} : { password }),
@@ -99,7 +113,7 @@ export function createRedisConnection({
       maxRedirections: Math.ceil(FAILOVER_WAIT_MS / FAILOVER_RETRY_MS),
       ...(retry ? {} : { clusterRetryStrategy: () => null }),
       scaleReads: 'master',
-      redisOptions: { ...common, ...(tls ? { tls: {} } : {}) },
+      redisOptions: { ...common, ...(secure ? { tls: tlsOptions } : {}) },
     });
   }
   const target = String(url);
@@ -108,7 +122,7 @@ export function createRedisConnection({
       message: `Redis URL "${redactUrl(target)}" must start with redis:// or rediss:// (TLS), e.g. "redis://127.0.0.1:6379".`,
     });
   }
-  return new Redis(target, { ...common, lazyConnect, ...(tls ? { tls: {} } : {}) });
+  return new Redis(target, { ...common, lazyConnect, ...(secure ? { tls: tlsOptions } : {}) });
 }
 
 /**

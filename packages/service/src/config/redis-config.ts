@@ -1,14 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { parseClusterNodes, type RedisConnectionOptions } from '@switchboard/a2a-bullmq';
 import type { ConfigProblem } from './config-error.ts';
 
 const URL_VARIABLE = 'REDIS_URL';
 const NODES_VARIABLE = 'REDIS_CLUSTER_NODES';
 const TLS_VARIABLE = 'REDIS_TLS';
+const CA_VARIABLE = 'REDIS_TLS_CA_FILE';
 
 /**
  * Reads where Redis is: `REDIS_URL` (one node, default `redis://127.0.0.1:6379`; `rediss://` for TLS)
  * or `REDIS_CLUSTER_NODES` (a Redis Cluster: `host:port` entries separated by commas), with
- * `REDIS_USERNAME` / `REDIS_PASSWORD` (an ACL user) and `REDIS_TLS` (`true` or `false`) for either.
+ * `REDIS_USERNAME` / `REDIS_PASSWORD` (an ACL user), `REDIS_TLS` (`true` or `false`) and
+ * `REDIS_TLS_CA_FILE` (a PEM file of the CAs a private Redis certificate chains to) for either.
  * Names what is wrong instead of falling back to a default.
  */
 export function readRedisConfig(
@@ -40,6 +43,32 @@ export function readRedisConfig(
       problems.push({ variable: NODES_VARIABLE, message: (error as Error).message });
     }
   }
+  const caFile = env[CA_VARIABLE]?.trim() || undefined;
+  let tlsCa: string | undefined;
+  if (caFile !== undefined) {
+    const secure = tlsText === 'true' || (nodes === undefined && url?.startsWith('rediss://') === true);
+    if (!secure) {
+      problems.push({
+        variable: CA_VARIABLE,
+        message: `is set but the connection is not TLS; set ${TLS_VARIABLE}=true (or a rediss:// ${URL_VARIABLE}), or unset ${CA_VARIABLE}`,
+      });
+    } else {
+      try {
+        tlsCa = readFileSync(caFile, 'utf8');
+        if (!tlsCa.includes('-----BEGIN CERTIFICATE-----')) {
+          problems.push({
+            variable: CA_VARIABLE,
+            message: `${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+          });
+        }
+      } catch (error) {
+        problems.push({
+          variable: CA_VARIABLE,
+          message: `cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of a PEM file of CA certificates`,
+        });
+      }
+    }
+  }
   if (problems.length > 0) return { ok: false, problems };
   const username = env.REDIS_USERNAME?.trim() || undefined;
   const password = env.REDIS_PASSWORD || undefined;
@@ -48,6 +77,7 @@ export function readRedisConfig(
     config: {
       ...(nodes === undefined ? { url: url ?? 'redis://127.0.0.1:6379' } : { clusterNodes: nodes }),
       ...(tlsText === undefined ? {} : { tls: tlsText === 'true' }),
+      ...(tlsCa === undefined ? {} : { tlsCa }),
       ...(username === undefined ? {} : { username }),
       ...(password === undefined ? {} : { password }),
     },
