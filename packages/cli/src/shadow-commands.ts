@@ -1,8 +1,10 @@
+import { OpenAIChatModel } from '@switchboard/agent/openai';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { shadowReportCommand } from './commands/shadow-report.ts';
 import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
-import type { Output } from './io/output.ts';
+import { EXIT, type Output } from './io/output.ts';
+import { redisTarget } from './system/redis-target.ts';
 
 const DEFAULT_AGENTS = ['supervisor', 'orders', 'inventory', 'comms'];
 
@@ -20,6 +22,12 @@ export function parseSince(value: string, now = Date.now()): Date {
     );
   }
   return date;
+}
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('give a whole number');
+  return n;
 }
 
 /** Adds `switchboard shadow report`. */
@@ -47,11 +55,12 @@ export function addShadowCommands({
     .option('--agent <names>', `comma-separated agents (default: ${DEFAULT_AGENTS.join(',')})`)
     .addOption(new Option('--json', 'print the reports as JSON').conflicts('markdown'))
     .option('--markdown', 'print the reports as Markdown')
-    .option('--limit <n>', 'disagreements listed at most (default 20)', (value) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('give a whole number');
-      return n;
-    })
+    .option('--limit <n>', 'disagreements listed at most (default 20)', wholeNumber)
+    .option(
+      '--judge <model>',
+      'judge answers that differ in text with this model (OPENAI_API_KEY, OPENAI_BASE_URL); verdicts are kept in the pairs',
+    )
+    .option('--judge-max <n>', 'pairs judged at most in this run (default 200)', wholeNumber)
     .option(
       '--redis-url <url>',
       'default: REDIS_URL, then .switchboard/dev.json, then redis://127.0.0.1:6379',
@@ -67,12 +76,37 @@ export function addShadowCommands({
         json?: boolean;
         markdown?: boolean;
         limit?: number;
+        judge?: string;
+        judgeMax?: number;
         redisUrl?: string;
         namespace?: string;
       }) => {
         const dev = await readDevFile({});
+        const redis = redisTarget({ flag: options.redisUrl, env: config.env, devUrl: dev?.redisUrl });
+        if (!redis.ok) {
+          for (const { variable, message } of redis.problems) output.err(`${variable}: ${message}`);
+          exit.code = EXIT.usage;
+          return;
+        }
+        let judge: { model: OpenAIChatModel; max: number } | undefined;
+        if (options.judge) {
+          const apiKey = config.env.OPENAI_API_KEY?.trim();
+          if (!apiKey) {
+            output.err(
+              '--judge needs OPENAI_API_KEY (any text for a local server that checks none), and OPENAI_BASE_URL for an endpoint other than OpenAI, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1',
+            );
+            exit.code = EXIT.usage;
+            return;
+          }
+          const baseURL = config.env.OPENAI_BASE_URL?.trim();
+          judge = {
+            model: new OpenAIChatModel({ model: options.judge, apiKey, ...(baseURL ? { baseURL } : {}) }),
+            max: options.judgeMax ?? 200,
+          };
+        }
         exit.code = await shadowReportCommand({
-          redisUrl: options.redisUrl ?? config.redisUrl ?? dev?.redisUrl ?? 'redis://127.0.0.1:6379',
+          redis: redis.options,
+          judge,
           namespace: options.namespace ?? config.namespace ?? dev?.prefix ?? 'switchboard',
           agents: options.agent
             ? options.agent

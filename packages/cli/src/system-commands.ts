@@ -1,4 +1,3 @@
-import { readRedisConfig } from '@switchboard/service';
 import { type Command, InvalidArgumentError } from 'commander';
 import { devCommand } from './commands/dev.ts';
 import { keysGenerateCommand } from './commands/keys-generate.ts';
@@ -6,6 +5,7 @@ import { seedCommand } from './commands/seed.ts';
 import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
 import { EXIT, type Output } from './io/output.ts';
+import { redisTarget } from './system/redis-target.ts';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
@@ -75,18 +75,15 @@ export function addSystemCommands({
         json: boolean;
       }) => {
         const dev = await readDevFile({});
-        // A Redis Cluster is read as the services read it (REDIS_CLUSTER_NODES and its login).
-        const cluster = options.redisUrl ? undefined : readRedisConfig(config.env);
-        if (cluster && !cluster.ok) {
-          for (const { variable, message } of cluster.problems) output.err(`${variable}: ${message}`);
+        // Redis as the services read it (a cluster's REDIS_CLUSTER_NODES, the login and TLS).
+        const redis = redisTarget({ flag: options.redisUrl, env: config.env, devUrl: dev?.redisUrl });
+        if (!redis.ok) {
+          for (const { variable, message } of redis.problems) output.err(`${variable}: ${message}`);
           exit.code = EXIT.usage;
           return;
         }
         exit.code = await seedCommand({
-          redis:
-            cluster?.config.clusterNodes !== undefined
-              ? cluster.config
-              : { url: options.redisUrl ?? config.redisUrl ?? dev?.redisUrl ?? DEFAULT_REDIS },
+          redis: redis.options,
           namespace: options.namespace ?? config.namespace ?? dev?.prefix ?? 'switchboard',
           file: options.file,
           reset: options.reset,

@@ -1,4 +1,4 @@
-import type { ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
+import type { ShadowJudgement, ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
 
 /** A write (or a dangerous action) the shadow asked for that its baseline did not make. */
 export interface ShadowViolation {
@@ -21,12 +21,16 @@ export interface PairComparison {
   sameAnswer: boolean;
   /** Word overlap of the answers (Jaccard, 0 to 1): what "close" means when they are not the same. */
   answerSimilarity: number;
+  /** A judge model's verdict on answers that are not the same text, when one was asked (and is current). */
+  judgement?: ShadowJudgement | undefined;
+  /** The answers agree: the same text, or a judge found them equivalent. */
+  answersAgree: boolean;
   steps?: { baseline?: number | undefined; shadow?: number | undefined };
   tokens?: { baseline?: number | undefined; shadow?: number | undefined };
   latencyMs?: { baseline?: number | undefined; shadow?: number | undefined };
   violations: ShadowViolation[];
   traceIds: { baseline?: string | undefined; shadow?: string | undefined };
-  /** Worth a look: any difference or violation. */
+  /** Worth a look: other tools, other writes, answers that do not agree, or a violation. */
   disagrees: boolean;
 }
 
@@ -39,21 +43,27 @@ export function comparePair(pair: ShadowPair): PairComparison | undefined {
   const sameWrites = writeSet(baseline.tools) === writeSet(shadow.tools);
   const sameAnswer = normalise(baseline.answer) === normalise(shadow.answer);
   const violations = violationsOf(baseline, shadow);
+  const against = pair.operator ? 'operator' : 'live';
+  // A verdict given against the live run says nothing once an operator's handling is the baseline.
+  const judgement = !sameAnswer && pair.judgement?.against === against ? pair.judgement : undefined;
+  const answersAgree = sameAnswer || judgement?.equivalent === true;
   return {
     taskId: pair.taskId,
     agent: pair.agent,
     candidate: pair.candidate,
-    baseline: pair.operator ? 'operator' : 'live',
+    baseline: against,
     sameTrajectory,
     sameWrites,
     sameAnswer,
     answerSimilarity: sameAnswer ? 1 : jaccard(baseline.answer, shadow.answer),
+    judgement,
+    answersAgree,
     steps: { baseline: baseline.steps, shadow: shadow.steps },
     tokens: { baseline: total(baseline), shadow: total(shadow) },
     latencyMs: { baseline: baseline.latencyMs, shadow: shadow.latencyMs },
     violations,
     traceIds: { baseline: baseline.traceId, shadow: shadow.traceId },
-    disagrees: !sameTrajectory || !sameWrites || !sameAnswer || violations.length > 0,
+    disagrees: !sameTrajectory || !sameWrites || !answersAgree || violations.length > 0,
   };
 }
 

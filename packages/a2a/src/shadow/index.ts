@@ -1,4 +1,6 @@
 export { shadowPeerCard, shadowQueueAddress } from '../delegate/shadow-peers.ts';
+export type { JudgePairOptions } from './answer-judge.ts';
+export { judgePair } from './answer-judge.ts';
 export type { PairComparison, ShadowViolation } from './compare-pair.ts';
 export { comparePair } from './compare-pair.ts';
 export type { ShadowAgentOptions, ShadowCandidate, ShadowProposal } from './shadow-agent.ts';
@@ -6,7 +8,7 @@ export { NOT_RUN_IN_SHADOW, shadowAgent } from './shadow-agent.ts';
 export { ShadowCopyStream } from './shadow-copy-stream.ts';
 export type { ShadowPairStoreOptions } from './shadow-pair-store.ts';
 export { ShadowPairStore, shadowPrefix } from './shadow-pair-store.ts';
-export { ShadowCopy, ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
+export { ShadowCopy, ShadowJudgement, ShadowPair, ShadowSide, ShadowToolCall } from './shadow-records.ts';
 export type { ShadowReport } from './shadow-report.ts';
 export { shadowReport } from './shadow-report.ts';
 export { inShadowShare } from './shadow-share.ts';

@@ -1,7 +1,7 @@
 import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import { A2aError } from '../errors.ts';
-import { type ShadowCopy, ShadowPair, ShadowSide } from './shadow-records.ts';
+import { type ShadowCopy, ShadowJudgement, ShadowPair, ShadowSide } from './shadow-records.ts';
 
 /**
  * Where a service keeps an agent's shadow records: under its queue's prefix (`{<namespace>:<agent>}`),
@@ -22,7 +22,8 @@ export interface ShadowPairStoreOptions {
 
 /**
  * The pair records of shadow runs in Redis: one hash per live request (`copy`, then `live`,
- * `shadow` and `operator` as each side finishes, in any order) and one index by acceptance time.
+ * `shadow` and `operator` as each side finishes, in any order, and a judge's `judgement`) and one
+ * index by acceptance time.
  * Each pair expires `retentionSeconds` after its request was accepted; the index drops what is older
  * on every new pair, and expires when no pair has come for that long.
  */
@@ -66,14 +67,22 @@ export class ShadowPairStore {
 
   /** Records one side of a pair. A side of a request whose pair was never opened (not sampled) is dropped. */
   async record(taskId: string, side: ShadowSide): Promise<boolean> {
-    const key = this.#pairKey(taskId);
+    return this.#setField(taskId, side.role, JSON.stringify(ShadowSide.parse(side)));
+  }
+
+  /** Keeps a judge's verdict on a pair's answers, replacing an earlier one. False if the pair is gone. */
+  async judge(taskId: string, judgement: ShadowJudgement): Promise<boolean> {
+    return this.#setField(taskId, 'judgement', JSON.stringify(ShadowJudgement.parse(judgement)));
+  }
+
+  async #setField(taskId: string, field: string, value: string): Promise<boolean> {
     // Only into an open pair: HSET on a missing key would create a pair without expiry.
     const written = await this.#redis.eval(
       "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0",
       1,
-      key,
-      side.role,
-      JSON.stringify(ShadowSide.parse(side)),
+      this.#pairKey(taskId),
+      field,
+      value,
     );
     return written === 1;
   }
@@ -110,6 +119,7 @@ function pairOf(fields: Record<string, string> | null): ShadowPair | undefined {
     ...(fields.live ? { live: JSON.parse(fields.live) } : {}),
     ...(fields.shadow ? { shadow: JSON.parse(fields.shadow) } : {}),
     ...(fields.operator ? { operator: JSON.parse(fields.operator) } : {}),
+    ...(fields.judgement ? { judgement: JSON.parse(fields.judgement) } : {}),
   });
   return parsed.success ? parsed.data : undefined;
 }

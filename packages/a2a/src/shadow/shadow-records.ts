@@ -46,6 +46,22 @@ export const ShadowSide = z.object({
 });
 export type ShadowSide = z.infer<typeof ShadowSide>;
 
+/**
+ * A judge model's verdict on a pair's answers (`switchboard shadow report --judge <model>`): whether
+ * the shadow's answer tells the customer what the baseline's did, which is better, and why.
+ */
+export const ShadowJudgement = z.object({
+  /** The judge model's id. */
+  by: z.string(),
+  /** The side the shadow was judged against; a verdict against `live` is stale once an operator's side is in. */
+  against: z.enum(['live', 'operator']),
+  equivalent: z.boolean(),
+  better: z.enum(['baseline', 'shadow', 'same']),
+  reason: z.string(),
+  judgedAt: z.iso.datetime(),
+});
+export type ShadowJudgement = z.infer<typeof ShadowJudgement>;
+
 /** Everything recorded of one request: the copy and the sides that have finished so far. */
 export const ShadowPair = z.object({
   taskId: z.string(),
@@ -57,5 +73,6 @@ export const ShadowPair = z.object({
   live: ShadowSide.optional(),
   shadow: ShadowSide.optional(),
   operator: ShadowSide.optional(),
+  judgement: ShadowJudgement.optional(),
 });
 export type ShadowPair = z.infer<typeof ShadowPair>;

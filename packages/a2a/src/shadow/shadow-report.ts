@@ -7,8 +7,19 @@ export interface ShadowReport {
   pairs: number;
   /** Pairs with both sides in, compared. */
   compared: number;
-  /** Of the compared, the share (0 to 1) with the same trajectory, writes and answer. */
-  agreement: { trajectory: number; writes: number; answers: number; meanAnswerSimilarity: number };
+  /**
+   * Of the compared, the share (0 to 1) with the same trajectory, writes and answer text; `answersAgree`
+   * counts a judge's "equivalent" too.
+   */
+  agreement: {
+    trajectory: number;
+    writes: number;
+    answers: number;
+    answersAgree: number;
+    meanAnswerSimilarity: number;
+  };
+  /** Compared pairs whose answers differ in text and that a judge model has a verdict on. */
+  judged: number;
   /** Compared against an operator's handling rather than the live run. */
   againstOperator: number;
   violations: { extraWrites: number; dangerous: number };
@@ -29,11 +40,13 @@ export function shadowReport(pairs: readonly ShadowPair[]): ShadowReport {
       trajectory: share((c) => c.sameTrajectory),
       writes: share((c) => c.sameWrites),
       answers: share((c) => c.sameAnswer),
+      answersAgree: share((c) => c.answersAgree),
       meanAnswerSimilarity:
         compared.length === 0
           ? 0
           : compared.reduce((sum, c) => sum + c.answerSimilarity, 0) / compared.length,
     },
+    judged: compared.filter((c) => c.judgement !== undefined).length,
     againstOperator: compared.filter((c) => c.baseline === 'operator').length,
     violations: {
       extraWrites: violations.filter((v) => v.kind === 'extra-write').length,

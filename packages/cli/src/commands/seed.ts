@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { createRedisConnection, type RedisConnectionOptions, redactUrl } from '@switchboard/a2a/redis';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
+import { describeRedis } from '../system/redis-target.ts';
 
 /** Options of {@link seedCommand}. */
 export interface SeedCommandOptions {
@@ -25,10 +26,7 @@ export async function seedCommand({
   json,
   output,
 }: SeedCommandOptions): Promise<number> {
-  const where =
-    target.clusterNodes === undefined
-      ? redactUrl(String(target.url))
-      : `the Redis Cluster at ${String(target.clusterNodes)}`;
+  const where = describeRedis(target);
   if (!(await redisAnswers(target, 5_000))) {
     output.err(
       `Redis does not answer at ${where}. Start it (or "switchboard dev"), or set REDIS_URL (or REDIS_CLUSTER_NODES).`,

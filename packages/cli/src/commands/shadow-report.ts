@@ -1,11 +1,22 @@
-import { createRedisConnection } from '@switchboard/a2a/redis';
-import { type PairComparison, ShadowPairStore, shadowPrefix, shadowReport } from '@switchboard/a2a/shadow';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
+import {
+  comparePair,
+  judgePair,
+  type PairComparison,
+  type ShadowPair,
+  ShadowPairStore,
+  shadowPrefix,
+  shadowReport,
+} from '@switchboard/a2a/shadow';
+import type { ChatModel } from '@switchboard/agent';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
+import { describeRedis } from '../system/redis-target.ts';
 
 /** Options of {@link shadowReportCommand}. */
 export interface ShadowReportOptions {
-  redisUrl: string;
+  /** One Redis node by URL, or a Redis Cluster, with its login (see `redisTarget`). */
+  redis: RedisConnectionOptions;
   namespace: string;
   agents: readonly string[];
   /** Only requests accepted since then. */
@@ -13,8 +24,16 @@ export interface ShadowReportOptions {
   format: 'text' | 'json' | 'markdown';
   /** Disagreements listed at most (all of them in JSON). */
   limit: number;
+  /**
+   * A judge model for answers that are not the same text: each such pair without a current verdict
+   * of this model is judged (at most `max` a run) and the verdict kept in the pair.
+   */
+  judge?: { model: ChatModel; max: number } | undefined;
   output: Output;
 }
+
+/** Judge calls in flight at once. */
+const JUDGE_CONCURRENCY = 4;
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -24,25 +43,29 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
  * with both traces' ids.
  */
 export async function shadowReportCommand({
-  redisUrl,
+  redis: target,
   namespace,
   agents,
   since,
   format,
   limit,
+  judge,
   output,
 }: ShadowReportOptions): Promise<number> {
-  if (!(await redisAnswers(redisUrl))) {
-    output.err(`Redis does not answer at ${redisUrl}. Start it (or "switchboard dev"), or set REDIS_URL.`);
+  if (!(await redisAnswers(target, 5_000))) {
+    output.err(
+      `Redis does not answer at ${describeRedis(target)}. Start it (or "switchboard dev"), or set REDIS_URL (or REDIS_CLUSTER_NODES).`,
+    );
     return EXIT.problems;
   }
-  const redis = createRedisConnection({ url: redisUrl });
+  const redis = createRedisConnection(target);
   try {
     const rows = [];
+    const judging = { judged: 0, failed: 0, left: 0, budget: judge?.max ?? 0 };
     for (const agent of agents) {
-      const pairs = await new ShadowPairStore({ redis, prefix: shadowPrefix(namespace, agent) }).list(
-        since ? { since } : {},
-      );
+      const store = new ShadowPairStore({ redis, prefix: shadowPrefix(namespace, agent) });
+      let pairs = await store.list(since ? { since } : {});
+      if (judge) pairs = await judgeAnswers({ pairs, store, model: judge.model, judging, output });
       const candidates = [...new Set(pairs.map((pair) => pair.candidate))];
       for (const candidate of candidates) {
         rows.push({
@@ -53,9 +76,27 @@ export async function shadowReportCommand({
       }
     }
     const scope = `namespace ${namespace}${since ? `, since ${since.toISOString()}` : ''}`;
+    const judged = judge && {
+      model: judge.model.modelId,
+      judged: judging.judged,
+      failed: judging.failed,
+      left: judging.left,
+    };
     if (format === 'json') {
-      output.out(JSON.stringify({ namespace, since: since?.toISOString(), reports: rows }));
+      output.out(
+        JSON.stringify({
+          namespace,
+          since: since?.toISOString(),
+          ...(judged ? { judge: judged } : {}),
+          reports: rows,
+        }),
+      );
       return EXIT.ok;
+    }
+    if (judged) {
+      output.err(
+        `Judge ${judged.model}: ${judged.judged} pairs judged now${judged.failed ? `, ${judged.failed} without a valid verdict (see the log)` : ''}${judged.left ? `, ${judged.left} left for the next run (--judge-max)` : ''}.`,
+      );
     }
     if (rows.length === 0) {
       output.out(
@@ -72,6 +113,7 @@ export async function shadowReportCommand({
       'same tools',
       'same writes',
       'same answer',
+      ...(judge ? ['answers agree (judge)'] : []),
       'answer similarity',
       'extra writes',
       'dangerous',
@@ -85,6 +127,7 @@ export async function shadowReportCommand({
       percent(row.agreement.trajectory),
       percent(row.agreement.writes),
       percent(row.agreement.answers),
+      ...(judge ? [`${percent(row.agreement.answersAgree)} (${row.judged} judged)`] : []),
       row.agreement.meanAnswerSimilarity.toFixed(2),
       String(row.violations.extraWrites),
       String(row.violations.dangerous),
@@ -132,8 +175,70 @@ function describe(c: PairComparison): string {
     ),
     ...(c.sameTrajectory ? [] : ['other tools']),
     ...(c.sameWrites ? [] : ['other write arguments']),
-    ...(c.sameAnswer ? [] : [`other answer (similarity ${c.answerSimilarity.toFixed(2)})`]),
+    ...(c.sameAnswer
+      ? []
+      : c.judgement
+        ? [
+            `${c.judgement.equivalent ? 'answer reworded' : 'other answer'} (judge ${c.judgement.by}: ${c.judgement.equivalent ? 'equivalent' : 'not equivalent'}, ${c.judgement.better === 'same' ? 'neither better' : `${c.judgement.better === 'shadow' ? 'shadow' : c.baseline} better`}: ${c.judgement.reason})`,
+          ]
+        : [`other answer (similarity ${c.answerSimilarity.toFixed(2)})`]),
   ];
   const traces = `${c.baseline} trace ${c.traceIds.baseline ?? '-'}, shadow trace ${c.traceIds.shadow ?? '-'}`;
   return `${c.agent} ${c.candidate} task ${c.taskId}: ${what.join('; ')} (${traces})`;
+}
+
+/**
+ * Judges the pairs whose answers differ in text and have no current verdict of `model` (within the
+ * run's budget), keeps each verdict in its pair, and gives the pairs back with them.
+ */
+async function judgeAnswers({
+  pairs,
+  store,
+  model,
+  judging,
+  output,
+}: {
+  pairs: ShadowPair[];
+  store: ShadowPairStore;
+  model: ChatModel;
+  judging: { judged: number; failed: number; left: number; budget: number };
+  output: Output;
+}): Promise<ShadowPair[]> {
+  const due = pairs.filter((pair) => {
+    const comparison = comparePair(pair);
+    return comparison && !comparison.sameAnswer && comparison.judgement?.by !== model.modelId;
+  });
+  const now = due.slice(0, judging.budget);
+  judging.budget -= now.length;
+  judging.left += due.length - now.length;
+  const verdicts = new Map<string, ShadowPair['judgement']>();
+  const logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (fields: Record<string, unknown>, message: string) =>
+      output.err(`${message} ${JSON.stringify(fields)}`),
+    error: (fields: Record<string, unknown>, message: string) =>
+      output.err(`${message} ${JSON.stringify(fields)}`),
+  };
+  let next = 0;
+  const work = async () => {
+    for (let pair = now[next++]; pair; pair = now[next++]) {
+      const result = await judgePair({ pair, model, logger }).catch((error: unknown) => {
+        logger.warn({ taskId: pair?.taskId, error: String(error) }, 'shadow judge call failed');
+        return { ok: false as const, problem: 'the judge call failed' };
+      });
+      if (!result.ok) {
+        judging.failed += 1;
+        continue;
+      }
+      judging.judged += 1;
+      verdicts.set(pair.taskId, result.judgement);
+      await store.judge(pair.taskId, result.judgement);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(JUDGE_CONCURRENCY, now.length) }, work));
+  return pairs.map((pair) => {
+    const judgement = verdicts.get(pair.taskId);
+    return judgement ? { ...pair, judgement } : pair;
+  });
 }
