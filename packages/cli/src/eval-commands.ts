@@ -15,10 +15,11 @@ with faults are skipped and tool expectations are reported as not observable.
 A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 
 "switchboard eval routing" evaluates the tool router instead: the labelled requests of
-<cases>/routing over its tool catalogue, with and without the router, the offline model choosing in
-both; it reports recall@k, wrong-tool and clarification rates and prompt tokens per step
-(--top-k, --recall-threshold and --accept-threshold set the router, --embeddings <model> adds
-embedding recall from OPENAI_BASE_URL's /embeddings; --json, --out as above).
+<cases>/routing over its tool catalogue, with and without the router, the same model choosing in
+both (--model as above); it reports recall@k, wrong-tool and clarification rates and prompt tokens
+per step (--requests holdout runs the held-out requests instead of requests.yaml; --top-k,
+--recall-threshold and --accept-threshold set the router, --embeddings <model> adds embedding
+recall from OPENAI_BASE_URL's /embeddings; --json, --out as above).
 
 Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is
 unreachable), 2 usage: a bad suite or flag, malformed case files, an unreadable baseline.
@@ -28,7 +29,9 @@ Examples:
   switchboard eval malicious --model scripted        one suite, through the OpenAI HTTP client
   switchboard eval --baseline evals/baseline.json    the regression gate CI runs
   switchboard eval --out report.json --markdown report.md
-  switchboard eval routing                           the tool router, with and without`;
+  switchboard eval routing                           the tool router, with and without
+  switchboard eval routing --requests holdout        on the requests kept out of tuning
+  OPENAI_API_KEY=... switchboard eval routing --model gpt-4.1-mini`;
 
 /** Adds `switchboard eval`. */
 export function addEvalCommands({
@@ -70,6 +73,7 @@ export function addEvalCommands({
     .option('--recall-threshold <n>', 'eval routing: least relevance to keep a candidate (default 0.3)')
     .option('--accept-threshold <n>', 'eval routing: least relevance to trust the best (default 0.4)')
     .option('--embeddings <model>', 'eval routing: add embedding recall with this model (OPENAI_BASE_URL)')
+    .option('--requests <file>', 'eval routing: the labelled requests, requests (default) or holdout')
     .addHelpText('after', EVAL_HELP)
     .action(
       async (
@@ -90,6 +94,7 @@ export function addEvalCommands({
           recallThreshold?: string;
           acceptThreshold?: string;
           embeddings?: string;
+          requests?: string;
         },
       ) => {
         if (suite === 'routing') {

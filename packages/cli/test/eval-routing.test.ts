@@ -24,7 +24,7 @@ describe('switchboard eval routing', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'Tool routing: 6 tools, 6 labelled requests (4 expect tools, 1 clarify, 1 unsupported)',
+      'Tool routing: 6 tools, 6 labelled requests of requests.yaml (4 expect tools, 1 clarify, 1 unsupported)',
     );
     expect(run.stdout).toContain('Chooser: offline-planner, the same model with and without the router.');
     expect(run.stdout).toMatch(/wrong-tool rate\s+\d+\.\d%\s+\d+\.\d%/);
@@ -58,6 +58,68 @@ describe('switchboard eval routing', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('runs the same evaluation with a model behind an OpenAI-compatible endpoint choosing (--model)', async () => {
+    const server = await startOpenAICompatibleServer({ model: new OfflineModel(), apiKey: 'local-key' });
+    try {
+      const run = await switchboard(
+        ['eval', 'routing', '--cases', FIXTURES, '--model', 'local-chooser', '--top-k', '2', '--json'],
+        { OPENAI_API_KEY: 'local-key', OPENAI_BASE_URL: server.baseURL },
+      );
+      expect(run.code).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.model).toBe('local-chooser');
+      // Every model step of both arms went over HTTP to the endpoint, named as --model said.
+      const steps = report.withRouter.modelSteps + report.withoutRouter.modelSteps;
+      expect(steps).toBeGreaterThan(0);
+      expect(server.requests).toHaveLength(steps);
+      expect(server.requests.every((request) => request.model === 'local-chooser')).toBe(true);
+      // With the router the endpoint was offered at most two tools a step, without it all six.
+      const offered = server.requests.map((request) => request.tools?.length ?? 0);
+      expect(Math.max(...offered)).toBe(6);
+      expect(offered.filter((count) => count <= 2)).toHaveLength(report.withRouter.modelSteps);
+      expect(report.recallAtK).toBe(1);
+      expect(report.withRouter.wrongToolRate).toBeLessThanOrEqual(report.withoutRouter.wrongToolRate);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says what to set when --model names a model and there is no API key or endpoint', async () => {
+    const run = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--model', 'gpt-4.1-mini'], {
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('The model "gpt-4.1-mini" needs OPENAI_API_KEY');
+    expect(run.stdout).toBe('');
+  });
+
+  it('stops, without printing the key, when the endpoint refuses it', async () => {
+    const server = await startOpenAICompatibleServer({ model: new OfflineModel(), apiKey: 'local-key' });
+    try {
+      const run = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--model', 'local-chooser'], {
+        OPENAI_API_KEY: 'sk-wrong-key-123',
+        OPENAI_BASE_URL: server.baseURL,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/refused the API key/);
+      expect(`${run.stdout}${run.stderr}`).not.toContain('sk-wrong-key-123');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('runs the held-out requests with --requests holdout, and names the set it ran', async () => {
+    const run = await switchboard(['eval', 'routing', '--requests', 'holdout', '--json']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.catalogue.requestsFile).toBe('holdout.yaml');
+    expect(report.catalogue.requests).toBeGreaterThan(0);
+    const missing = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--requests', 'holdout']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No labelled requests at');
   });
 
   it('says what to set when --embeddings has no API key', async () => {

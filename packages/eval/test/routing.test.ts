@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AgentError, type ChatModel, type ChatRequest } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import { describe, expect, it } from 'vitest';
-import { expectedTools, loadRoutingCatalogue, runRoutingEval } from '../src/index.ts';
+import { expectedTools, formatRoutingReport, loadRoutingCatalogue, runRoutingEval } from '../src/index.ts';
 
 const REPO_CATALOGUE = fileURLToPath(new URL('../../../evals/routing/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/cases/routing/', import.meta.url));
@@ -63,6 +64,43 @@ describe('runRoutingEval', () => {
     }
     expect(report.recallAtK).toBe(1);
     expect(report.withRouter.wrongToolRate).toBeLessThanOrEqual(report.withoutRouter.wrongToolRate);
+  });
+
+  it('counts apart the requests an endpoint rejects (more tools than it takes) and leaves them out of the rates', async () => {
+    const catalogue = await loadRoutingCatalogue({ dir: FIXTURE });
+    /** An endpoint that takes at most four tools a request, as the OpenAI API takes at most 128. */
+    const limited = (): ChatModel => {
+      const inner = new OfflineModel();
+      const check = (request: ChatRequest) => {
+        if ((request.tools?.length ?? 0) > 4)
+          throw new AgentError('MODEL_BAD_REQUEST', { message: 'at most 4 tools' });
+      };
+      return {
+        modelId: 'four-tools-at-most',
+        provider: inner.provider,
+        capabilities: inner.capabilities,
+        generate: async (request) => {
+          check(request);
+          return inner.generate(request);
+        },
+        stream: (request) => {
+          check(request);
+          return inner.stream(request);
+        },
+      };
+    };
+    const report = await runRoutingEval({ catalogue, model: limited, router: { topK: 2 } });
+    // Offered all six tools, the endpoint rejects every request that reaches it; offered two, none.
+    expect(report.withoutRouter.modelErrors).toBe(catalogue.requests.length);
+    expect(report.withoutRouter).toMatchObject({ modelSteps: 0, wrongToolRate: 0, rightToolRate: 0 });
+    expect(report.withRouter.modelErrors).toBe(0);
+    expect(report.withRouter.rightToolRate).toBeGreaterThan(0);
+    expect(
+      report.results.withoutRouter.every((result) => result.modelError?.startsWith('MODEL_BAD_REQUEST')),
+    ).toBe(true);
+    expect(formatRoutingReport(report)).toContain(
+      `the model endpoint rejected ${catalogue.requests.length} requests without the router`,
+    );
   });
 
   it('reads a list of tools as a request that needs each of them', () => {

@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentError } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { OpenAIEmbedder } from '@switchboard/agent/openai';
 import {
   formatRoutingReport,
   isEvaluationError,
   loadRoutingCatalogue,
+  type ModelSource,
+  openModelSource,
   type RoutingReport,
   runRoutingEval,
 } from '@switchboard/eval';
@@ -17,8 +18,14 @@ import { EXIT, type Output } from '../io/output.ts';
 export interface RoutingEvalCommandOptions {
   /** The directory holding the suite folders; the catalogue is its `routing/` folder. */
   casesDir: string;
-  /** `--model`: only `offline` is supported here. */
+  /**
+   * `--model`: the model that chooses in both arms, as `switchboard eval` takes it: `offline`,
+   * `scripted` (the offline planner behind a local OpenAI-compatible server) or a model name at
+   * OPENAI_BASE_URL with OPENAI_API_KEY.
+   */
   model: string;
+  /** `--requests`: the file of labelled requests in the catalogue's folder (default `requests`; `holdout`). */
+  requests?: string | undefined;
   /** `--top-k`, `--recall-threshold`, `--accept-threshold` as typed; the router's defaults when absent. */
   topK?: string | undefined;
   recallThreshold?: string | undefined;
@@ -27,24 +34,19 @@ export interface RoutingEvalCommandOptions {
   embeddings?: string | undefined;
   json: boolean;
   out?: string | undefined;
-  /** The environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL` for `--embeddings`). */
+  /** The environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL` for `--model <name>` and `--embeddings`). */
   env: NodeJS.ProcessEnv;
   output: Output;
 }
 
 /**
  * `switchboard eval routing`: runs the labelled requests of `evals/routing` through the agent loop with
- * and without the tool router, with the offline model choosing in both, and prints recall@k, the
- * wrong-tool and clarification rates and the prompt tokens per step. Exit 0 done, 2 usage.
+ * and without the tool router, with the same model choosing in both (`--model`, offline by default),
+ * and prints recall@k, the wrong-tool and clarification rates and the prompt tokens per step. Exit 0
+ * done, 2 usage (a bad flag or catalogue, a real model without OPENAI_API_KEY or OPENAI_BASE_URL).
  */
 export async function routingEvalCommand(options: RoutingEvalCommandOptions): Promise<number> {
   const { output } = options;
-  if (options.model !== 'offline') {
-    output.err(
-      `switchboard eval routing compares the router with the offline model choosing (--model offline); "${options.model}" is not supported here yet.`,
-    );
-    return EXIT.usage;
-  }
   const router: { topK?: number; recallThreshold?: number; acceptThreshold?: number } = {};
   for (const [flag, key, text] of [
     ['--top-k', 'topK', options.topK],
@@ -69,6 +71,7 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     return EXIT.usage;
   }
   let report: RoutingReport;
+  let models: ModelSource | undefined;
   try {
     const baseURL = options.env.OPENAI_BASE_URL?.trim();
     const embedder =
@@ -79,13 +82,23 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
             apiKey: apiKey ?? '',
             ...(baseURL ? { baseURL } : {}),
           });
-    const catalogue = await loadRoutingCatalogue({ dir: join(options.casesDir, 'routing') });
+    const catalogue = await loadRoutingCatalogue({
+      dir: join(options.casesDir, 'routing'),
+      ...(options.requests !== undefined ? { requests: options.requests } : {}),
+    });
+    // The same models `switchboard eval` runs on: one owner of "offline, scripted or a named model".
+    models = await openModelSource({
+      model: options.model,
+      apiKey: apiKey || undefined,
+      baseURL: baseURL || undefined,
+    });
+    const source = models;
     output.err(
-      `Routing ${catalogue.requests.length} labelled requests over ${catalogue.tools.length} tools, with and without the router…`,
+      `Routing ${catalogue.requests.length} labelled requests of ${catalogue.requestsFile} over ${catalogue.tools.length} tools on ${source.name}, with and without the router…`,
     );
     report = await runRoutingEval({
       catalogue,
-      model: () => new OfflineModel(),
+      model: () => source.modelFor('catalogue'),
       router: { ...router, ...(embedder ? { embedder } : {}) },
     });
   } catch (error) {
@@ -98,6 +111,8 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
       return EXIT.usage;
     }
     return reportFailure({ error, output });
+  } finally {
+    await models?.close();
   }
   const json = `${JSON.stringify(report, null, 2)}\n`;
   if (options.out) {

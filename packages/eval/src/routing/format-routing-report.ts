@@ -19,7 +19,7 @@ export function formatRoutingReport(report: RoutingReport): string {
   const mark = (met: boolean) => (met ? 'met' : 'NOT met');
   const width = Math.max(...ROWS.map((row) => row.label.length)) + 2;
   const lines = [
-    `Tool routing: ${catalogue.tools} tools, ${catalogue.requests} labelled requests (${catalogue.expectingTools} expect tools, ${catalogue.clarify} clarify, ${catalogue.unsupported} unsupported)`,
+    `Tool routing: ${catalogue.tools} tools, ${catalogue.requests} labelled requests of ${catalogue.requestsFile} (${catalogue.expectingTools} expect tools, ${catalogue.clarify} clarify, ${catalogue.unsupported} unsupported)`,
     `Chooser: ${report.model}, the same model with and without the router. Router: recall threshold ${router.recallThreshold}, acceptance threshold ${router.acceptThreshold}, top ${router.topK}, ${router.embeddingModel ? `lexical and embedding recall (${router.embeddingModel})` : 'lexical recall'}.`,
     '',
     `${''.padEnd(width)}${'with router'.padStart(14)}${'without'.padStart(12)}`,
@@ -33,5 +33,14 @@ export function formatRoutingReport(report: RoutingReport): string {
     `wrong-tool rate ${percent(report.withRouter.wrongToolRate)} with the router, ${percent(report.withoutRouter.wrongToolRate)} without (target: no worse: ${mark(report.withRouter.wrongToolRate <= report.withoutRouter.wrongToolRate)})`,
     `requests labelled clarify that were clarified: ${percent(report.clarifiedWhenAmbiguous)}; labelled unsupported that were declined: ${percent(report.declinedWhenUnsupported)}`,
   ];
+  for (const [arm, figures] of [
+    ['with the router', report.withRouter],
+    ['without the router', report.withoutRouter],
+  ] as const) {
+    if (figures.modelErrors > 0)
+      lines.push(
+        `the model endpoint rejected ${figures.modelErrors} request${figures.modelErrors === 1 ? '' : 's'} ${arm} (MODEL_BAD_REQUEST, e.g. more tools than it takes); the rates of that arm leave them out`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }

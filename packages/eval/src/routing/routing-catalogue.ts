@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type AnyTool, defineTool } from '@switchboard/agent';
 import { parse as parseYaml } from 'yaml';
@@ -33,6 +33,8 @@ export type LabelledRequest = z.infer<typeof LabelledRequest>;
 export interface RoutingCatalogue {
   tools: AnyTool[];
   requests: LabelledRequest[];
+  /** The file the requests came from, inside the catalogue's folder (e.g. `requests.yaml`). */
+  requestsFile: string;
 }
 
 /** The tools a request expects (empty for `clarify` and `unsupported`). */
@@ -58,6 +60,12 @@ function toTool(entry: CatalogueTool): AnyTool {
   });
 }
 
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
 async function readYaml(file: string, cwd: string, problems: string[]): Promise<unknown[]> {
   try {
     const value: unknown = parseYaml(await readFile(file, 'utf8'));
@@ -69,17 +77,34 @@ async function readYaml(file: string, cwd: string, problems: string[]): Promise<
   return [];
 }
 
+/** Options of {@link loadRoutingCatalogue}. */
+export interface LoadRoutingCatalogueOptions {
+  /** The catalogue's folder, holding `tools/*.yaml` and the request files (e.g. `evals/routing`). */
+  dir: string;
+  /**
+   * The labelled requests to load: a YAML file of `dir`, by name with or without `.yaml` (default
+   * `requests.yaml`, the set the router is tuned on; `holdout` is the set kept out of tuning).
+   */
+  requests?: string;
+  /** Paths in messages are relative to it (default the working directory). */
+  cwd?: string;
+}
+
 /**
- * Loads `<dir>/tools/*.yaml` (the tools) and `<dir>/requests.yaml` (the labelled requests); throws
- * `INVALID_CASES` naming every malformed entry, duplicate tool and request that names an unknown tool.
+ * Loads `<dir>/tools/*.yaml` (the tools) and `<dir>/requests.yaml`, or the file `requests` names (the
+ * labelled requests); throws `CASES_NOT_FOUND` when either is missing, and `INVALID_CASES` naming
+ * every malformed entry, duplicate tool and request that names an unknown tool.
  */
 export async function loadRoutingCatalogue({
   dir,
+  requests: requestsName = 'requests.yaml',
   cwd = process.cwd(),
-}: {
-  dir: string;
-  cwd?: string;
-}): Promise<RoutingCatalogue> {
+}: LoadRoutingCatalogueOptions): Promise<RoutingCatalogue> {
+  const requestsFile = /\.ya?ml$/.test(requestsName) ? requestsName : `${requestsName}.yaml`;
+  if (!/^[\w.-]+$/.test(requestsFile))
+    throw new EvaluationError('CASES_NOT_FOUND', {
+      message: `The requests file "${requestsName}" must be a file name of the catalogue's folder, e.g. requests or holdout.`,
+    });
   const problems: string[] = [];
   let files: string[];
   try {
@@ -109,19 +134,24 @@ export async function loadRoutingCatalogue({
     names.add(entry.name);
   }
   const requests: LabelledRequest[] = [];
-  const list = await readYaml(join(dir, 'requests.yaml'), cwd, problems);
+  const requestsPath = join(dir, requestsFile);
+  if (!(await exists(requestsPath)))
+    throw new EvaluationError('CASES_NOT_FOUND', {
+      message: `No labelled requests at ${relative(cwd, requestsPath)}: name a YAML file of ${relative(cwd, dir) || '.'}, e.g. requests or holdout.`,
+    });
+  const list = await readYaml(requestsPath, cwd, problems);
   list.forEach((value, index) => {
     const parsed = LabelledRequest.safeParse(value);
     if (!parsed.success) {
       problems.push(
-        ...describeIssues(parsed.error.issues).map((issue) => `requests.yaml[${index}]: ${issue}`),
+        ...describeIssues(parsed.error.issues).map((issue) => `${requestsFile}[${index}]: ${issue}`),
       );
       return;
     }
     const unknown = expectedTools(parsed.data.expect).filter((tool) => !names.has(tool));
     if (unknown.length > 0)
       problems.push(
-        `requests.yaml[${index}] ("${parsed.data.text}") expects ${unknown.join(', ')}, which the catalogue lacks`,
+        `${requestsFile}[${index}] ("${parsed.data.text}") expects ${unknown.join(', ')}, which the catalogue lacks`,
       );
     requests.push(parsed.data);
   });
@@ -131,5 +161,5 @@ export async function loadRoutingCatalogue({
       problems,
     });
   }
-  return { tools: entries.map(toTool), requests };
+  return { tools: entries.map(toTool), requests, requestsFile };
 }

@@ -2,6 +2,7 @@ import {
   type ChatModel,
   defineAgent,
   estimateTextTokens,
+  isAgentError,
   type RoutingOutcome,
   runAgent,
   silentLogger,
@@ -25,6 +26,11 @@ export interface RoutedRequestResult {
   /** Prompt tokens of each model call, and of the tool declarations in it. */
   promptTokens: number[];
   toolTokens: number[];
+  /**
+   * The model endpoint rejected the request (`MODEL_BAD_REQUEST`), e.g. more tools than it takes (the
+   * OpenAI API takes at most 128): the request counts in no rate of this arm.
+   */
+  modelError?: string;
 }
 
 /** The figures of one arm over every request. */
@@ -39,12 +45,16 @@ export interface RoutingArmFigures {
   promptTokensPerStep: number;
   toolTokensPerStep: number;
   modelSteps: number;
+  /** Requests the model endpoint rejected; the rates above leave them out. */
+  modelErrors: number;
 }
 
 /** The routing evaluation's report. */
 export interface RoutingReport {
   catalogue: {
     tools: number;
+    /** The file of labelled requests run (`requests.yaml`, `holdout.yaml`). */
+    requestsFile: string;
     requests: number;
     expectingTools: number;
     clarify: number;
@@ -103,14 +113,30 @@ export async function runRoutingEval({
   );
   const run = async (request: LabelledRequest, routed: boolean): Promise<RoutedRequestResult> => {
     const expected = expectedTools(request.expect);
-    const result = await runAgent({
-      agent,
-      model: model(),
-      input: request.text,
-      logger: silentLogger(),
-      maxSteps: 3,
-      ...(routed ? { router: toolRouter } : {}),
-    });
+    let result: Awaited<ReturnType<typeof runAgent>>;
+    try {
+      result = await runAgent({
+        agent,
+        model: model(),
+        input: request.text,
+        logger: silentLogger(),
+        maxSteps: 3,
+        ...(routed ? { router: toolRouter } : {}),
+      });
+    } catch (error) {
+      // One request the endpoint will not take is a finding; a key refused or an endpoint down stops the run.
+      if (!isAgentError(error, 'MODEL_BAD_REQUEST')) throw error;
+      const modelError = 'MODEL_BAD_REQUEST: the model endpoint rejected the request';
+      return {
+        text: request.text,
+        expected,
+        called: [],
+        wrongTool: false,
+        promptTokens: [],
+        toolTokens: [],
+        modelError,
+      };
+    }
     const called = [...new Set(result.toolCalls.filter((call) => call.step === 1).map((call) => call.tool))];
     const offered = result.routing
       ? result.routing.candidates.map((candidate) => candidate.tool)
@@ -148,6 +174,7 @@ export async function runRoutingEval({
   return {
     catalogue: {
       tools: catalogue.tools.length,
+      requestsFile: catalogue.requestsFile,
       requests: catalogue.requests.length,
       expectingTools: expecting.length,
       clarify: clarifyCases.length,
@@ -176,7 +203,8 @@ export async function runRoutingEval({
   };
 }
 
-function figures(results: readonly RoutedRequestResult[]): RoutingArmFigures {
+function figures(all: readonly RoutedRequestResult[]): RoutingArmFigures {
+  const results = all.filter((result) => result.modelError === undefined);
   const expecting = results.filter((result) => result.expected.length > 0);
   const exact = (result: RoutedRequestResult) =>
     result.called.length === result.expected.length &&
@@ -188,5 +216,6 @@ function figures(results: readonly RoutedRequestResult[]): RoutingArmFigures {
     promptTokensPerStep: mean(results.flatMap((result) => result.promptTokens)),
     toolTokensPerStep: mean(results.flatMap((result) => result.toolTokens)),
     modelSteps: results.reduce((sum, result) => sum + result.promptTokens.length, 0),
+    modelErrors: all.length - results.length,
   };
 }
