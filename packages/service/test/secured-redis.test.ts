@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { createRedisConnection, type RedisConnection } from '@switchboard/a2a/redis';
 import { AgentRegistry } from '@switchboard/a2a/registry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearerClient } from './support/bearer-client.ts';
 import { serviceKeyEnv } from './support/service-keys.ts';
 import { makeTestCertificates } from './support/test-certificates.ts';
 
@@ -71,15 +71,7 @@ async function servesOn(redis: RedisConnection, redisEnv: Record<string, string>
   expect((await fetch(`${url}/readyz`)).status, worker.output()).toBe(200);
   expect((await new AgentRegistry({ redis, namespace }).list()).map((entry) => entry.name)).toEqual(['echo']);
 
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${TOKEN}`);
-    return fetch(input, { ...init, headers });
-  };
-  const client = await new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }).createFromUrl(url);
+  const client = await bearerClient(url, TOKEN);
   const task = await client.sendMessage(
     sendMessageRequest({ message: userMessage({ text: 'Hello there' }) }),
   );

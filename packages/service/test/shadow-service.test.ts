@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { type ShadowPair, ShadowPairStore } from '@switchboard/a2a/shadow';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { bearerClient } from './support/bearer-client.ts';
 import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -73,15 +73,7 @@ describe('a service with a shadow (<AGENT>_SHADOW_*)', () => {
       expect(ended, worker.output()).toBeUndefined();
       if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200) break;
     }
-    const fetchImpl: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('Authorization', `Bearer ${TOKEN}`);
-      return fetch(input, { ...init, headers });
-    };
-    const client = await new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }).createFromUrl(url);
+    const client = await bearerClient(url, TOKEN);
     const task = await client.sendMessage(
       sendMessageRequest({ message: userMessage({ text: 'Hello there' }) }),
     );
