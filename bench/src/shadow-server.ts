@@ -66,6 +66,9 @@ const worker: ShadowWorker | undefined =
         pairs,
         redis: redis.duplicate(),
         concurrency: 8,
+        // In the service's process it yields to live work as a service's shadow does (its default
+        // <AGENT>_SHADOW_YIELD_ABOVE); a worker of its own takes all its process has.
+        yieldAbove: mode === 'on' ? 0.7 : 1,
         logger,
       })
     : undefined;

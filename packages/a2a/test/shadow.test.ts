@@ -207,6 +207,46 @@ describe('a shadow beside a live agent', () => {
     expect(pair.shadow?.answer).toBe('I have seen 2 user message(s).');
   });
 
+  it('yields to live work: while this process is busy it runs no copy, and runs it once the load is gone', async () => {
+    const shop = await startShop({ share: 1 });
+    const worker = startShadowWorker({
+      agent: shop.agent,
+      model: orderModel({ alsoRefund: false, answer: 'Order A10086 has shipped.' }),
+      copies: shop.copies,
+      pairs: shop.pairs,
+      redis: redis.duplicate(),
+      yieldAbove: 0.5,
+    });
+    cleanups.push(() => worker.close());
+    // Keep this process's event loop nearly always busy for 2.5 s, as live requests would, and ask
+    // while it is.
+    let loaded = true;
+    const load = (async () => {
+      const until = Date.now() + 2_500;
+      while (Date.now() < until) {
+        const sliceEnd = Date.now() + 45;
+        while (Date.now() < sliceEnd) {
+          // a slice of CPU work between two turns of the loop
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      loaded = false;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const task = await shop.ask('Where is my order A10086?');
+    let shadowDuringLoad: ShadowPair['shadow'];
+    while (loaded) {
+      shadowDuringLoad ??= (await shop.pairs.get(task.id))?.shadow;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await load;
+    expect(shadowDuringLoad).toBeUndefined();
+    expect(worker.yielded).toBeGreaterThan(0);
+    const pair = await pairWhenComplete(shop.pairs, task.id);
+    expect(pair.shadow?.answer).toBe('Order A10086 has shipped.');
+    expect(worker.handled).toBe(1);
+  });
+
   it('copies no request outside the share', async () => {
     const shop = await startShop({ share: 0 });
     await shop.ask('Where is my order A10086?');

@@ -80,6 +80,7 @@ export function startShadow({
     pairs,
     redis: duplicateConnection(redis, `${name}-shadow`),
     concurrency: config.concurrency,
+    yieldAbove: config.yieldAbove,
     audit,
     tracer,
     logger,

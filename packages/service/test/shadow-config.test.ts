@@ -29,6 +29,7 @@ describe('an agent’s shadow settings', () => {
         instructions: undefined,
         retentionDays: 7,
         concurrency: 2,
+        yieldAbove: 0.7,
       },
     });
   });
@@ -81,13 +82,21 @@ describe('an agent’s shadow settings', () => {
         ORDERS_SHADOW_SHARE: '1',
         ORDERS_SHADOW_RETENTION_DAYS: 'forever',
         ORDERS_SHADOW_CONCURRENCY: '0',
+        ORDERS_SHADOW_YIELD_ABOVE: '70%',
         ORDERS_SHADOW_INSTRUCTIONS_FILE: '/nonexistent/prompt.md',
       }).map((problem) => problem.variable),
     ).toEqual([
       'ORDERS_SHADOW_INSTRUCTIONS_FILE',
       'ORDERS_SHADOW_RETENTION_DAYS',
       'ORDERS_SHADOW_CONCURRENCY',
+      'ORDERS_SHADOW_YIELD_ABOVE',
     ]);
+    expect(
+      readShadowConfig(
+        { ORDERS_SHADOW_CANDIDATE: 'v2', ORDERS_SHADOW_SHARE: '1', ORDERS_SHADOW_YIELD_ABOVE: '1' },
+        'orders',
+      ),
+    ).toMatchObject({ ok: true, config: { yieldAbove: 1 } });
   });
 
   it('refuse a variable under the shadow prefix that is not a setting (a typo does not leave it off)', () => {

@@ -14,6 +14,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { delegationTarget } from '../delegate/delegation-tools.ts';
 import { A2aError } from '../errors.ts';
 import { activeTraceId } from './active-trace.ts';
+import { watchEventLoop } from './loop-busy.ts';
 import { type ShadowCandidate, type ShadowProposal, shadowAgent } from './shadow-agent.ts';
 import type { ShadowCopyStream } from './shadow-copy-stream.ts';
 import type { ShadowPairStore } from './shadow-pair-store.ts';
@@ -36,6 +37,13 @@ export interface ShadowWorkerOptions {
   redis: Redis | Cluster;
   /** Copies run at once (default 4). */
   concurrency?: number;
+  /**
+   * Yield to live work in this process: while its event loop was busier than this share (0 to 1) over
+   * the last quarter second, take no new copy (default 1: never wait, for a worker in a process of its
+   * own). Copies wait in their stream meanwhile; one that waits past the stream's length is never run,
+   * and its pair stays without a shadow side (the report's "pairs" against "compared").
+   */
+  yieldAbove?: number;
   credentials?: CredentialVault | Readonly<Record<string, string>>;
   audit?: AuditSink;
   tracer?: AgentTracer;
@@ -47,6 +55,8 @@ export interface ShadowWorkerOptions {
 export interface ShadowWorker {
   /** Copies run so far. */
   readonly handled: number;
+  /** Quarter seconds it waited for live work (see `yieldAbove`). */
+  readonly yielded: number;
   /** Stops taking copies, lets the running ones finish, and closes its connection. */
   close(): Promise<void>;
 }
@@ -69,12 +79,18 @@ export function startShadowWorker({
   pairs,
   redis,
   concurrency = 4,
+  yieldAbove = 1,
   logger = silentLogger(),
   ...runOptions
 }: ShadowWorkerOptions): ShadowWorker {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new A2aError('INVALID_OPTIONS', {
       message: `startShadowWorker concurrency must be a whole number of at least 1, got ${concurrency}.`,
+    });
+  }
+  if (!(yieldAbove > 0 && yieldAbove <= 1)) {
+    throw new A2aError('INVALID_OPTIONS', {
+      message: `startShadowWorker yieldAbove must be a share above 0 and at most 1 (1: never wait), got ${yieldAbove}.`,
     });
   }
   const live = () => (typeof agent === 'function' ? agent() : agent);
@@ -86,9 +102,20 @@ export function startShadowWorker({
   };
   const consumer = `${live().name}-${randomUUID()}`;
   let handled = 0;
+  let yielded = 0;
   let stopping = false;
+  const loopWatch = yieldAbove < 1 ? watchEventLoop() : undefined;
+
+  const yieldToLive = async () => {
+    while (!stopping && loopWatch && loopWatch.busy() > yieldAbove) {
+      yielded += 1;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
 
   const runCopy = async (copy: ShadowCopy) => {
+    // A copy read while the process is busy waits for the live work to ease first.
+    await yieldToLive();
     const current = live();
     const reaching = liveDelegations(current);
     if (reaching.length > 0) {
@@ -153,6 +180,7 @@ export function startShadowWorker({
 
   const loop = (async () => {
     while (!stopping) {
+      await yieldToLive();
       try {
         await copies.take({ redis, consumer, count: concurrency, blockMs: 500, handle: runCopy });
       } catch (error) {
@@ -167,9 +195,13 @@ export function startShadowWorker({
     get handled() {
       return handled;
     },
+    get yielded() {
+      return yielded;
+    },
     async close() {
       stopping = true;
       await loop;
+      loopWatch?.stop();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

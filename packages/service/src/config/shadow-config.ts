@@ -22,6 +22,12 @@ export interface ShadowConfig {
   retentionDays: number;
   /** Copies the shadow runs at once in this process (`<AGENT>_SHADOW_CONCURRENCY`, default 2). */
   concurrency: number;
+  /**
+   * How busy the service's event loop may be, 0 to 1, for the shadow to start a copy
+   * (`<AGENT>_SHADOW_YIELD_ABOVE`, default 0.7; 1: never wait): above it the shadow waits, so the
+   * live requests keep the process.
+   */
+  yieldAbove: number;
 }
 
 const SETTINGS = [
@@ -33,6 +39,7 @@ const SETTINGS = [
   'INSTRUCTIONS_FILE',
   'RETENTION_DAYS',
   'CONCURRENCY',
+  'YIELD_ABOVE',
 ] as const;
 
 /**
@@ -103,6 +110,14 @@ export function readShadowConfig(
   if (concurrency === undefined) {
     problems.push({ variable: name('CONCURRENCY'), message: 'must be a whole number from 1 to 64' });
   }
+  const yieldText = value('YIELD_ABOVE');
+  const yieldAbove = yieldText === undefined ? 0.7 : Number(yieldText);
+  if (!(yieldAbove > 0 && yieldAbove <= 1)) {
+    problems.push({
+      variable: name('YIELD_ABOVE'),
+      message: `must be a share above 0 and at most 1 (how busy the service may be for the shadow to run a copy, e.g. 0.7; 1 never waits), not "${yieldText}"`,
+    });
+  }
   if (
     problems.length > 0 ||
     !candidate ||
@@ -121,6 +136,7 @@ export function readShadowConfig(
       instructions,
       retentionDays,
       concurrency,
+      yieldAbove,
     },
   };
 }
