@@ -289,6 +289,37 @@ describe('RedisTaskStore', () => {
     expect(logger.entries.map((entry) => entry.fields.taskId)).toContain('task-odd');
   });
 
+  it('a cancel saved by another replica wins over the later saves of the replica running the task', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const { WORKING, CANCELED, COMPLETED } = {
+      WORKING: TaskState.TASK_STATE_WORKING,
+      CANCELED: TaskState.TASK_STATE_CANCELED,
+      COMPLETED: TaskState.TASK_STATE_COMPLETED,
+    };
+    await running.save(makeTask({ id: 'task-raced', state: WORKING }), anonymous);
+    // The running replica reads its own copy; the other one reads Redis and cancels.
+    expect((await running.load('task-raced', anonymous))?.status?.state).toBe(WORKING);
+    const seen = await other.load('task-raced', anonymous);
+    expect(seen?.status?.state).toBe(WORKING);
+    await other.save({ ...(seen as Task), status: { ...seen?.status, state: CANCELED } } as Task, anonymous);
+    // Saves the running replica makes from what it held before it heard of the cancel change nothing.
+    await running.save(makeTask({ id: 'task-raced', state: WORKING }), anonymous);
+    await running.save(makeTask({ id: 'task-raced', state: COMPLETED }), anonymous);
+    for (const store of [other, running, new RedisTaskStore({ redis, prefix })]) {
+      expect((await store.load('task-raced', anonymous))?.status?.state).toBe(CANCELED);
+    }
+    const listed = await other.list(listRequest({ status: CANCELED }), anonymous);
+    expect(listed.tasks.map((task) => task.id)).toEqual(['task-raced']);
+    expect((await other.list(listRequest({ status: COMPLETED }), anonymous)).totalSize).toBe(0);
+    // Its own cancel is written, as ever.
+    await running.save(
+      makeTask({ id: 'task-raced', state: CANCELED, timestamp: '2025-01-03T00:00:00.000Z' }),
+      anonymous,
+    );
+    expect((await other.load('task-raced', anonymous))?.status?.timestamp).toBe('2025-01-03T00:00:00.000Z');
+  });
+
   it('publishes the task id on the cancel channel when a task is saved as canceled, and not before', async () => {
     const subscriber = testRedis();
     const channel = taskCanceledChannel(prefix);

@@ -9,6 +9,7 @@ import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { A2aError } from '../errors.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
+import { runGuardedSave, type SaveCommand } from './guarded-save.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 import { loadStoredTasks } from './stored-task.ts';
@@ -85,7 +86,9 @@ function positiveSeconds(name: string, value: number): number {
  * scope, per state and per context, so `list()` pages without SCAN. Terminal tasks expire after
  * `retention.terminalTtlSeconds`, others after `retention.activeTtlSeconds`; index entries of expired
  * tasks are pruned on `list()`. A save into `TASK_STATE_CANCELED` publishes the task id on
- * {@link taskCanceledChannel}.
+ * {@link taskCanceledChannel} and marks the task canceled (`<prefix>:task-canceled:<id>`), after
+ * which saves of any other state are refused: a cancel from another replica wins over the replica
+ * still running the task, which serves its loads from what it last saved.
  *
  * @example
  * const taskStore = new RedisTaskStore({ redis, prefix: '{switchboard:orders}' });
@@ -137,8 +140,9 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * Saves a task. A save that only adds progress to a working task waits up to `progressDelayMs`
-   * (see the option); any other is written at once, with what waited, in one MULTI with its index
-   * entries (a cancellation is published in it too). The first write of a task (in this process)
+   * (see the option); any other is written at once, with what waited, in one script call with its
+   * index entries (a cancellation is published in it too). Once a task was saved canceled (here or
+   * on another replica), a save of any other state writes nothing. The first write of a task (in this process)
    * writes every index entry; the next ones the task, its scores, and its state index when it moved.
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -202,31 +206,32 @@ export class RedisTaskStore implements TaskStore {
     const state = task.status?.state;
     const score = scoreArg(timestampScore(task.status?.timestamp));
     const now = Date.now();
+    const canceled = state === TaskState.TASK_STATE_CANCELED;
     const ttlMs =
       state !== undefined && TERMINAL_TASK_STATES.has(state) ? this.#terminalTtlMs : this.#activeTtlMs;
     const indexTtlMs = Math.max(this.#terminalTtlMs, this.#activeTtlMs);
     const before = this.#written.get(task.id);
     const known = before?.scope === scope && before.contextId === task.contextId ? before : undefined;
     const stateKey = state === undefined ? undefined : keys.stateIndex(scope, state);
-    const multi = this.#redis
-      .multi()
-      .set(keys.task(task.id), json, 'PX', ttlMs)
-      .set(keys.owner(task.id), scope, 'PX', ttlMs)
-      .zadd(keys.index(scope), score, task.id)
-      .zadd(keys.contextIndex(scope, task.contextId), score, task.id)
-      .zadd(keys.expiry(scope), now + ttlMs, task.id);
-    if (stateKey) multi.zadd(stateKey, score, task.id);
-    if (!known) multi.hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId));
+    const commands: SaveCommand[] = [
+      ['SET', keys.task(task.id), json, 'PX', ttlMs],
+      ['SET', keys.owner(task.id), scope, 'PX', ttlMs],
+      ['ZADD', keys.index(scope), score, task.id],
+      ['ZADD', keys.contextIndex(scope, task.contextId), score, task.id],
+      ['ZADD', keys.expiry(scope), now + ttlMs, task.id],
+    ];
+    if (stateKey) commands.push(['ZADD', stateKey, score, task.id]);
+    if (!known) commands.push(['HSET', keys.contextOf(scope), task.id, encodeURIComponent(task.contextId)]);
     // A move leaves the index of the state this process last wrote; a task not running here (new to
     // this process, or back after waiting or ending, when another replica may have moved it) leaves
     // every other state's index.
     const moved = !known || known.state !== state;
     if (!known) {
       for (const other of INDEXED_TASK_STATES) {
-        if (other !== state) multi.zrem(keys.stateIndex(scope, other), task.id);
+        if (other !== state) commands.push(['ZREM', keys.stateIndex(scope, other), task.id]);
       }
     } else if (moved && known.state !== undefined) {
-      multi.zrem(keys.stateIndex(scope, known.state), task.id);
+      commands.push(['ZREM', keys.stateIndex(scope, known.state), task.id]);
     }
     // Index keys outlive their tasks: pushed back on a task's first write here and at most every half
     // TTL after; the state index a task moves into, on the move (it may be new).
@@ -234,46 +239,55 @@ export class RedisTaskStore implements TaskStore {
     if (refresh) {
       const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId), keys.contextOf(scope)];
       for (const key of [...indexKeys, keys.expiry(scope), ...(stateKey ? [stateKey] : [])])
-        multi.pexpire(key, indexTtlMs);
+        commands.push(['PEXPIRE', key, indexTtlMs]);
     } else if (moved && stateKey) {
-      multi.pexpire(stateKey, indexTtlMs);
+      commands.push(['PEXPIRE', stateKey, indexTtlMs]);
     }
-    if (state === TaskState.TASK_STATE_CANCELED) multi.publish(taskCanceledChannel(keys.prefix), task.id);
+    if (canceled) {
+      commands.push(['SET', keys.canceled(task.id), '1', 'PX', ttlMs]);
+      commands.push(['PUBLISH', taskCanceledChannel(keys.prefix), task.id]);
+    }
     // Forgotten until the save is known to have landed: a failed one is written whole next time.
     this.#written.forget(task.id);
-    let results: [Error | null, unknown][] | null;
+    let saved: boolean;
     try {
-      results = await multi.exec();
+      // Any state but canceled is refused once the task was canceled (by another replica, say): this
+      // process may hold an older copy of the task, and the cancel must win.
+      saved = await runGuardedSave({
+        redis: this.#redis,
+        marker: keys.canceled(task.id),
+        guard: !canceled,
+        commands,
+      });
     } catch (cause) {
       throw new A2aError('REDIS_UNAVAILABLE', { message: `Task ${task.id} could not be saved.`, cause });
     }
-    const failed = results?.find(([err]) => err !== null)?.[0];
-    if (!results || failed) {
-      throw new A2aError('REDIS_UNAVAILABLE', {
-        message: `Redis refused the save of task ${task.id}: ${failed?.message ?? 'transaction aborted'}.`,
-        cause: failed,
-      });
-    }
-    // A task that waits on its caller or has ended may go on elsewhere: forgotten, so its next write
-    // here clears every other state index again.
-    if (state === undefined || !RUNNING_STATES.has(state)) return;
+    // A task that waits on its caller or has ended may go on elsewhere, and a refused one was canceled
+    // elsewhere: forgotten, so its next load reads Redis and its next write clears every other state
+    // index again.
+    if (!saved || state === undefined || !RUNNING_STATES.has(state)) return;
     this.#written.set(task.id, {
       scope,
       contextId: task.contextId,
       state,
       artifacts: artifactsSignature(task),
       indexesRefreshedAt: refresh ? now : (known?.indexesRefreshedAt ?? now),
+      json,
     });
   }
 
   /**
-   * The task if it exists and belongs to the caller's scope (with the progress a save of this
-   * process holds back); a corrupt entry is logged, not thrown.
+   * The task if it exists and belongs to the caller's scope; a corrupt entry is logged, not thrown.
+   * A task this process runs (submitted or working, last written here) is read from what it last
+   * saved, the progress it holds back included, without a round trip: the SDK loads the task on
+   * every event. A cancel from another replica is seen by the next save, which it refuses.
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = this.#scope(context);
     const held = this.#held.get(taskId);
     if (held && this.#scope(held.context) === scope) return Task.fromJSON(JSON.parse(held.json));
+    const running = this.#written.get(taskId);
+    if (running && running.scope === scope) return Task.fromJSON(JSON.parse(running.json));
     const [task] = await this.#loadMany([taskId], scope);
     return task;
   }

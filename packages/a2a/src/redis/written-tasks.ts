@@ -9,10 +9,12 @@ export interface WrittenTask {
   artifacts: string;
   /** When the index keys' expiry was last pushed back (ms since the epoch). */
   indexesRefreshedAt: number;
+  /** The task as written, `Task.toJSON` JSON: loads of a task running here are served from it. */
+  json: string;
 }
 
 /**
- * The index entries this process wrote for the tasks it saved recently, so the next save of the
+ * The index entries this process wrote for the tasks it runs (and the task as written), so the next save of the
  * same task writes only what changed (its score, and its state index when the state moved) instead
  * of removing it from every other state's index and pushing back every index's expiry again.
  * Bounded: the least recently saved tasks are forgotten first, and a forgotten task's next save
