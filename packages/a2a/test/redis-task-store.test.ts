@@ -199,6 +199,38 @@ describe('RedisTaskStore', () => {
     ]);
   });
 
+  it('lists a task saved again in the same state where its state began, and pages past it', async () => {
+    const store = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const WORKING = TaskState.TASK_STATE_WORKING;
+    for (const [id, second] of [
+      ['task-p', 1],
+      ['task-q', 2],
+      ['task-r', 3],
+    ] as const) {
+      await store.save(
+        makeTask({ id, state: WORKING, timestamp: `2025-01-01T00:00:0${second}.000Z` }),
+        anonymous,
+      );
+    }
+    // task-q gets an artifact and a later status in the same state: no state change, no index write.
+    const again = makeTask({ id: 'task-q', state: WORKING, timestamp: '2025-01-01T00:00:09.000Z' });
+    again.artifacts = [
+      ...again.artifacts,
+      { ...again.artifacts[0], artifactId: 'more' } as Task['artifacts'][number],
+    ];
+    await store.save(again, anonymous);
+    const seen: string[] = [];
+    let request = listRequest({ pageSize: 1 });
+    for (let page = 0; page < 5; page += 1) {
+      const listed = await store.list(request, anonymous);
+      seen.push(...listed.tasks.map((task) => task.id));
+      if (!listed.nextPageToken) break;
+      request = { ...request, pageToken: listed.nextPageToken };
+    }
+    expect(seen).toEqual(['task-r', 'task-q', 'task-p']);
+    expect((await store.load('task-q', anonymous))?.status?.timestamp).toBe('2025-01-01T00:00:09.000Z');
+  });
+
   it('applies historyLength and includeArtifacts through the SDK request handler as with InMemoryTaskStore', async () => {
     const card = AgentCard.fromJSON({ name: 'probe', description: 'probe', version: '1.0.0' });
     const executor = { execute: async () => {}, cancelTask: async () => {} };

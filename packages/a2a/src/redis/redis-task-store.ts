@@ -18,12 +18,11 @@ import {
   decodePageToken,
   encodePageToken,
   INDEXED_TASK_STATES,
-  parseScore,
   TaskStoreKeys,
   taskCanceledChannel,
   timestampScore,
 } from './task-store-keys.ts';
-import { artifactsSignature, WrittenTasks } from './written-tasks.ts';
+import { artifactsSignature, IndexExpiries, RecentIds, WrittenTasks } from './written-tasks.ts';
 
 /** How long tasks are kept after their last save. */
 export interface TaskRetention {
@@ -54,6 +53,10 @@ export interface RedisTaskStoreOptions {
   progressDelayMs?: number;
 }
 
+/** A score as the status timestamp it was made from ('' for a task without one). */
+const isoTimestamp = (score: number | undefined) =>
+  score !== undefined && Number.isFinite(score) ? new Date(score).toISOString() : '';
+
 /** A save that waits: the task's JSON, its scope and when it is written. */
 interface HeldSave {
   json: string;
@@ -68,6 +71,8 @@ const RUNNING_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_SUBMITTED,
   TaskState.TASK_STATE_WORKING,
 ]);
+/** How often the owner key and expiry entry of a task saved again and again are rewritten, at most. */
+const HORIZON_REFRESH_MS = 60_000;
 const scoreArg = (score: number) => (Number.isFinite(score) ? score : '-inf');
 
 function positiveSeconds(name: string, value: number): number {
@@ -102,6 +107,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #ownerResolver: OwnerResolver;
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #written = new WrittenTasks();
+  /** Tasks a load here found absent (bounded): their first save needs no ZREM from other states. */
+  readonly #absent = new RecentIds();
+  readonly #indexExpiries: IndexExpiries;
   readonly #held = new Map<string, HeldSave>();
   readonly #progressDelayMs: number;
 
@@ -132,6 +140,9 @@ export class RedisTaskStore implements TaskStore {
     this.#keys = new TaskStoreKeys(prefix);
     this.#ownerResolver = ownerResolver;
     this.#logger = logger;
+    this.#indexExpiries = new IndexExpiries(
+      Math.min(HORIZON_REFRESH_MS, Math.max(this.#terminalTtlMs, this.#activeTtlMs) / 2),
+    );
   }
 
   #scope(context: ServerCallContext): string {
@@ -212,36 +223,50 @@ export class RedisTaskStore implements TaskStore {
     const indexTtlMs = Math.max(this.#terminalTtlMs, this.#activeTtlMs);
     const before = this.#written.get(task.id);
     const known = before?.scope === scope && before.contextId === task.contextId ? before : undefined;
+    // New here and absent when this process last looked (the SDK loads a task before its first save):
+    // in no other state's index.
+    const fresh = !known && this.#absent.delete(task.id);
     const stateKey = state === undefined ? undefined : keys.stateIndex(scope, state);
-    const commands: SaveCommand[] = [
-      ['SET', keys.task(task.id), json, 'PX', ttlMs],
-      ['SET', keys.owner(task.id), scope, 'PX', ttlMs],
-      ['ZADD', keys.index(scope), score, task.id],
-      ['ZADD', keys.contextIndex(scope, task.contextId), score, task.id],
-      ['ZADD', keys.expiry(scope), now + ttlMs, task.id],
-    ];
-    if (stateKey) commands.push(['ZADD', stateKey, score, task.id]);
-    if (!known) commands.push(['HSET', keys.contextOf(scope), task.id, encodeURIComponent(task.contextId)]);
-    // A move leaves the index of the state this process last wrote; a task not running here (new to
-    // this process, or back after waiting or ending, when another replica may have moved it) leaves
-    // every other state's index.
     const moved = !known || known.state !== state;
+    // The owner key and the expiry index follow the task's TTL: written on its first write here, when
+    // it changes class (active to terminal), and at most once a minute between; the owner is kept a
+    // minute longer than the task, so the task never outlives it.
+    const horizonDue = !known || known.ttlMs !== ttlMs || now - known.horizonWrittenAt >= HORIZON_REFRESH_MS;
+    const commands: SaveCommand[] = [['SET', keys.task(task.id), json, 'PX', ttlMs]];
+    const touched: string[] = [];
+    if (horizonDue) {
+      commands.push(['SET', keys.owner(task.id), scope, 'PX', ttlMs + HORIZON_REFRESH_MS]);
+      commands.push(['ZADD', keys.expiry(scope), now + ttlMs, task.id]);
+      touched.push(keys.expiry(scope));
+    }
+    // Index scores are the status timestamp of the task's last state change: written when the state
+    // changes, not for an artifact or progress in the same state.
+    if (moved) {
+      const contextKey = keys.contextIndex(scope, task.contextId);
+      commands.push(['ZADD', keys.index(scope), score, task.id], ['ZADD', contextKey, score, task.id]);
+      touched.push(keys.index(scope), contextKey);
+      if (stateKey) {
+        commands.push(['ZADD', stateKey, score, task.id]);
+        touched.push(stateKey);
+      }
+    }
     if (!known) {
+      commands.push(['HSET', keys.contextOf(scope), task.id, encodeURIComponent(task.contextId)]);
+      touched.push(keys.contextOf(scope));
+    }
+    // A move leaves the index of the state this process last wrote; a task not running here and not
+    // new (back after waiting or ending, when another replica may have moved it) leaves every other
+    // state's index.
+    if (!known && !fresh) {
       for (const other of INDEXED_TASK_STATES) {
         if (other !== state) commands.push(['ZREM', keys.stateIndex(scope, other), task.id]);
       }
-    } else if (moved && known.state !== undefined) {
+    } else if (known && moved && known.state !== undefined) {
       commands.push(['ZREM', keys.stateIndex(scope, known.state), task.id]);
     }
-    // Index keys outlive their tasks: pushed back on a task's first write here and at most every half
-    // TTL after; the state index a task moves into, on the move (it may be new).
-    const refresh = !known || now - known.indexesRefreshedAt > indexTtlMs / 2;
-    if (refresh) {
-      const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId), keys.contextOf(scope)];
-      for (const key of [...indexKeys, keys.expiry(scope), ...(stateKey ? [stateKey] : [])])
-        commands.push(['PEXPIRE', key, indexTtlMs]);
-    } else if (moved && stateKey) {
-      commands.push(['PEXPIRE', stateKey, indexTtlMs]);
+    // Index keys outlive their tasks: each pushed back by this process at most once a minute.
+    for (const key of touched) {
+      if (this.#indexExpiries.due(key, now)) commands.push(['PEXPIRE', key, indexTtlMs]);
     }
     if (canceled) {
       commands.push(['SET', keys.canceled(task.id), '1', 'PX', ttlMs]);
@@ -271,7 +296,8 @@ export class RedisTaskStore implements TaskStore {
       contextId: task.contextId,
       state,
       artifacts: artifactsSignature(task),
-      indexesRefreshedAt: refresh ? now : (known?.indexesRefreshedAt ?? now),
+      ttlMs,
+      horizonWrittenAt: horizonDue ? now : (known?.horizonWrittenAt ?? now),
       json,
     });
   }
@@ -288,7 +314,14 @@ export class RedisTaskStore implements TaskStore {
     if (held && this.#scope(held.context) === scope) return Task.fromJSON(JSON.parse(held.json));
     const running = this.#written.get(taskId);
     if (running && running.scope === scope) return Task.fromJSON(JSON.parse(running.json));
-    const [task] = await this.#loadMany([taskId], scope);
+    const [task] = await loadStoredTasks({
+      redis: this.#redis,
+      keys: this.#keys,
+      ids: [taskId],
+      scope,
+      logger: this.#logger,
+      onAbsent: (id) => this.#absent.add(id),
+    });
     return task;
   }
 
@@ -320,9 +353,13 @@ export class RedisTaskStore implements TaskStore {
     const lastId = window.ids.at(-1);
     let nextPageToken = '';
     if (window.hasMore && lastId !== undefined) {
-      const last = loaded.at(-1);
+      // The cursor is the score the task is indexed under: its status timestamp as of its last state
+      // change (the task's own, written as it was, when they are the same instant).
+      const timestamp = loaded.at(-1)?.status?.timestamp;
       nextPageToken = encodePageToken(
-        last ? (last.status?.timestamp ?? '') : await this.#indexedTimestamp(keys[0], lastId),
+        timestamp !== undefined && timestampScore(timestamp) === window.lastScore
+          ? timestamp
+          : isoTimestamp(window.lastScore),
         lastId,
       );
     }
@@ -331,11 +368,5 @@ export class RedisTaskStore implements TaskStore {
 
   #loadMany(ids: readonly string[], scope: string): Promise<(Task | undefined)[]> {
     return loadStoredTasks({ redis: this.#redis, keys: this.#keys, ids, scope, logger: this.#logger });
-  }
-
-  /** The timestamp a corrupt entry is indexed under, so paging can continue past it. */
-  async #indexedTimestamp(key: string, id: string): Promise<string> {
-    const score = parseScore(await this.#redis.zscore(key, id));
-    return score === undefined || !Number.isFinite(score) ? '' : new Date(score).toISOString();
   }
 }
