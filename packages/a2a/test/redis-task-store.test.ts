@@ -10,6 +10,7 @@ import {
 import { createTaskState } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TRANSIENT_KEY } from '../src/index.ts';
 import { RedisRunStateStore, RedisTaskStore } from '../src/redis/index.ts';
 import { taskCanceledChannel } from '../src/redis/task-store-keys.ts';
 import { keysOf, testRedis } from './support/redis.ts';
@@ -478,6 +479,25 @@ describe('RedisTaskStore, progress held back', () => {
     expect((await other.load('held-3', anonymous))?.history).toHaveLength(3);
     await later.flush();
     expect((await other.load('held-3', anonymous))?.history).toHaveLength(5);
+  });
+
+  it('stores the history without the progress lines marked transient; the status keeps the current one', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const task = withProgress(makeTask({ id: 'held-4', state: WORKING }), 3);
+    const [kept, passedOn, last] = task.history.slice(-3);
+    if (!kept || !passedOn || !last) throw new Error('no progress lines');
+    passedOn.metadata = { [TRANSIENT_KEY]: true };
+    last.metadata = { [TRANSIENT_KEY]: true };
+    task.status = { ...task.status, message: last } as Task['status'];
+    await running.save(task, anonymous);
+    for (const store of [running, other]) {
+      const read = await store.load('held-4', anonymous);
+      expect(read?.history.map((message) => message.messageId)).toEqual(
+        task.history.filter((message) => message !== passedOn && message !== last).map((m) => m.messageId),
+      );
+      expect(read?.status?.message?.messageId).toBe(last.messageId);
+    }
   });
 
   it('refuses a delay that is not a whole number of milliseconds', () => {

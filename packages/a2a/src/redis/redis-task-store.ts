@@ -8,6 +8,7 @@ import {
 import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { A2aError } from '../errors.ts';
+import { TRANSIENT_KEY } from '../protocol/metadata-keys.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
 import { runGuardedSave, type SaveCommand } from './guarded-save.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
@@ -51,6 +52,17 @@ export interface RedisTaskStoreOptions {
    * as they are saved, and its progress lines at most this late (`SubscribeToTask` streams them live).
    */
   progressDelayMs?: number;
+}
+
+/**
+ * The task as stored: its history without the progress lines marked transient (`TRANSIENT_KEY`),
+ * which its event stream keeps; its status keeps the current one.
+ */
+function withoutTransientHistory(task: Task): Task {
+  const transient = (message: Task['history'][number]) => message.metadata?.[TRANSIENT_KEY] === true;
+  return task.history?.some(transient)
+    ? { ...task, history: task.history.filter((m) => !transient(m)) }
+    : task;
 }
 
 /** A score as the status timestamp it was made from ('' for a task without one). */
@@ -159,7 +171,7 @@ export class RedisTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
     const scope = this.#scope(context);
-    const json = JSON.stringify(Task.toJSON(task));
+    const json = JSON.stringify(Task.toJSON(withoutTransientHistory(task)));
     const written = this.#written.get(task.id);
     const progressOnly =
       this.#progressDelayMs > 0 &&
