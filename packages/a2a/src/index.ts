@@ -80,4 +80,6 @@ export {
   CALLER_CONVERSATION_KEY,
   DELEGATED_SKILL_KEY,
   EVENT_POSITION_KEY,
+  PROGRESS_KEY,
+  TRANSIENT_KEY,
 } from './protocol/metadata-keys.ts';

@@ -4,7 +4,7 @@ import { type ApprovalRequest, defineAgent, MemoryAuditSink, type Principal } fr
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { PrincipalUser } from '../src/auth/principal-user.ts';
-import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { buildAgentCard, createHostedAgent, PROGRESS_KEY } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { refundTool } from './support/refund-tool.ts';
 
@@ -78,6 +78,23 @@ describe('the agent executor', () => {
       as('alice'),
     );
     expect(JSON.stringify(model.requests.at(-1)?.messages)).toContain('my secret is 1234');
+  });
+
+  it('sends a caller that asks for tool progress only no step lines, and every line to anyone else', async () => {
+    const { hosted } = host();
+    const lines = async (metadata: Record<string, unknown>) => {
+      const message = { ...userMessage('please refund A10086'), metadata };
+      const task = (await hosted.requestHandler.sendMessage(sendRequest(message), as('alice'))) as Task;
+      return task.history.map((entry) =>
+        entry.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join(''),
+      );
+    };
+    const everything = await lines({});
+    expect(everything).toContain('Step 1: thinking');
+    expect(everything).toContain('Step 1: running refund_order');
+    const tools = await lines({ [PROGRESS_KEY]: 'tools' });
+    expect(tools.filter((line) => line.includes('thinking'))).toEqual([]);
+    expect(tools).toContain('Step 1: running refund_order');
   });
 
   it('takes no decision from an operator’s or a customer’s message: the approval stays pending, the reply names the board', async () => {

@@ -10,6 +10,7 @@ import {
 import { createTaskState } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TRANSIENT_KEY } from '../src/index.ts';
 import { RedisRunStateStore, RedisTaskStore } from '../src/redis/index.ts';
 import { taskCanceledChannel } from '../src/redis/task-store-keys.ts';
 import { keysOf, testRedis } from './support/redis.ts';
@@ -199,6 +200,38 @@ describe('RedisTaskStore', () => {
     ]);
   });
 
+  it('lists a task saved again in the same state where its state began, and pages past it', async () => {
+    const store = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const WORKING = TaskState.TASK_STATE_WORKING;
+    for (const [id, second] of [
+      ['task-p', 1],
+      ['task-q', 2],
+      ['task-r', 3],
+    ] as const) {
+      await store.save(
+        makeTask({ id, state: WORKING, timestamp: `2025-01-01T00:00:0${second}.000Z` }),
+        anonymous,
+      );
+    }
+    // task-q gets an artifact and a later status in the same state: no state change, no index write.
+    const again = makeTask({ id: 'task-q', state: WORKING, timestamp: '2025-01-01T00:00:09.000Z' });
+    again.artifacts = [
+      ...again.artifacts,
+      { ...again.artifacts[0], artifactId: 'more' } as Task['artifacts'][number],
+    ];
+    await store.save(again, anonymous);
+    const seen: string[] = [];
+    let request = listRequest({ pageSize: 1 });
+    for (let page = 0; page < 5; page += 1) {
+      const listed = await store.list(request, anonymous);
+      seen.push(...listed.tasks.map((task) => task.id));
+      if (!listed.nextPageToken) break;
+      request = { ...request, pageToken: listed.nextPageToken };
+    }
+    expect(seen).toEqual(['task-r', 'task-q', 'task-p']);
+    expect((await store.load('task-q', anonymous))?.status?.timestamp).toBe('2025-01-01T00:00:09.000Z');
+  });
+
   it('applies historyLength and includeArtifacts through the SDK request handler as with InMemoryTaskStore', async () => {
     const card = AgentCard.fromJSON({ name: 'probe', description: 'probe', version: '1.0.0' });
     const executor = { execute: async () => {}, cancelTask: async () => {} };
@@ -287,6 +320,37 @@ describe('RedisTaskStore', () => {
       logger.entries.filter((entry) => entry.level === 'warn').map((entry) => entry.fields.taskId),
     ).toContain('task-bad');
     expect(logger.entries.map((entry) => entry.fields.taskId)).toContain('task-odd');
+  });
+
+  it('a cancel saved by another replica wins over the later saves of the replica running the task', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const { WORKING, CANCELED, COMPLETED } = {
+      WORKING: TaskState.TASK_STATE_WORKING,
+      CANCELED: TaskState.TASK_STATE_CANCELED,
+      COMPLETED: TaskState.TASK_STATE_COMPLETED,
+    };
+    await running.save(makeTask({ id: 'task-raced', state: WORKING }), anonymous);
+    // The running replica reads its own copy; the other one reads Redis and cancels.
+    expect((await running.load('task-raced', anonymous))?.status?.state).toBe(WORKING);
+    const seen = await other.load('task-raced', anonymous);
+    expect(seen?.status?.state).toBe(WORKING);
+    await other.save({ ...(seen as Task), status: { ...seen?.status, state: CANCELED } } as Task, anonymous);
+    // Saves the running replica makes from what it held before it heard of the cancel change nothing.
+    await running.save(makeTask({ id: 'task-raced', state: WORKING }), anonymous);
+    await running.save(makeTask({ id: 'task-raced', state: COMPLETED }), anonymous);
+    for (const store of [other, running, new RedisTaskStore({ redis, prefix })]) {
+      expect((await store.load('task-raced', anonymous))?.status?.state).toBe(CANCELED);
+    }
+    const listed = await other.list(listRequest({ status: CANCELED }), anonymous);
+    expect(listed.tasks.map((task) => task.id)).toEqual(['task-raced']);
+    expect((await other.list(listRequest({ status: COMPLETED }), anonymous)).totalSize).toBe(0);
+    // Its own cancel is written, as ever.
+    await running.save(
+      makeTask({ id: 'task-raced', state: CANCELED, timestamp: '2025-01-03T00:00:00.000Z' }),
+      anonymous,
+    );
+    expect((await other.load('task-raced', anonymous))?.status?.timestamp).toBe('2025-01-03T00:00:00.000Z');
   });
 
   it('publishes the task id on the cancel channel when a task is saved as canceled, and not before', async () => {
@@ -415,6 +479,25 @@ describe('RedisTaskStore, progress held back', () => {
     expect((await other.load('held-3', anonymous))?.history).toHaveLength(3);
     await later.flush();
     expect((await other.load('held-3', anonymous))?.history).toHaveLength(5);
+  });
+
+  it('stores the history without the progress lines marked transient; the status keeps the current one', async () => {
+    const running = new RedisTaskStore({ redis, prefix, progressDelayMs: 0 });
+    const other = new RedisTaskStore({ redis, prefix });
+    const task = withProgress(makeTask({ id: 'held-4', state: WORKING }), 3);
+    const [kept, passedOn, last] = task.history.slice(-3);
+    if (!kept || !passedOn || !last) throw new Error('no progress lines');
+    passedOn.metadata = { [TRANSIENT_KEY]: true };
+    last.metadata = { [TRANSIENT_KEY]: true };
+    task.status = { ...task.status, message: last } as Task['status'];
+    await running.save(task, anonymous);
+    for (const store of [running, other]) {
+      const read = await store.load('held-4', anonymous);
+      expect(read?.history.map((message) => message.messageId)).toEqual(
+        task.history.filter((message) => message !== passedOn && message !== last).map((m) => m.messageId),
+      );
+      expect(read?.status?.message?.messageId).toBe(last.messageId);
+    }
   });
 
   it('refuses a delay that is not a whole number of milliseconds', () => {

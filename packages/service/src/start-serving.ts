@@ -39,7 +39,8 @@ import { startShadow } from './start-shadow.ts';
  * looked and the variable to fix (no endless retry loop).
  */
 async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
-  const redis = createRedisConnection({ ...options, lazyConnect: true });
+  // Auto-pipelined: a task save, its event append and the queue's reply in one turn go out in one write.
+  const redis = createRedisConnection({ ...options, lazyConnect: true, autoPipelining: true });
   const where =
     options.clusterNodes === undefined
       ? `${redactUrl(String(options.url))} (REDIS_URL)`

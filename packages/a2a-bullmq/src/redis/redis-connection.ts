@@ -41,7 +41,28 @@ export interface RedisConnectionOptions {
   retry?: boolean;
   /** Longest a connection attempt may take, in ms (default ioredis's 10 000). */
   connectTimeoutMs?: number;
+  /**
+   * ioredis auto-pipelining (default false): commands issued in the same event-loop turn go out in
+   * one write. Blocking commands (`BZPOPMIN`, `XREAD … BLOCK`, …) are never pipelined, so the
+   * duplicates BullMQ and the event followers make of the connection block as before.
+   */
+  autoPipelining?: boolean;
 }
+
+/** Commands that may block: auto-pipelining leaves them alone (one would hold up the batch). */
+const BLOCKING_COMMANDS = [
+  'blpop',
+  'brpop',
+  'brpoplpush',
+  'blmove',
+  'blmpop',
+  'bzpopmin',
+  'bzpopmax',
+  'bzmpop',
+  'xread',
+  'xreadgroup',
+  'wait',
+];
 
 /** How long a command on a Redis Cluster waits for a failover before it fails. */
 const FAILOVER_WAIT_MS = 30_000;
@@ -74,6 +95,7 @@ export function createRedisConnection({
   lazyConnect = false,
   retry = true,
   connectTimeoutMs,
+  autoPipelining = false,
 }: RedisConnectionOptions): RedisConnection {
   const hasNodes = clusterNodes !== undefined && clusterNodes !== '';
   if ((url === undefined || url === '') === !hasNodes) {
@@ -101,10 +123,14 @@ export function createRedisConnection({
     ...(connectTimeoutMs === undefined ? {} : { connectTimeout: connectTimeoutMs }),
     ...(connectionName === undefined ? {} : { connectionName }),
   };
+  const pipelining = autoPipelining
+    ? { enableAutoPipelining: true, autoPipeliningIgnoredCommands: BLOCKING_COMMANDS }
+    : {};
   if (hasNodes) {
     const nodes = typeof clusterNodes === 'string' ? parseClusterNodes(clusterNodes) : clusterNodes;
     return new Cluster(nodes, {
       lazyConnect,
+      ...pipelining,
       // Through a failover (a replica is promoted after cluster-node-timeout, 15 s by default) a command
       // is redirected and retried every 200 ms for up to FAILOVER_WAIT_MS instead of failing in ~2 s.
       retryDelayOnFailover: FAILOVER_RETRY_MS,
@@ -122,7 +148,7 @@ export function createRedisConnection({
       message: `Redis URL "${redactUrl(target)}" must start with redis:// or rediss:// (TLS), e.g. "redis://127.0.0.1:6379".`,
     });
   }
-  return new Redis(target, { ...common, lazyConnect, ...(secure ? { tls: tlsOptions } : {}) });
+  return new Redis(target, { ...common, ...pipelining, lazyConnect, ...(secure ? { tls: tlsOptions } : {}) });
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   DELEGATED_SKILL_KEY,
+  PROGRESS_KEY,
 } from '../protocol/metadata-keys.ts';
 import { type DelegateOutcome, DelegateStream } from './delegation-result.ts';
 import { type LiveReplicas, watchReplicas } from './replica-watch.ts';
@@ -235,6 +236,8 @@ async function delegate({
       metadata: {
         [DELEGATED_SKILL_KEY]: skill,
         [CALLER_CONVERSATION_KEY]: `${owner}/${context.conversationId}`,
+        // Only the delegate's tool lines are passed on (see delegateProgress): its steps are not sent.
+        [PROGRESS_KEY]: 'tools',
       },
     }),
   });

@@ -38,6 +38,8 @@ import {
   CALLER_CONVERSATION_KEY,
   CONVERSATION_KEY,
   PRINCIPAL_KEY,
+  PROGRESS_KEY,
+  TRANSIENT_KEY,
 } from '../protocol/metadata-keys.ts';
 import { progressOf } from './progress.ts';
 import { MemoryRunStateStore, type RunStateStore } from './run-state-store.ts';
@@ -217,6 +219,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       // conversation and the principal it works for, anyone else's to this task's conversation.
       const intentScope =
         trusted && typeof caller === 'string' && caller ? `caller:${owner}:${caller}` : conversation;
+      // A caller that reads only tool progress (a delegating agent) is not sent the step lines.
+      const steps = userMessage.metadata?.[PROGRESS_KEY] !== 'tools';
       const result = await runAgent({
         agent: this.#o.currentAgent?.() ?? this.#o.agent,
         model: this.#o.model,
@@ -231,8 +235,14 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         signal: controller.signal,
         logger: this.#logger,
         onEvent: (event) => {
+          if (event.type === 'step-started' && !steps) return;
           const progress = progressOf(event);
-          if (progress) publisher.status(TaskState.TASK_STATE_WORKING, progress.text, progress.metadata);
+          if (!progress) return;
+          // What a tool reports as it runs (a delegate's progress, passed on) is streamed, not stored in
+          // the task's history; the tool's start and end are.
+          publisher.status(TaskState.TASK_STATE_WORKING, progress.text, progress.metadata, [], {
+            transient: event.type === 'tool-progress',
+          });
         },
         ...this.#runOptions(),
       });
@@ -450,7 +460,13 @@ class TaskPublisher {
     this.bus.publish({ kind: 'task', data: task });
   }
 
-  status(state: TaskState, text: string, metadata: Record<string, unknown> = {}, extra: Part[] = []): void {
+  status(
+    state: TaskState,
+    text: string,
+    metadata: Record<string, unknown> = {},
+    extra: Part[] = [],
+    { transient = false }: { transient?: boolean } = {},
+  ): void {
     if (this.#finished) return;
     this.bus.publish({
       kind: 'statusUpdate',
@@ -463,7 +479,7 @@ class TaskPublisher {
             taskId: this.taskId,
             contextId: this.contextId,
             parts: [textPart(text), ...extra],
-            metadata,
+            metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
           }),
           timestamp: new Date().toISOString(),
         },

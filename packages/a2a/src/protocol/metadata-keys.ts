@@ -14,6 +14,18 @@ export const CALLER_CONVERSATION_KEY = 'switchboard.callerConversation';
 /** The task metadata key that names the conversation a task belongs to. */
 export const CONVERSATION_KEY = 'switchboard.conversation';
 
+/**
+ * Message metadata of a request: which progress the caller reads. `tools` (what a delegating agent
+ * asks for) leaves out the "Step n: thinking" lines; anything else, or none, gets every line.
+ */
+export const PROGRESS_KEY = 'switchboard.progress';
+
+/**
+ * Message metadata: `true` on a progress line that is streamed (and kept in the task's event
+ * stream) but not stored in the task's history, such as a delegate's progress passed on.
+ */
+export const TRANSIENT_KEY = 'switchboard.transient';
+
 /** The metadata key naming the skill a delegation was made for. */
 export const DELEGATED_SKILL_KEY = 'switchboard.skill';
 

@@ -8,7 +8,9 @@ import {
 import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { A2aError } from '../errors.ts';
+import { TRANSIENT_KEY } from '../protocol/metadata-keys.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
+import { runGuardedSave, type SaveCommand } from './guarded-save.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 import { loadStoredTasks } from './stored-task.ts';
@@ -17,12 +19,11 @@ import {
   decodePageToken,
   encodePageToken,
   INDEXED_TASK_STATES,
-  parseScore,
   TaskStoreKeys,
   taskCanceledChannel,
   timestampScore,
 } from './task-store-keys.ts';
-import { artifactsSignature, WrittenTasks } from './written-tasks.ts';
+import { artifactsSignature, IndexExpiries, RecentIds, WrittenTasks } from './written-tasks.ts';
 
 /** How long tasks are kept after their last save. */
 export interface TaskRetention {
@@ -53,6 +54,21 @@ export interface RedisTaskStoreOptions {
   progressDelayMs?: number;
 }
 
+/**
+ * The task as stored: its history without the progress lines marked transient (`TRANSIENT_KEY`),
+ * which its event stream keeps; its status keeps the current one.
+ */
+function withoutTransientHistory(task: Task): Task {
+  const transient = (message: Task['history'][number]) => message.metadata?.[TRANSIENT_KEY] === true;
+  return task.history?.some(transient)
+    ? { ...task, history: task.history.filter((m) => !transient(m)) }
+    : task;
+}
+
+/** A score as the status timestamp it was made from ('' for a task without one). */
+const isoTimestamp = (score: number | undefined) =>
+  score !== undefined && Number.isFinite(score) ? new Date(score).toISOString() : '';
+
 /** A save that waits: the task's JSON, its scope and when it is written. */
 interface HeldSave {
   json: string;
@@ -67,6 +83,8 @@ const RUNNING_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_SUBMITTED,
   TaskState.TASK_STATE_WORKING,
 ]);
+/** How often the owner key and expiry entry of a task saved again and again are rewritten, at most. */
+const HORIZON_REFRESH_MS = 60_000;
 const scoreArg = (score: number) => (Number.isFinite(score) ? score : '-inf');
 
 function positiveSeconds(name: string, value: number): number {
@@ -85,7 +103,9 @@ function positiveSeconds(name: string, value: number): number {
  * scope, per state and per context, so `list()` pages without SCAN. Terminal tasks expire after
  * `retention.terminalTtlSeconds`, others after `retention.activeTtlSeconds`; index entries of expired
  * tasks are pruned on `list()`. A save into `TASK_STATE_CANCELED` publishes the task id on
- * {@link taskCanceledChannel}.
+ * {@link taskCanceledChannel} and marks the task canceled (`<prefix>:task-canceled:<id>`), after
+ * which saves of any other state are refused: a cancel from another replica wins over the replica
+ * still running the task, which serves its loads from what it last saved.
  *
  * @example
  * const taskStore = new RedisTaskStore({ redis, prefix: '{switchboard:orders}' });
@@ -99,6 +119,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #ownerResolver: OwnerResolver;
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #written = new WrittenTasks();
+  /** Tasks a load here found absent (bounded): their first save needs no ZREM from other states. */
+  readonly #absent = new RecentIds();
+  readonly #indexExpiries: IndexExpiries;
   readonly #held = new Map<string, HeldSave>();
   readonly #progressDelayMs: number;
 
@@ -129,6 +152,9 @@ export class RedisTaskStore implements TaskStore {
     this.#keys = new TaskStoreKeys(prefix);
     this.#ownerResolver = ownerResolver;
     this.#logger = logger;
+    this.#indexExpiries = new IndexExpiries(
+      Math.min(HORIZON_REFRESH_MS, Math.max(this.#terminalTtlMs, this.#activeTtlMs) / 2),
+    );
   }
 
   #scope(context: ServerCallContext): string {
@@ -137,14 +163,15 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * Saves a task. A save that only adds progress to a working task waits up to `progressDelayMs`
-   * (see the option); any other is written at once, with what waited, in one MULTI with its index
-   * entries (a cancellation is published in it too). The first write of a task (in this process)
+   * (see the option); any other is written at once, with what waited, in one script call with its
+   * index entries (a cancellation is published in it too). Once a task was saved canceled (here or
+   * on another replica), a save of any other state writes nothing. The first write of a task (in this process)
    * writes every index entry; the next ones the task, its scores, and its state index when it moved.
    */
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
     const scope = this.#scope(context);
-    const json = JSON.stringify(Task.toJSON(task));
+    const json = JSON.stringify(Task.toJSON(withoutTransientHistory(task)));
     const written = this.#written.get(task.id);
     const progressOnly =
       this.#progressDelayMs > 0 &&
@@ -202,79 +229,111 @@ export class RedisTaskStore implements TaskStore {
     const state = task.status?.state;
     const score = scoreArg(timestampScore(task.status?.timestamp));
     const now = Date.now();
+    const canceled = state === TaskState.TASK_STATE_CANCELED;
     const ttlMs =
       state !== undefined && TERMINAL_TASK_STATES.has(state) ? this.#terminalTtlMs : this.#activeTtlMs;
     const indexTtlMs = Math.max(this.#terminalTtlMs, this.#activeTtlMs);
     const before = this.#written.get(task.id);
     const known = before?.scope === scope && before.contextId === task.contextId ? before : undefined;
+    // New here and absent when this process last looked (the SDK loads a task before its first save):
+    // in no other state's index.
+    const fresh = !known && this.#absent.delete(task.id);
     const stateKey = state === undefined ? undefined : keys.stateIndex(scope, state);
-    const multi = this.#redis
-      .multi()
-      .set(keys.task(task.id), json, 'PX', ttlMs)
-      .set(keys.owner(task.id), scope, 'PX', ttlMs)
-      .zadd(keys.index(scope), score, task.id)
-      .zadd(keys.contextIndex(scope, task.contextId), score, task.id)
-      .zadd(keys.expiry(scope), now + ttlMs, task.id);
-    if (stateKey) multi.zadd(stateKey, score, task.id);
-    if (!known) multi.hset(keys.contextOf(scope), task.id, encodeURIComponent(task.contextId));
-    // A move leaves the index of the state this process last wrote; a task not running here (new to
-    // this process, or back after waiting or ending, when another replica may have moved it) leaves
-    // every other state's index.
     const moved = !known || known.state !== state;
-    if (!known) {
-      for (const other of INDEXED_TASK_STATES) {
-        if (other !== state) multi.zrem(keys.stateIndex(scope, other), task.id);
+    // The owner key and the expiry index follow the task's TTL: written on its first write here, when
+    // it changes class (active to terminal), and at most once a minute between; the owner is kept a
+    // minute longer than the task, so the task never outlives it.
+    const horizonDue = !known || known.ttlMs !== ttlMs || now - known.horizonWrittenAt >= HORIZON_REFRESH_MS;
+    const commands: SaveCommand[] = [['SET', keys.task(task.id), json, 'PX', ttlMs]];
+    const touched: string[] = [];
+    if (horizonDue) {
+      commands.push(['SET', keys.owner(task.id), scope, 'PX', ttlMs + HORIZON_REFRESH_MS]);
+      commands.push(['ZADD', keys.expiry(scope), now + ttlMs, task.id]);
+      touched.push(keys.expiry(scope));
+    }
+    // Index scores are the status timestamp of the task's last state change: written when the state
+    // changes, not for an artifact or progress in the same state.
+    if (moved) {
+      const contextKey = keys.contextIndex(scope, task.contextId);
+      commands.push(['ZADD', keys.index(scope), score, task.id], ['ZADD', contextKey, score, task.id]);
+      touched.push(keys.index(scope), contextKey);
+      if (stateKey) {
+        commands.push(['ZADD', stateKey, score, task.id]);
+        touched.push(stateKey);
       }
-    } else if (moved && known.state !== undefined) {
-      multi.zrem(keys.stateIndex(scope, known.state), task.id);
     }
-    // Index keys outlive their tasks: pushed back on a task's first write here and at most every half
-    // TTL after; the state index a task moves into, on the move (it may be new).
-    const refresh = !known || now - known.indexesRefreshedAt > indexTtlMs / 2;
-    if (refresh) {
-      const indexKeys = [keys.index(scope), keys.contextIndex(scope, task.contextId), keys.contextOf(scope)];
-      for (const key of [...indexKeys, keys.expiry(scope), ...(stateKey ? [stateKey] : [])])
-        multi.pexpire(key, indexTtlMs);
-    } else if (moved && stateKey) {
-      multi.pexpire(stateKey, indexTtlMs);
+    if (!known) {
+      commands.push(['HSET', keys.contextOf(scope), task.id, encodeURIComponent(task.contextId)]);
+      touched.push(keys.contextOf(scope));
     }
-    if (state === TaskState.TASK_STATE_CANCELED) multi.publish(taskCanceledChannel(keys.prefix), task.id);
+    // A move leaves the index of the state this process last wrote; a task not running here and not
+    // new (back after waiting or ending, when another replica may have moved it) leaves every other
+    // state's index.
+    if (!known && !fresh) {
+      for (const other of INDEXED_TASK_STATES) {
+        if (other !== state) commands.push(['ZREM', keys.stateIndex(scope, other), task.id]);
+      }
+    } else if (known && moved && known.state !== undefined) {
+      commands.push(['ZREM', keys.stateIndex(scope, known.state), task.id]);
+    }
+    // Index keys outlive their tasks: each pushed back by this process at most once a minute.
+    for (const key of touched) {
+      if (this.#indexExpiries.due(key, now)) commands.push(['PEXPIRE', key, indexTtlMs]);
+    }
+    if (canceled) {
+      commands.push(['SET', keys.canceled(task.id), '1', 'PX', ttlMs]);
+      commands.push(['PUBLISH', taskCanceledChannel(keys.prefix), task.id]);
+    }
     // Forgotten until the save is known to have landed: a failed one is written whole next time.
     this.#written.forget(task.id);
-    let results: [Error | null, unknown][] | null;
+    let saved: boolean;
     try {
-      results = await multi.exec();
+      // Any state but canceled is refused once the task was canceled (by another replica, say): this
+      // process may hold an older copy of the task, and the cancel must win.
+      saved = await runGuardedSave({
+        redis: this.#redis,
+        marker: keys.canceled(task.id),
+        guard: !canceled,
+        commands,
+      });
     } catch (cause) {
       throw new A2aError('REDIS_UNAVAILABLE', { message: `Task ${task.id} could not be saved.`, cause });
     }
-    const failed = results?.find(([err]) => err !== null)?.[0];
-    if (!results || failed) {
-      throw new A2aError('REDIS_UNAVAILABLE', {
-        message: `Redis refused the save of task ${task.id}: ${failed?.message ?? 'transaction aborted'}.`,
-        cause: failed,
-      });
-    }
-    // A task that waits on its caller or has ended may go on elsewhere: forgotten, so its next write
-    // here clears every other state index again.
-    if (state === undefined || !RUNNING_STATES.has(state)) return;
+    // A task that waits on its caller or has ended may go on elsewhere, and a refused one was canceled
+    // elsewhere: forgotten, so its next load reads Redis and its next write clears every other state
+    // index again.
+    if (!saved || state === undefined || !RUNNING_STATES.has(state)) return;
     this.#written.set(task.id, {
       scope,
       contextId: task.contextId,
       state,
       artifacts: artifactsSignature(task),
-      indexesRefreshedAt: refresh ? now : (known?.indexesRefreshedAt ?? now),
+      ttlMs,
+      horizonWrittenAt: horizonDue ? now : (known?.horizonWrittenAt ?? now),
+      json,
     });
   }
 
   /**
-   * The task if it exists and belongs to the caller's scope (with the progress a save of this
-   * process holds back); a corrupt entry is logged, not thrown.
+   * The task if it exists and belongs to the caller's scope; a corrupt entry is logged, not thrown.
+   * A task this process runs (submitted or working, last written here) is read from what it last
+   * saved, the progress it holds back included, without a round trip: the SDK loads the task on
+   * every event. A cancel from another replica is seen by the next save, which it refuses.
    */
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = this.#scope(context);
     const held = this.#held.get(taskId);
     if (held && this.#scope(held.context) === scope) return Task.fromJSON(JSON.parse(held.json));
-    const [task] = await this.#loadMany([taskId], scope);
+    const running = this.#written.get(taskId);
+    if (running && running.scope === scope) return Task.fromJSON(JSON.parse(running.json));
+    const [task] = await loadStoredTasks({
+      redis: this.#redis,
+      keys: this.#keys,
+      ids: [taskId],
+      scope,
+      logger: this.#logger,
+      onAbsent: (id) => this.#absent.add(id),
+    });
     return task;
   }
 
@@ -306,9 +365,13 @@ export class RedisTaskStore implements TaskStore {
     const lastId = window.ids.at(-1);
     let nextPageToken = '';
     if (window.hasMore && lastId !== undefined) {
-      const last = loaded.at(-1);
+      // The cursor is the score the task is indexed under: its status timestamp as of its last state
+      // change (the task's own, written as it was, when they are the same instant).
+      const timestamp = loaded.at(-1)?.status?.timestamp;
       nextPageToken = encodePageToken(
-        last ? (last.status?.timestamp ?? '') : await this.#indexedTimestamp(keys[0], lastId),
+        timestamp !== undefined && timestampScore(timestamp) === window.lastScore
+          ? timestamp
+          : isoTimestamp(window.lastScore),
         lastId,
       );
     }
@@ -317,11 +380,5 @@ export class RedisTaskStore implements TaskStore {
 
   #loadMany(ids: readonly string[], scope: string): Promise<(Task | undefined)[]> {
     return loadStoredTasks({ redis: this.#redis, keys: this.#keys, ids, scope, logger: this.#logger });
-  }
-
-  /** The timestamp a corrupt entry is indexed under, so paging can continue past it. */
-  async #indexedTimestamp(key: string, id: string): Promise<string> {
-    const score = parseScore(await this.#redis.zscore(key, id));
-    return score === undefined || !Number.isFinite(score) ? '' : new Date(score).toISOString();
   }
 }

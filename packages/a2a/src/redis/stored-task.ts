@@ -49,6 +49,8 @@ export interface LoadStoredTasksOptions {
   /** The caller's owner scope: a task stored under another scope reads as absent. */
   scope: string;
   logger: Pick<Logger, 'warn'>;
+  /** Told of each id whose task key and owner key are both absent (not merely someone else's). */
+  onAbsent?: (id: string) => void;
 }
 
 /** Reads tasks in one MGET, in the order of `ids`; absent, foreign or corrupt (logged) ones are `undefined`. */
@@ -58,11 +60,13 @@ export async function loadStoredTasks({
   ids,
   scope,
   logger,
+  onAbsent,
 }: LoadStoredTasksOptions): Promise<(Task | undefined)[]> {
   if (ids.length === 0) return [];
   const values = await redis.mget(...ids.flatMap((id) => [keys.task(id), keys.owner(id)]));
   return ids.map((id, i) => {
     const json = values[2 * i];
+    if ((json ?? null) === null && (values[2 * i + 1] ?? null) === null) onAbsent?.(id);
     if (json === null || json === undefined || values[2 * i + 1] !== scope) return undefined;
     const read = readStoredTask({ json, expectedId: id });
     if (read.ok) return read.task;

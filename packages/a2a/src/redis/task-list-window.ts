@@ -16,6 +16,8 @@ export interface TaskWindowRequest {
 /** A page of task ids, the number of tasks matching the filters, and whether more follow. */
 export interface TaskWindow {
   ids: string[];
+  /** The score the last id is indexed under. */
+  lastScore?: number | undefined;
   total: number;
   hasMore: boolean;
 }
@@ -47,8 +49,10 @@ async function readRanked(
     start = rank + 1;
   }
   const end = Math.min(start + pageSize, total);
-  const ids = end > start ? await redis.zrevrange(key, start, end - 1) : [];
-  return { ids, total, hasMore: start + ids.length < total };
+  const withScores = (end > start ? await redis.zrevrange(key, start, end - 1, 'WITHSCORES') : []).flat();
+  const ids = withScores.filter((_, i) => i % 2 === 0);
+  const lastScore = parseScore(withScores.at(-1));
+  return { ids, lastScore, total, hasMore: start + ids.length < total };
 }
 
 /** Context and state together: intersects in Redis, orders and pages here (a context is small). */
@@ -75,6 +79,11 @@ async function readIntersection({
     if (index === -1) return { ...EMPTY, total: entries.length };
     start = index + 1;
   }
-  const ids = entries.slice(start, start + pageSize).map((entry) => entry.id);
-  return { ids, total: entries.length, hasMore: start + ids.length < entries.length };
+  const page = entries.slice(start, start + pageSize);
+  return {
+    ids: page.map((entry) => entry.id),
+    lastScore: page.at(-1)?.score,
+    total: entries.length,
+    hasMore: start + page.length < entries.length,
+  };
 }

@@ -36,6 +36,11 @@ export class TaskStoreKeys {
     return `${this.prefix}:task-owner:${taskId}`;
   }
 
+  /** Set when a task is saved canceled: saves of another state are refused while it exists. */
+  canceled(taskId: string): string {
+    return `${this.prefix}:task-canceled:${taskId}`;
+  }
+
   /** The scope string stored next to each task and used in index key names. */
   scope(tenant: string, owner: string): string {
     return `${encodeURIComponent(tenant)}:${encodeURIComponent(owner)}`;
