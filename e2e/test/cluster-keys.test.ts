@@ -241,6 +241,7 @@ const RUN_BY: Record<string, string> = {
   // The task store's save and its listing by context and state.
   'packages/a2a/src/redis/stored-task.ts': 'packages/a2a/src/redis/redis-task-store.ts',
   'packages/a2a/src/redis/task-list-window.ts': 'packages/a2a/src/redis/redis-task-store.ts',
+  'packages/a2a/src/redis/guarded-save.ts': 'packages/a2a/src/redis/redis-task-store.ts',
   // The demo clears its namespace on one local Redis only; it never runs on a cluster.
   'apps/demo/src/demo-namespace.ts': 'none',
 };
