@@ -489,6 +489,9 @@ describe('RedisTaskStore, progress held back', () => {
     if (!kept || !passedOn || !last) throw new Error('no progress lines');
     passedOn.metadata = { [TRANSIENT_KEY]: true };
     last.metadata = { [TRANSIENT_KEY]: true };
+    // A caller cannot have its own message left out by marking it.
+    kept.role = Role.ROLE_USER;
+    kept.metadata = { [TRANSIENT_KEY]: true };
     task.status = { ...task.status, message: last } as Task['status'];
     await running.save(task, anonymous);
     for (const store of [running, other]) {
@@ -496,6 +499,7 @@ describe('RedisTaskStore, progress held back', () => {
       expect(read?.history.map((message) => message.messageId)).toEqual(
         task.history.filter((message) => message !== passedOn && message !== last).map((m) => m.messageId),
       );
+      expect(read?.history.map((message) => message.messageId)).toContain(kept.messageId);
       expect(read?.status?.message?.messageId).toBe(last.messageId);
     }
   });

@@ -1,4 +1,4 @@
-import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, Role, Task, TaskState } from '@a2a-js/sdk';
 import {
   type OwnerResolver,
   resolveUserScope,
@@ -55,11 +55,13 @@ export interface RedisTaskStoreOptions {
 }
 
 /**
- * The task as stored: its history without the progress lines marked transient (`TRANSIENT_KEY`),
- * which its event stream keeps; its status keeps the current one.
+ * The task as stored: its history without the agent's progress lines marked transient
+ * (`TRANSIENT_KEY`), which its event stream keeps; its status keeps the current one. A caller's own
+ * message is kept whatever its metadata says.
  */
 function withoutTransientHistory(task: Task): Task {
-  const transient = (message: Task['history'][number]) => message.metadata?.[TRANSIENT_KEY] === true;
+  const transient = (message: Task['history'][number]) =>
+    message.role === Role.ROLE_AGENT && message.metadata?.[TRANSIENT_KEY] === true;
   return task.history?.some(transient)
     ? { ...task, history: task.history.filter((m) => !transient(m)) }
     : task;
