@@ -63,4 +63,33 @@ describe('an agent on the real openai client over HTTP', () => {
     expect(sent.at(-1)?.content).toContain('"status":"processing"');
     expect(result.usage.promptTokens).toBeGreaterThan(0);
   });
+
+  it('with streamModel false asks for whole answers (no stream, no text deltas) and runs the same', async () => {
+    const scripted = new ScriptedModel({
+      turns: [
+        { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },
+        { text: 'A10086 has shipped with DHL.' },
+      ],
+    });
+    server = await startOpenAICompatibleServer({ model: scripted, apiKey: 'sk-local-test-0000000000' });
+    const model = new OpenAIChatModel({
+      model: 'gpt-4.1-mini',
+      apiKey: 'sk-local-test-0000000000',
+      baseURL: server.baseURL,
+    });
+    const agent = defineAgent({ name: 'orders', instructions: 'Answer order questions.', tools: [getOrder] });
+    const events: string[] = [];
+    const result = await runAgent({
+      agent,
+      model,
+      input: 'Where is A10086?',
+      streamModel: false,
+      onEvent: (event) => events.push(event.type),
+    });
+    expect(result.output).toBe('A10086 has shipped with DHL.');
+    expect(result.toolCalls.map((call) => [call.tool, call.status])).toEqual([['get_order', 'succeeded']]);
+    expect(server.requests.map((request) => request.stream ?? false)).toEqual([false, false]);
+    expect(events).not.toContain('text-delta');
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+  });
 });

@@ -234,6 +234,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         decisions: decisions.accepted,
         signal: controller.signal,
         logger: this.#logger,
+        // Callers get whole answers (an artifact, status lines), never text as it is written.
+        streamModel: false,
         onEvent: (event) => {
           if (event.type === 'step-started' && !steps) return;
           const progress = progressOf(event);

@@ -5,8 +5,9 @@ import type { Logger } from '../observe/logger.ts';
 import type { AgentTracer } from '../observe/tracer.ts';
 
 /**
- * One model call inside a `chat {model}` span, streamed so text deltas reach the caller as they
- * come. Non-agent errors from an adapter are wrapped, logged, and never put on the span raw.
+ * One model call inside a `chat {model}` span: streamed when `onTextDelta` is given, so text deltas
+ * reach the caller as they come, else one complete answer. Non-agent errors from an adapter are
+ * wrapped, logged, and never put on the span raw.
  */
 export function callModel({
   model,
@@ -23,7 +24,7 @@ export function callModel({
   logger: Logger;
   conversationId: string;
   agent?: string;
-  onTextDelta: (delta: string) => void;
+  onTextDelta?: ((delta: string) => void) | undefined;
 }): Promise<ChatResponse> {
   const attributes = {
     [GEN_AI.operationName]: 'chat',
@@ -37,9 +38,13 @@ export function callModel({
     async (span) => {
       try {
         let response: ChatResponse | undefined;
-        for await (const event of model.stream(request)) {
-          if (event.type === 'text-delta') onTextDelta(event.delta);
-          else if (event.type === 'finish') response = event.response;
+        if (onTextDelta) {
+          for await (const event of model.stream(request)) {
+            if (event.type === 'text-delta') onTextDelta(event.delta);
+            else if (event.type === 'finish') response = event.response;
+          }
+        } else {
+          response = await model.generate(request);
         }
         if (!response) {
           throw new AgentError('MODEL_BAD_RESPONSE', {

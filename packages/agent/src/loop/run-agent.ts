@@ -55,6 +55,12 @@ export interface RunAgentOptions {
   /** Progress events, as they happen. Exceptions thrown here are logged and ignored. */
   onEvent?: (event: AgentEvent) => void;
   /**
+   * Stream each model call, so its text arrives as `text-delta` events (default true). False: each
+   * call is one complete answer (`ChatModel.generate`) and no `text-delta` is emitted, which costs
+   * less where nobody reads the answer as it is written (a service whose callers get whole answers).
+   */
+  streamModel?: boolean;
+  /**
    * Who is asking: every tool receives it as `context.principal` and decides access on it. Without
    * one, tools that guard data treat the caller as having no access.
    */
@@ -305,7 +311,9 @@ class AgentRun {
         logger: this.#logger,
         conversationId: this.#conversationId,
         agent: agent.name,
-        onTextDelta: (delta) => this.#emit({ type: 'text-delta', step, delta }),
+        ...(this.#o.streamModel === false
+          ? {}
+          : { onTextDelta: (delta: string) => this.#emit({ type: 'text-delta', step, delta }) }),
       });
     } catch (error) {
       if (isAgentError(error, 'ABORTED') || this.#signal.aborted) return undefined;

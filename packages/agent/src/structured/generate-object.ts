@@ -130,7 +130,6 @@ export async function generateObject<Schema extends z.ZodType>({
       tracer,
       logger,
       conversationId,
-      onTextDelta: () => {},
     });
     usage = addUsage(usage, response.usage);
     const text = response.message.content ?? '';
