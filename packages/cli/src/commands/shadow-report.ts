@@ -175,16 +175,23 @@ function describe(c: PairComparison): string {
     ),
     ...(c.sameTrajectory ? [] : ['other tools']),
     ...(c.sameWrites ? [] : ['other write arguments']),
-    ...(c.sameAnswer
-      ? []
-      : c.judgement
-        ? [
-            `${c.judgement.equivalent ? 'answer reworded' : 'other answer'} (judge ${c.judgement.by}: ${c.judgement.equivalent ? 'equivalent' : 'not equivalent'}, ${c.judgement.better === 'same' ? 'neither better' : `${c.judgement.better === 'shadow' ? 'shadow' : c.baseline} better`}: ${c.judgement.reason})`,
-          ]
-        : [`other answer (similarity ${c.answerSimilarity.toFixed(2)})`]),
+    ...(c.sameAnswer ? [] : [answerNote(c)]),
   ];
   const traces = `${c.baseline} trace ${c.traceIds.baseline ?? '-'}, shadow trace ${c.traceIds.shadow ?? '-'}`;
   return `${c.agent} ${c.candidate} task ${c.taskId}: ${what.join('; ')} (${traces})`;
+}
+
+/** What differs in the answers: the judge's verdict when there is one, else their word overlap. */
+function answerNote(c: PairComparison): string {
+  const verdict = c.judgement;
+  if (!verdict) return `other answer (similarity ${c.answerSimilarity.toFixed(2)})`;
+  const better =
+    verdict.better === 'same'
+      ? 'neither better'
+      : `${verdict.better === 'shadow' ? 'shadow' : c.baseline} better`;
+  return verdict.equivalent
+    ? `answer reworded (judge ${verdict.by}: equivalent, ${better}: ${verdict.reason})`
+    : `other answer (judge ${verdict.by}: not equivalent, ${better}: ${verdict.reason})`;
 }
 
 /**
