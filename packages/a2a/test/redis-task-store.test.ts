@@ -358,7 +358,8 @@ describe('RedisTaskStore', () => {
     const channel = taskCanceledChannel(prefix);
     const received: string[] = [];
     await subscriber.subscribe(channel);
-    // A sentinel published after the saves, on the same connection, arrives after any message of theirs.
+    // A sentinel published after the saves, from where they publish (a script on the prefix's slot: on
+    // a Redis Cluster, that slot's master), arrives after any message of theirs.
     const done = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`sentinel not received; got ${received}`)), 5_000);
       subscriber.on('message', (_channel: string, message: string) => {
@@ -372,7 +373,7 @@ describe('RedisTaskStore', () => {
     const store = new RedisTaskStore({ redis, prefix });
     await store.save(makeTask({ id: 'task-x', state: TaskState.TASK_STATE_WORKING }), anonymous);
     await store.save(makeTask({ id: 'task-x', state: TaskState.TASK_STATE_CANCELED }), anonymous);
-    await redis.publish(channel, 'sentinel');
+    await redis.eval("return redis.call('PUBLISH', ARGV[1], 'sentinel')", 1, `${prefix}:sentinel`, channel);
     await done.finally(() => subscriber.quit());
     expect(received).toEqual(['task-x']);
     expect(channel).toBe(`${prefix}:task-canceled`);
