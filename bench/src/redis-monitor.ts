@@ -39,19 +39,28 @@ function familyOf(args: readonly string[]): string {
   return key === undefined ? command : `${command} ${keyFamily(key)}`;
 }
 
+/** One command family's share: how many ran, and the bytes of those a client sent (not those a Lua script ran). */
+export interface FamilyCount {
+  count: number;
+  bytes: number;
+}
+
 /** A running count; `stop()` ends it and gives the counts by "command family". */
 export interface CommandMonitor {
-  stop(): Promise<Map<string, number>>;
+  stop(): Promise<Map<string, FamilyCount>>;
 }
 
 /** Starts counting every command the server at `url` runs, by command and key family. */
 export async function monitorCommands(url: string): Promise<CommandMonitor> {
-  const counts = new Map<string, number>();
+  const counts = new Map<string, FamilyCount>();
   const client = createRedisConnection({ url });
   const monitor = await client.monitor();
-  monitor.on('monitor', (_time: string, args: string[]) => {
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
     const family = familyOf(args);
-    counts.set(family, (counts.get(family) ?? 0) + 1);
+    const entry = counts.get(family) ?? { count: 0, bytes: 0 };
+    entry.count += 1;
+    if (source !== 'lua') for (const arg of args) entry.bytes += Buffer.byteLength(arg);
+    counts.set(family, entry);
   });
   return {
     async stop() {

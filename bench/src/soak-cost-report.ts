@@ -76,11 +76,15 @@ export function printCostReport(results: readonly ConfigurationResult[]): void {
     const families = result.redis.families;
     if (families) {
       const ok = answered(result);
-      const top = [...families].sort(([, x], [, y]) => y - x).slice(0, TOP_FAMILIES);
+      const top = [...families].sort(([, x], [, y]) => y.count - x.count).slice(0, TOP_FAMILIES);
       console.log(
-        `${result.configuration.name}: by command and key (MONITOR), per answered request, commonest first:`,
+        `${result.configuration.name}: by command and key (MONITOR), per answered request, commonest first (commands, KB clients sent):`,
       );
-      for (const [family, count] of top) console.log(`  ${fixed(count / ok, 1).padStart(7)}  ${family}`);
+      for (const [family, { count, bytes }] of top) {
+        console.log(
+          `  ${fixed(count / ok, 1).padStart(7)}  ${fixed(bytes / 1024 / ok, 2).padStart(6)}  ${family}`,
+        );
+      }
     }
     if (!result.redis.own) {
       console.log(

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { ProcessUsage } from './proc-stats.ts';
 import type { RedisCounters } from './redis-counters.ts';
+import type { FamilyCount } from './redis-monitor.ts';
 import type { Audit } from './soak-audit.ts';
 import type { Outcome } from './soak-load.ts';
 import type { LogTally, SoakConfiguration } from './soak-system.ts';
@@ -25,7 +26,7 @@ export interface ConfigurationResult {
   modelCalls: number;
   /** What Redis was asked over the measured window; `own` when the server was the soak's alone. */
   /** `families`: commands by key family, when the soak ran with `--monitor`. */
-  redis: RedisCounters & { own: boolean; families?: Map<string, number> };
+  redis: RedisCounters & { own: boolean; families?: Map<string, FamilyCount> };
   logs: LogTally;
   spanBytes: number;
   /** When the services were up, the measured load began and ended, and the services were asked to stop and had. */
