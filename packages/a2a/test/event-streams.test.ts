@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -13,7 +13,7 @@ import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentHost, hostAgent } from '../src/index.ts';
+import { type AgentHost, hostAgent, TRANSIENT_KEY } from '../src/index.ts';
 import { RedisTaskEventLog, RedisTaskStore } from '../src/redis/index.ts';
 import { collect, positionOf, readSse, withoutPosition } from './support/event-stream.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
@@ -156,8 +156,8 @@ const stateOf = (event: StreamResponse | undefined) =>
 /** The progress event of step `n`'s tool starting. */
 const startOf = (n: number) => (event: StreamResponse) =>
   event.payload?.$case === 'statusUpdate' &&
-  event.payload.value.metadata?.event === 'tool-started' &&
-  event.payload.value.metadata?.step === n;
+  event.payload.value.status?.message?.metadata?.event === 'tool-started' &&
+  event.payload.value.status?.message?.metadata?.step === n;
 
 const consecutive = (positions: (number | undefined)[]) =>
   positions.every((position, i) => i === 0 || position === (positions[i - 1] ?? Number.NaN) + 1);
@@ -255,11 +255,14 @@ describe('following a task from any replica', () => {
       expect(there?.payload?.$case === 'statusUpdate' ? there.payload.value.status : undefined).toEqual(
         snapshot.payload.value.status,
       );
+      // Lines marked transient (a step starting) are streamed but not stored in the history.
+      const stored = (message: Message | undefined) =>
+        message !== undefined && message.metadata?.[TRANSIENT_KEY] !== true;
       const replayed = [
         ...historyIds(snapshot.payload.value),
         ...rest.flatMap((event) =>
-          event.payload?.$case === 'statusUpdate' && event.payload.value.status?.message
-            ? [event.payload.value.status.message.messageId]
+          event.payload?.$case === 'statusUpdate' && stored(event.payload.value.status?.message)
+            ? [event.payload.value.status?.message?.messageId ?? '']
             : [],
         ),
       ];
@@ -390,6 +393,37 @@ describe('following a task from any replica', () => {
     expect(await followers()).toBe(0);
     for (let n = 1; n <= STEPS; n++) gate.open(n);
     await own.done;
+  });
+
+  it('a new task is out once, already working; its steps are streamed, its tools stored, their facts on the messages', async () => {
+    const a = await replica();
+    const client = await httpClient(a, 'JSONRPC', CUSTOMER);
+    const { own, taskId } = await startTask(client);
+    for (let n = 1; n <= STEPS; n++) gate.open(n);
+    await own.done;
+    // One task event, already working with its first line: no submitted state, no second event for it.
+    expect(own.events.filter((event) => event.payload?.$case === 'task')).toHaveLength(1);
+    expect(stateOf(own.events[0])).toBe(TaskState.TASK_STATE_WORKING);
+    const lines = own.events.flatMap((event) =>
+      event.payload?.$case === 'statusUpdate' && event.payload.value.status?.message
+        ? [event.payload.value.status.message]
+        : [],
+    );
+    const textOf = (message: Message) =>
+      message.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+    expect(lines.map(textOf)).toContain('Step 1: thinking');
+    expect(lines.find((line) => textOf(line) === 'Step 1: running step')?.metadata).toMatchObject({
+      event: 'tool-started',
+      step: 1,
+      tool: 'step',
+    });
+    const stored = await client.getTask({ tenant: '', id: taskId });
+    const history = stored.history.map(textOf);
+    expect(history.filter((line) => line.includes('thinking'))).toEqual([]);
+    expect(history).toContain('Step 1: running step');
+    expect(history).toContain('Step 3: step succeeded');
+    // The task's own metadata is the executor's (conversation, principal): no progress facts piled up.
+    expect(Object.keys(stored.metadata ?? {}).filter((key) => !key.startsWith('switchboard.'))).toEqual([]);
   });
 
   it("refuses someone else's task as GetTask does, on every replica", async () => {

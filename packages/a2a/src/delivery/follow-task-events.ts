@@ -12,6 +12,7 @@ import { A2aError } from '../errors.ts';
 import { decorateHandler } from '../protocol/decorate-handler.ts';
 import { callerGone, endsStream, requestedPosition, withPosition } from '../protocol/event-position.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
+import { withoutTransientHistory } from '../protocol/transient-history.ts';
 import type { PositionedEvent, RedisTaskEventLog } from '../redis/task-event-log.ts';
 
 /** Options of {@link followTaskEvents}. */
@@ -148,7 +149,9 @@ async function snapshotOf({
     const event = agentEventOf(read);
     if (event) await results.processEvent(event);
   }
-  return { task: results.getCurrentTask() ?? (await load()), position: last };
+  // As the task is stored: lines marked transient are on the stream, not in the history.
+  const task = results.getCurrentTask();
+  return { task: task ? withoutTransientHistory(task) : await load(), position: last };
 }
 
 function agentEventOf({ event }: PositionedEvent): AgentExecutionEvent | undefined {

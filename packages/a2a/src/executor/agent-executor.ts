@@ -178,6 +178,24 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     const started = requestContext.context.state.get(TASK_STARTED_HOOK) as TaskStartedHook | undefined;
     const ledger = started ? undefined : this.#o.ledger;
     try {
+      // What can be refused without reading anything is refused at once; anything else goes to work
+      // before the first await, so the task's first event (a new task, already working) is out before
+      // the run waits on Redis.
+      const fromUser = userMessage.role === Role.ROLE_USER;
+      const { text, data } = readMessage(userMessage);
+      // Who is trusted sees approval requests whole and speaks for a caller's conversation.
+      const trusted = (this.#o.trusted ?? operatorsAndServices)(requestContext.context.user);
+      const decisions = fromUser
+        ? this.#decisions(data, requestContext, trusted)
+        : { accepted: [], refused: 0 };
+      const decisive = decisions.accepted.length > 0 || decisions.refused > 0;
+      const refusal = !fromUser
+        ? 'The message must come from the user: send it with role "ROLE_USER".'
+        : !text && !decisive
+          ? 'The message has no text to act on. Send the request as a text part.'
+          : undefined;
+      if (refusal) publisher.finish(TaskState.TASK_STATE_REJECTED, refusal);
+      else publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       await started?.({ taskId, contextId, messageId: userMessage.messageId });
       await ledger?.begin({
         taskId,
@@ -185,25 +203,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         owner: (this.#o.ownerResolver ?? resolveUserScope)(requestContext.context),
         tenant: requestContext.context.tenant ?? '',
       });
-      if (userMessage.role !== Role.ROLE_USER) {
-        publisher.finish(
-          TaskState.TASK_STATE_REJECTED,
-          'The message must come from the user: send it with role "ROLE_USER".',
-        );
-        return;
-      }
-      const { text, data } = readMessage(userMessage);
-      // Who is trusted sees approval requests whole and speaks for a caller's conversation.
-      const trusted = (this.#o.trusted ?? operatorsAndServices)(requestContext.context.user);
-      const decisions = this.#decisions(data, requestContext, trusted);
-      const decisive = decisions.accepted.length > 0 || decisions.refused > 0;
-      if (!text && !decisive) {
-        publisher.finish(
-          TaskState.TASK_STATE_REJECTED,
-          'The message has no text to act on. Send the request as a text part.',
-        );
-        return;
-      }
+      if (refusal) return;
       const stored = await this.#runState.load(conversation);
       if (
         decisions.accepted.length === 0 &&
@@ -213,7 +213,6 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         publisher.finish(TaskState.TASK_STATE_REJECTED, `${DECIDE_ON_THE_BOARD} Nothing here waits for one.`);
         return;
       }
-      publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
       const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
       // Intent records are never shared across principals: a delegating caller's are scoped to its
       // conversation and the principal it works for, anyone else's to this task's conversation.
@@ -240,10 +239,10 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
           if (event.type === 'step-started' && !steps) return;
           const progress = progressOf(event);
           if (!progress) return;
-          // What a tool reports as it runs (a delegate's progress, passed on) is streamed, not stored in
-          // the task's history; the tool's start and end are.
+          // A step starting and what a tool reports as it runs (a delegate's progress, passed on) are
+          // streamed, not stored in the task's history; a tool's start and end are, as its record.
           publisher.status(TaskState.TASK_STATE_WORKING, progress.text, progress.metadata, [], {
-            transient: event.type === 'tool-progress',
+            transient: event.type === 'tool-progress' || event.type === 'step-started',
           });
         },
         ...this.#runOptions(),

@@ -6,6 +6,8 @@ import { TRANSIENT_KEY } from '../protocol/metadata-keys.ts';
 /** Publishes one task's events on the SDK's bus, in the order the SDK requires. */
 export class TaskPublisher {
   #finished = false;
+  /** The task not yet published: it goes out with the first status. */
+  #pending: { task: Task; fresh: boolean } | undefined;
 
   readonly bus: ExecutionEventBus;
   readonly taskId: string;
@@ -17,22 +19,37 @@ export class TaskPublisher {
     this.contextId = contextId;
   }
 
+  /**
+   * The task this run works on: a new one (holding the user's message) or the one it continues. It is
+   * published with the first status: a new task that goes to work is published once, already working
+   * (one event and one save fewer than submitted-then-working); any other first status follows the
+   * task as its own event.
+   */
   task(existing: Task | undefined, userMessage: Message, metadata: Record<string, unknown>): void {
-    const task: Task = existing ?? {
-      id: this.taskId,
-      contextId: this.contextId,
-      status: {
-        state: TaskState.TASK_STATE_SUBMITTED,
-        message: undefined,
-        timestamp: new Date().toISOString(),
-      },
-      artifacts: [],
-      history: [userMessage],
-      metadata,
-    };
-    this.bus.publish({ kind: 'task', data: task });
+    this.#pending = existing
+      ? { task: existing, fresh: false }
+      : {
+          task: {
+            id: this.taskId,
+            contextId: this.contextId,
+            status: {
+              state: TaskState.TASK_STATE_SUBMITTED,
+              message: undefined,
+              timestamp: new Date().toISOString(),
+            },
+            artifacts: [],
+            history: [userMessage],
+            metadata,
+          },
+          fresh: true,
+        };
   }
 
+  /**
+   * A status update. Its facts (`metadata`) ride on the status message, where a reader of the stream
+   * or of the task's history finds them; the event carries none, so they do not pile up in the task's
+   * own metadata (the SDK merges an event's metadata into the task's).
+   */
   status(
     state: TaskState,
     text: string,
@@ -41,27 +58,33 @@ export class TaskPublisher {
     { transient = false }: { transient?: boolean } = {},
   ): void {
     if (this.#finished) return;
-    this.bus.publish({
-      kind: 'statusUpdate',
-      data: {
+    const status = {
+      state,
+      message: agentMessage({
         taskId: this.taskId,
         contextId: this.contextId,
-        status: {
-          state,
-          message: agentMessage({
-            taskId: this.taskId,
-            contextId: this.contextId,
-            parts: [textPart(text), ...extra],
-            metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
-          }),
-          timestamp: new Date().toISOString(),
-        },
-        metadata,
-      },
+        parts: [textPart(text), ...extra],
+        metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
+      }),
+      timestamp: new Date().toISOString(),
+    };
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending?.fresh && state === TaskState.TASK_STATE_WORKING && !transient) {
+      this.bus.publish({ kind: 'task', data: { ...pending.task, status } });
+      return;
+    }
+    if (pending) this.bus.publish({ kind: 'task', data: pending.task });
+    this.bus.publish({
+      kind: 'statusUpdate',
+      data: { taskId: this.taskId, contextId: this.contextId, status, metadata: {} },
     });
   }
 
   artifact(answer: string): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending) this.bus.publish({ kind: 'task', data: pending.task });
     this.bus.publish({
       kind: 'artifactUpdate',
       data: {

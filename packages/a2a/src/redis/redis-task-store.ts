@@ -1,4 +1,4 @@
-import { type ListTasksRequest, type ListTasksResponse, Role, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
 import {
   type OwnerResolver,
   resolveUserScope,
@@ -8,8 +8,8 @@ import {
 import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { A2aError } from '../errors.ts';
-import { TRANSIENT_KEY } from '../protocol/metadata-keys.ts';
 import { TERMINAL_TASK_STATES } from '../protocol/task-states.ts';
+import { withoutTransientHistory } from '../protocol/transient-history.ts';
 import { runGuardedSave, type SaveCommand } from './guarded-save.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
@@ -52,19 +52,6 @@ export interface RedisTaskStoreOptions {
    * as they are saved, and its progress lines at most this late (`SubscribeToTask` streams them live).
    */
   progressDelayMs?: number;
-}
-
-/**
- * The task as stored: its history without the agent's progress lines marked transient
- * (`TRANSIENT_KEY`), which its event stream keeps; its status keeps the current one. A caller's own
- * message is kept whatever its metadata says.
- */
-function withoutTransientHistory(task: Task): Task {
-  const transient = (message: Task['history'][number]) =>
-    message.role === Role.ROLE_AGENT && message.metadata?.[TRANSIENT_KEY] === true;
-  return task.history?.some(transient)
-    ? { ...task, history: task.history.filter((m) => !transient(m)) }
-    : task;
 }
 
 /** A score as the status timestamp it was made from ('' for a task without one). */

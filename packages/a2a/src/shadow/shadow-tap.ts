@@ -183,7 +183,7 @@ class LiveEvents {
       const conversation = event.data.metadata?.[CONVERSATION_KEY];
       if (typeof conversation === 'string') this.conversation = conversation;
     } else if (event.kind === 'statusUpdate') {
-      const meta = event.data.metadata ?? {};
+      const meta = event.data.status?.message?.metadata ?? {};
       if (meta.event === 'tool-finished') {
         this.tools.push({
           callId: String(meta.callId),

@@ -81,7 +81,12 @@ export async function followStream({
           pendingApprovals: WAITING_STATES.has(state) ? pendingApprovalsOf(status?.message) : [],
         };
         if ((state === 'working' || state === 'submitted') && text) {
-          const update = { text, state, metadata: { ...(metadata ?? {}) } };
+          // Switchboard's agents put the facts on the status message; other agents may put them on the event.
+          const update = {
+            text,
+            state,
+            metadata: { ...(metadata ?? {}), ...(status?.message?.metadata ?? {}) },
+          };
           progress.push(update);
           onProgress(update);
         }
