@@ -185,6 +185,7 @@ export async function openRawFloor(context: HopContext): Promise<Opened> {
   };
   try {
     await subscriber.subscribe(channel);
+    await inbox.ready();
   } catch (error) {
     await close();
     throw error;
