@@ -112,24 +112,18 @@ export class RedisTaskEventLog {
 
   /**
    * Appends an event (without waiting: commands on one connection run in the order they are sent, so
-   * the events of a task keep their order). A failed write is logged; followers then miss that event.
+   * the events of a task keep their order). Plain commands, not a pipeline of their own: on a
+   * connection with auto-pipelining they go out in one write with whatever else this tick sends (the
+   * save that follows the event, the next event). A failed write is logged; followers then miss that
+   * event.
    */
   append(taskId: string, event: StreamResponse, { refreshExpiry }: { refreshExpiry: boolean }): void {
     const key = this.key(taskId);
     const json = JSON.stringify(StreamResponse.toJSON(event));
-    const pipeline = this.#redis
-      .pipeline()
-      .xadd(key, 'MAXLEN', '~', this.#maxLength, '0-*', EVENT_FIELD, json);
-    if (refreshExpiry) pipeline.pexpire(key, this.#retentionMs);
-    pipeline
-      .exec()
-      .then((results) => {
-        const failed = results?.find(([error]) => error)?.[0];
-        if (failed) throw failed;
-      })
-      .catch((error: unknown) =>
-        this.#logger.warn({ err: error, taskId, key }, 'a task event could not be added to its stream'),
-      );
+    const failed = (error: unknown) =>
+      this.#logger.warn({ err: error, taskId, key }, 'a task event could not be added to its stream');
+    this.#redis.xadd(key, 'MAXLEN', '~', this.#maxLength, '0-*', EVENT_FIELD, json).catch(failed);
+    if (refreshExpiry) this.#redis.pexpire(key, this.#retentionMs).catch(failed);
   }
 
   /** The first and last positions the stream still holds; `undefined` when it holds none. */
