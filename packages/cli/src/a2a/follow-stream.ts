@@ -48,9 +48,21 @@ export async function followStream({
     const payload = event.payload;
     if (!payload) continue;
     switch (payload.$case) {
-      case 'task':
+      case 'task': {
         outcome = outcomeOfTask(payload.value);
+        // A task that starts working says so in its own status ("Working on it"): progress too.
+        const { state, statusText } = outcome;
+        if ((state === 'working' || state === 'submitted') && statusText) {
+          const update = {
+            text: statusText,
+            state,
+            metadata: { ...(payload.value.status?.message?.metadata ?? {}) },
+          };
+          progress.push(update);
+          onProgress(update);
+        }
         break;
+      }
       case 'message': {
         const text = textOf(payload.value);
         outcome = {
