@@ -185,7 +185,6 @@ export async function openRawFloor(context: HopContext): Promise<Opened> {
   };
   try {
     await subscriber.subscribe(channel);
-    await inbox.ready();
   } catch (error) {
     await close();
     throw error;

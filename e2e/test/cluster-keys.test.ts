@@ -28,7 +28,6 @@ import {
   isCluster,
   queueUrl,
   type RedisConnection,
-  ReplyInbox,
   ReplyWriter,
   scanKeys,
 } from '@switchboard/a2a-bullmq';
@@ -69,16 +68,9 @@ const copy = (taskId: string) => ({
 /** Each file with scripts or multi-key calls, and what runs them all. */
 const EXERCISES: Record<string, Exercise> = {
   'packages/a2a-bullmq/src/server/reply-writer.ts': async (redis, ns) => {
-    // Into no stream (the fallback that makes one, with its expiry), then into the one it made.
     const writer = new ReplyWriter({ redis, replyTo: `${ns}:reply:walk`, requestId: 'r1' });
     await writer.item('{}');
     await writer.end('{}');
-  },
-  'packages/a2a-bullmq/src/client/reply-inbox.ts': async (redis, ns) => {
-    const inbox = new ReplyInbox({ redis, namespace: ns });
-    inbox.open('r1');
-    await inbox.ready();
-    await inbox.close();
   },
   'packages/a2a/src/limits/redis-limit-counters.ts': async (redis, ns) => {
     const counters = new RedisLimitCounters({ redis, prefix: `{${ns}:orders}` });

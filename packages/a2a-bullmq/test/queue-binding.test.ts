@@ -27,7 +27,6 @@ import {
   QueueTransportFactory,
   queueDeliveryOf,
   ReplyInbox,
-  ReplyWriter,
 } from '../src/index.ts';
 import { EchoExecutor, echoCard, sendRequest, userMessage } from './support/echo-agent.ts';
 import { keysOf, serversOf, testRedis } from './support/redis.ts';
@@ -199,37 +198,6 @@ describe('the reply path', () => {
     expect(events[0]?.payload?.$case).toBe('task');
     const last = events.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-  });
-
-  it('the caller makes its inbox and keeps it; a server writes into it, and never leaves a stream nobody keeps', async () => {
-    const inbox = new ReplyInbox({ redis, namespace: inboxNamespace, expirySeconds: 3, logger: silent });
-    try {
-      const first = inbox.open('r1');
-      await inbox.ready();
-      expect(await redis.pttl(inbox.key)).toBeGreaterThan(0);
-      await new ReplyWriter({ redis, replyTo: inbox.key, requestId: 'r1' }).end('"one"');
-      expect((await first.next({ timeoutMs: 3_000 })).body).toBe('"one"');
-      // Redis lost the stream (a flush, a failover that dropped it): the inbox makes it again, with its expiry.
-      await redis.del(inbox.key);
-      const deadline = Date.now() + 3_000;
-      while (Date.now() < deadline && (await redis.exists(inbox.key)) === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(await redis.pttl(inbox.key)).toBeGreaterThan(0);
-      const second = inbox.open('r2');
-      await new ReplyWriter({ redis, replyTo: inbox.key, requestId: 'r2' }).end('"two"');
-      expect((await second.next({ timeoutMs: 3_000 })).body).toBe('"two"');
-    } finally {
-      await inbox.close();
-    }
-    // A caller that made no inbox (an older client, or one that is gone): the reply is written with an expiry.
-    const orphan = `${inboxNamespace}:reply:orphan`;
-    await new ReplyWriter({ redis, replyTo: orphan, requestId: 'r3', expirySeconds: 5 }).end('"three"');
-    expect(await redis.xlen(orphan)).toBe(1);
-    const ttl = await redis.pttl(orphan);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(5_000);
-    await redis.del(orphan);
   });
 
   it('answers push-notification methods with the proper "not supported" error', async () => {

@@ -267,7 +267,6 @@ export class QueueCalls {
       };
       const subscription = this.#inbox.open(requestId);
       try {
-        await this.#inbox.ready();
         await context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
       } catch (error) {
         subscription.close();

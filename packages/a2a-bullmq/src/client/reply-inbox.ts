@@ -101,7 +101,6 @@ export class ReplySubscription {
  * @example
  * const inbox = new ReplyInbox({ redis });
  * const call = inbox.open(requestId); // before the job is sent
- * await inbox.ready(); // the stream exists: servers write only into one that does
  * await queue.add('ping', { requestId, replyTo: inbox.key });
  * const frame = await call.next({ timeoutMs: 10_000 });
  * call.close();
@@ -116,7 +115,6 @@ export class ReplyInbox {
   readonly #calls = new Map<string, ReplySubscription>();
   #lastId = '$';
   #loop: Promise<void> | undefined;
-  #created: Promise<void> | undefined;
   #refresh: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -150,30 +148,6 @@ export class ReplyInbox {
     return subscription;
   }
 
-  /**
-   * Makes the inbox stream, with its expiry, once (and again if it was lost); a call awaits it before
-   * its job is sent. Servers write replies only into a stream that exists (`XADD ... NOMKSTREAM`),
-   * so the stream, and how long it lives, is the caller's alone.
-   */
-  ready(): Promise<void> {
-    this.#created ??= this.#create().catch((error: unknown) => {
-      this.#created = undefined;
-      throw error;
-    });
-    return this.#created;
-  }
-
-  async #create(): Promise<void> {
-    // An `open` frame is not a reply (readers skip it); it makes the stream so the expiry has a key.
-    const results = await this.#redis
-      .multi()
-      .xadd(this.key, '*', 'k', 'open')
-      .expire(this.key, this.#expirySeconds)
-      .exec();
-    const failure = results?.find(([error]) => error)?.[0];
-    if (failure) throw failure;
-  }
-
   /** Stops reading and fails the calls still waiting. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -198,16 +172,7 @@ export class ReplyInbox {
     this.#lastId = '0';
     this.#refresh = setInterval(
       () => {
-        // A stream that is gone (Redis lost it, or this process slept past its expiry) is made again.
-        this.#redis
-          .expire(this.key, this.#expirySeconds)
-          .then((kept) => {
-            if (kept === 0 && !this.#closed) {
-              this.#created = undefined;
-              return this.ready();
-            }
-          })
-          .catch(() => {});
+        this.#redis.expire(this.key, this.#expirySeconds).catch(() => {});
       },
       (this.#expirySeconds * 1000) / 3,
     );

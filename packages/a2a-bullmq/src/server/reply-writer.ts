@@ -11,19 +11,14 @@ export interface ReplyWriterOptions {
   replyTo: string;
   /** The call the frames answer (the envelope's `requestId`). */
   requestId: string;
-  /**
-   * A stream this writer has to create (its caller made none: a caller from before inboxes made
-   * their own, or one that is gone) expires this long after its last frame (default 300 s).
-   */
+  /** The stream expires this long after the last frame written (default 300 s). */
   expirySeconds?: number;
 }
 
 /**
  * Writes the reply frames of one call to the caller's inbox stream: `item` for each JSON-RPC
- * response of a stream, one `end` to close the call. The caller's `ReplyInbox` makes its stream and
- * keeps it alive, so a frame is one `XADD ... NOMKSTREAM`; only when that finds no stream is it
- * written with the stream's expiry (`MULTI`: `XADD`, `EXPIRE`), so a stream nobody keeps never
- * outlives `expirySeconds`. A write that Redis refuses throws, so the job fails and BullMQ retries it.
+ * response of a stream, one `end` to close the call. A write that Redis refuses throws, so the job
+ * fails and BullMQ retries it.
  *
  * @example
  * await new ReplyWriter({ redis, replyTo: envelope.replyTo, requestId: envelope.requestId }).end(body);
@@ -33,6 +28,8 @@ export class ReplyWriter {
   readonly #replyTo: string;
   readonly #requestId: string;
   readonly #expirySeconds: number;
+  /** When this writer last pushed the stream's expiry back (ms), so items between need not. */
+  #expiresPushedAt = Number.NEGATIVE_INFINITY;
 
   constructor({ redis, replyTo, requestId, expirySeconds = 300 }: ReplyWriterOptions) {
     this.#redis = redis;
@@ -51,18 +48,18 @@ export class ReplyWriter {
     return this.#write('end', body);
   }
 
+  /**
+   * Appends a frame. The stream's expiry is pushed back with the first frame, the end, and at most
+   * every quarter of it between (the items of a long stream): one command per item, not four.
+   */
   async #write(kind: 'item' | 'end', body: string | undefined): Promise<void> {
     const fields = encodeFrame({ requestId: this.#requestId, kind, ...(body === undefined ? {} : { body }) });
-    const added = await this.#redis.xadd(
-      this.#replyTo,
-      'NOMKSTREAM',
-      'MAXLEN',
-      '~',
-      MAX_FRAMES,
-      '*',
-      ...fields,
-    );
-    if (added !== null) return;
+    const now = Date.now();
+    if (kind === 'item' && now - this.#expiresPushedAt < (this.#expirySeconds * 1000) / 4) {
+      await this.#redis.xadd(this.#replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields);
+      return;
+    }
+    this.#expiresPushedAt = now;
     const results = await this.#redis
       .multi()
       .xadd(this.#replyTo, 'MAXLEN', '~', MAX_FRAMES, '*', ...fields)
