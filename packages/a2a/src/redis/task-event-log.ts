@@ -3,6 +3,7 @@ import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bull
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { z } from 'zod';
 import { A2aError } from '../errors.ts';
+import { COMPACT_EVENT_FIELD, compactEvent, expandEvent, FULL_EVENT_FIELD } from './event-entry.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 /** A task's event as its stream holds it: a `StreamResponse` and its position (1, 2, 3, …). */
@@ -30,8 +31,6 @@ export interface RedisTaskEventLogOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
-/** The one field of an entry: the event as `StreamResponse` ProtoJSON. */
-const EVENT_FIELD = 'e';
 const ENTRY_ID = /^0-(\d+)$/;
 const PAGE = 200;
 const JsonObject = z.record(z.string(), z.unknown());
@@ -57,8 +56,9 @@ function positiveInteger(name: string, value: number): number {
 /**
  * Each task's events in a Redis Stream, `<prefix>:task-events:<taskId>`, so every replica of an agent
  * can follow a task that runs on another. An entry's id is `0-<position>`: Redis numbers a task's
- * events 1, 2, 3, … itself (`XADD … 0-*`, Redis 7), whichever replica appends them. One pipelined
- * `XADD … MAXLEN ~ maxLength` per event, with a `PEXPIRE` to `retentionSeconds` when the caller asks
+ * events 1, 2, 3, … itself (`XADD … 0-*`, Redis 7), whichever replica appends them. One
+ * `XADD … MAXLEN ~ maxLength` per event, in the compact form of `event-entry.ts` (field `c`; entries of
+ * the full form, field `e`, are still read), with a `PEXPIRE` to `retentionSeconds` when the caller asks
  * (see `RedisEventBusManager`: a task's first event, its last, and one a minute between). A stream
  * that expired starts again from 1.
  *
@@ -119,10 +119,12 @@ export class RedisTaskEventLog {
    */
   append(taskId: string, event: StreamResponse, { refreshExpiry }: { refreshExpiry: boolean }): void {
     const key = this.key(taskId);
-    const json = JSON.stringify(StreamResponse.toJSON(event));
+    const json = JSON.stringify(
+      compactEvent(taskId, StreamResponse.toJSON(event) as Record<string, unknown>),
+    );
     const failed = (error: unknown) =>
       this.#logger.warn({ err: error, taskId, key }, 'a task event could not be added to its stream');
-    this.#redis.xadd(key, 'MAXLEN', '~', this.#maxLength, '0-*', EVENT_FIELD, json).catch(failed);
+    this.#redis.xadd(key, 'MAXLEN', '~', this.#maxLength, '0-*', COMPACT_EVENT_FIELD, json).catch(failed);
     if (refreshExpiry) this.#redis.pexpire(key, this.#retentionMs).catch(failed);
   }
 
@@ -237,16 +239,17 @@ export class RedisTaskEventLog {
     }
   }
 
-  /** An entry as an event; a corrupt one is logged and skipped. */
+  /** An entry as an event, in its compact form or the full one; a corrupt one is logged and skipped. */
   #decode(taskId: string, [id, fields]: RawEntry): PositionedEvent | undefined {
     const position = positionOf(id);
-    const at = fields.indexOf(EVENT_FIELD);
-    const json = at >= 0 ? fields[at + 1] : undefined;
+    const compact = fieldOf(fields, COMPACT_EVENT_FIELD);
+    const json = compact ?? fieldOf(fields, FULL_EVENT_FIELD);
     let reason: string;
     try {
       const parsed = StoredEvent.safeParse(JSON.parse(json ?? ''));
       if (position !== undefined && parsed.success) {
-        return { position, event: StreamResponse.fromJSON(parsed.data) };
+        const stored = compact === undefined ? parsed.data : expandEvent(taskId, parsed.data);
+        return { position, event: StreamResponse.fromJSON(stored) };
       }
       reason = parsed.success ? `entry id ${id} is not 0-<position>` : z.prettifyError(parsed.error);
     } catch (error) {
@@ -255,6 +258,12 @@ export class RedisTaskEventLog {
     this.#logger.warn({ taskId, key: this.key(taskId), id, reason }, 'corrupt task event ignored');
     return undefined;
   }
+}
+
+/** The value of field `name` of a stream entry (its fields are name, value, name, value, …). */
+function fieldOf(fields: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
 }
 
 function positionOf(id: string | undefined): number | undefined {
