@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
@@ -16,9 +17,11 @@ import {
   STATE_HEADERS_KEY,
 } from '@a2a-js/sdk/server';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   A2aQueueServer,
+  createRedisConnection,
   isQueueBindingError,
   type JobEnvelope,
   type QueueAuthenticator,
@@ -507,5 +510,89 @@ describe('connections', () => {
       await own.close();
       await callers.quit();
     }
+  });
+});
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Redis coming back: a TCP relay on `port` to the test's Redis node. */
+async function relayTo(port: number, target: { host: string; port: number }) {
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((socket) => {
+    const upstream = createConnection(target);
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.on('error', () => {});
+      end.on('close', () => sockets.delete(end));
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+  return async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => relay.close(resolve));
+  };
+}
+
+describe('while Redis is unreachable', () => {
+  // The relay stands in for one Redis node; a cluster would redirect the client past it.
+  it.skipIf(Boolean(process.env.REDIS_CLUSTER_NODES))(
+    'a call fails within its timeout, saying so; close does not wait; once Redis is back, its job is withdrawn',
+    { timeout: 20_000 },
+    async () => {
+      const port = await freePort();
+      const down = createRedisConnection({ url: `redis://127.0.0.1:${port}` });
+      down.on('error', () => {});
+      const quick = new QueueTransportFactory({ redis: down, timeoutMs: 300, logger: silent });
+      const lonely = await new ClientFactory({ transports: [quick] }).createFromAgentCard(echoCard(address));
+      let stopRelay: (() => Promise<void>) | undefined;
+      try {
+        const error = await lonely.getTask({ tenant: '', id: 'x' }).catch((caught: unknown) => caught);
+        expect(isQueueBindingError(error, 'REDIS_UNAVAILABLE')).toBe(true);
+        expect((error as QueueBindingError).message).toContain(
+          'Redis did not take the job within 300 ms; check that Redis is reachable',
+        );
+        expect(quick.pendingReplies).toBe(0);
+
+        // Redis comes back: the queued job lands, and is withdrawn before any worker is there to run it.
+        const { host, port: redisPort } = (redis as Redis).options;
+        stopRelay = await relayTo(port, { host: host ?? '127.0.0.1', port: redisPort ?? 6379 });
+        const events = `${address.prefix}:${address.queue}:events`;
+        const seen = async () =>
+          ((await redis.xrange(events, '-', '+')) as [string, string[]][]).map(([, fields]) => fields[1]);
+        let names = await seen();
+        for (let wait = 0; wait < 150 && !names.includes('removed'); wait++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          names = await seen();
+        }
+        expect(names).toEqual(['added', 'waiting', 'removed']);
+        const queue = new Queue(address.queue, { connection: redis, prefix: address.prefix });
+        const counts = await queue.getJobCounts();
+        await queue.close();
+        expect(Object.values(counts).every((count) => count === 0)).toBe(true);
+      } finally {
+        await quick.close();
+        down.disconnect();
+        await stopRelay?.();
+      }
+    },
+  );
+
+  it('close returns while Redis is still unreachable', { timeout: 20_000 }, async () => {
+    const down = createRedisConnection({ url: `redis://127.0.0.1:${await freePort()}` });
+    down.on('error', () => {});
+    const quick = new QueueTransportFactory({ redis: down, timeoutMs: 300, logger: silent });
+    const lonely = await new ClientFactory({ transports: [quick] }).createFromAgentCard(echoCard(address));
+    await lonely.getTask({ tenant: '', id: 'x' }).catch(() => {});
+    await quick.close();
+    expect(quick.pendingReplies).toBe(0);
+    down.disconnect();
   });
 });

@@ -31,6 +31,7 @@ import {
 } from '../observe/span-attributes.ts';
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
 import { DEFAULT_MAX_REQUEST_BYTES, type JobEnvelope } from '../wire/envelope.ts';
+import { beforeDeadline, type DeadlineOutcome } from './deadline.ts';
 import type { ReplyInbox, ReplySubscription } from './reply-inbox.ts';
 
 /** The A2A protocol version the binding speaks. */
@@ -73,7 +74,10 @@ export interface QueueCallsOptions {
   agent?: string;
   /** Decides each call's service parameters from its exact request text (default: as given). */
   serviceParameters?: ServiceParametersHook | undefined;
-  /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
+  /**
+   * Longest wait for Redis to take the job, then for a unary reply, or between two frames of a
+   * stream (default 120 s).
+   */
   timeoutMs?: number;
   /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;
@@ -266,8 +270,12 @@ export class QueueCalls {
         ...(traceSlot ? { trace: traceSlot } : {}),
       };
       const subscription = this.#inbox.open(requestId);
+      // While Redis is unreachable the connection queues the command without bound: the call's
+      // timeout (and its signal) bound the enqueue as they bound the wait for the reply.
+      const adding = context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
+      let outcome: DeadlineOutcome<unknown>;
       try {
-        await context.with(sending, () => this.#queue.add(method, envelope, { jobId: requestId }));
+        outcome = await beforeDeadline(adding, { ms: this.#timeoutMs, signal: options?.signal });
       } catch (error) {
         subscription.close();
         const refused = new QueueBindingError('REDIS_UNAVAILABLE', {
@@ -276,6 +284,17 @@ export class QueueCalls {
         });
         recordFailure(span, errorType(refused), refused.message);
         throw refused;
+      }
+      if (!outcome.done) {
+        subscription.close();
+        // Redis may still take the job once it is back: withdraw it then, unless a worker has it.
+        adding.then(() => this.#queue.remove(requestId)).catch(() => 0);
+        if (outcome.reason === 'aborted') throw options?.signal?.reason;
+        const late = new QueueBindingError('REDIS_UNAVAILABLE', {
+          message: `Could not enqueue ${method}: Redis did not take the job within ${this.#timeoutMs} ms; check that Redis is reachable. If Redis takes it later, it is withdrawn unless a worker has already started it.`,
+        });
+        recordFailure(span, errorType(late), late.message);
+        throw late;
       }
       return { subscription, jobId: requestId };
     } finally {

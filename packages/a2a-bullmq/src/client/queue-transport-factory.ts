@@ -4,9 +4,13 @@ import { Queue } from 'bullmq';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
 import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { BULLMQ_BINDING, parseQueueUrl } from '../wire/queue-url.ts';
+import { beforeDeadline } from './deadline.ts';
 import type { ServiceParametersHook } from './queue-calls.ts';
 import { QueueTransport, type QueueTransportOptions } from './queue-transport.ts';
 import { ReplyInbox } from './reply-inbox.ts';
+
+/** Longest `close()` waits for Redis before it drops the connections. */
+const CLOSE_WAIT_MS = 2_000;
 
 /** Options of {@link QueueTransportFactory}. */
 export interface QueueTransportFactoryOptions {
@@ -20,8 +24,9 @@ export interface QueueTransportFactoryOptions {
   /** Namespace of the reply inbox key (default `switchboard`). */
   namespace?: string;
   /**
-   * Longest wait for a unary reply, or between two frames of a stream (default 120 s). A call that
-   * times out withdraws its job if no worker has taken it yet.
+   * Longest wait for Redis to take a call's job (a call fails with `REDIS_UNAVAILABLE` while Redis
+   * is unreachable), then for a unary reply, or between two frames of a stream (default 120 s). A
+   * call that times out withdraws its job if no worker has taken it yet.
    */
   timeoutMs?: QueueTransportOptions['timeoutMs'];
   /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
@@ -83,7 +88,11 @@ export class QueueTransportFactory implements TransportFactory {
     let bullQueue = this.#queues.get(key);
     if (!bullQueue) {
       const keep = this.#o.keepFinished ?? { ageSeconds: 60, count: 1_000 };
-      this.#queueRedis ??= duplicateConnection(this.#o.redis);
+      if (!this.#queueRedis) {
+        this.#queueRedis = duplicateConnection(this.#o.redis);
+        // Its failures surface as calls that fail with REDIS_UNAVAILABLE.
+        this.#queueRedis.on('error', () => {});
+      }
       bullQueue = new Queue(queue, {
         connection: this.#queueRedis,
         prefix,
@@ -118,13 +127,20 @@ export class QueueTransportFactory implements TransportFactory {
     return this.#inbox?.pending ?? 0;
   }
 
-  /** Closes the inbox, the queues and their connection (not `redis`, which the caller owns). */
+  /**
+   * Closes the inbox, the queues and their connection (not `redis`, which the caller owns). Waits
+   * at most a few seconds for Redis: while it is unreachable, the connections are dropped instead.
+   */
   async close(): Promise<void> {
     await this.#inbox?.close();
-    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+    const queues = [...this.#queues.values()];
     this.#queues.clear();
     const queueRedis = this.#queueRedis;
     this.#queueRedis = undefined;
-    if (queueRedis) await queueRedis.quit().catch(() => queueRedis.disconnect());
+    const closed = await beforeDeadline(
+      Promise.all(queues.map((queue) => queue.close())).then(() => queueRedis?.quit()),
+      { ms: CLOSE_WAIT_MS },
+    ).catch(() => ({ done: false }));
+    if (!closed.done) queueRedis?.disconnect();
   }
 }

@@ -37,7 +37,10 @@ export interface QueueTransportOptions {
    * call's own), e.g. to sign the request; see {@link ServiceParametersHook}.
    */
   serviceParameters?: ServiceParametersHook;
-  /** Longest wait for a unary reply, or between two frames of a stream (default 120 s). */
+  /**
+   * Longest wait for Redis to take a call's job, then for a unary reply, or between two frames of a
+   * stream (default 120 s).
+   */
   timeoutMs?: number;
   /** Requests larger than this are refused before they are sent (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;

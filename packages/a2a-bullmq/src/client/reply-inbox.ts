@@ -3,6 +3,10 @@ import { QueueBindingError } from '../errors.ts';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
 import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { decodeFrame, type ReplyFrame } from '../wire/reply-frame.ts';
+import { beforeDeadline } from './deadline.ts';
+
+/** Longest `close()` waits for the last read to end, and for the stream's delete. */
+const CLOSE_WAIT_MS = 2_000;
 
 /** Options of {@link ReplyInbox}. */
 export interface ReplyInboxOptions {
@@ -127,6 +131,8 @@ export class ReplyInbox {
     this.key = `${namespace}:reply:${randomUUID()}`;
     this.#redis = redis;
     this.#reader = duplicateConnection(redis, `${this.key}:reader`);
+    // Its failures surface as failed reads, which the loop logs.
+    this.#reader.on('error', () => {});
     this.#expirySeconds = expirySeconds;
     this.#logger = logger;
   }
@@ -148,7 +154,7 @@ export class ReplyInbox {
     return subscription;
   }
 
-  /** Stops reading and fails the calls still waiting. */
+  /** Stops reading, fails the calls still waiting, and deletes the stream (waiting at most 2 s for Redis each). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -162,8 +168,10 @@ export class ReplyInbox {
     }
     this.#calls.clear();
     this.#reader.disconnect();
-    await this.#loop?.catch(() => {});
-    await this.#redis.del(this.key).catch(() => {});
+    // While Redis is unreachable a read queued on the reader may never settle, and the stream expires
+    // by itself: close waits a bounded time for either.
+    await beforeDeadline(this.#loop ?? Promise.resolve(), { ms: CLOSE_WAIT_MS }).catch(() => {});
+    await beforeDeadline(this.#redis.del(this.key), { ms: CLOSE_WAIT_MS }).catch(() => {});
   }
 
   #start(): void {
