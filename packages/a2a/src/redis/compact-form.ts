@@ -1,12 +1,13 @@
 /**
- * How a task event is written in its stream, `<prefix>:task-events:<taskId>`. The stream's key names
- * the task, and each event names its context once, so an entry leaves out what it would otherwise
- * repeat: the task id (of the event and of its messages) and the messages' context id, when they are
- * the task's. About a fifth of a status update.
+ * How tasks and their events are written in Redis: without what their key already names or what they
+ * repeat. A task event in its stream (`<prefix>:task-events:<taskId>`) leaves out the task id, of
+ * the event and of its messages, and a message's context id when it is the event's: about a fifth of
+ * a status update. A stored task (`<prefix>:task:<id>`) leaves out its messages' ids in the same way,
+ * and its status message when that message is also in its history (the SDK puts it there).
  *
  * Lossless for ProtoJSON, where an absent string and `""` are the same value: an id that differs
  * from the task's is kept as it is, and an absent (empty) one is written as `""`, so reading an entry
- * gives back exactly the event that was written.
+ * gives back exactly what was written.
  */
 
 type JsonObject = Record<string, unknown>;
@@ -40,21 +41,24 @@ function messagesOf(body: JsonObject): JsonObject[] {
   return isObject(status?.message) ? [status.message, ...history] : history;
 }
 
-/** Applies `change` to a copy of the event's body: its task id, then each message's ids. */
-function rewrite(
-  event: JsonObject,
-  taskId: string,
-  change: (object: JsonObject, name: string, implied: string) => void,
-): JsonObject {
-  const [kind, value] = Object.entries(event)[0] ?? [];
-  if (kind === undefined || !isObject(value) || Object.keys(event).length !== 1) return event;
-  const body = structuredClone(value);
-  change(body, kind === 'task' ? 'id' : 'taskId', taskId);
+type Change = (object: JsonObject, name: string, implied: string) => void;
+
+/** Applies `change` to each message's ids, in place: the task's and its context's are implied. */
+function rewriteMessages(body: JsonObject, taskId: string, change: Change): void {
   const contextId = typeof body.contextId === 'string' ? body.contextId : '';
   for (const message of messagesOf(body)) {
     change(message, 'taskId', taskId);
     change(message, 'contextId', contextId);
   }
+}
+
+/** Applies `change` to a copy of the event's body: its task id, then each message's ids. */
+function rewrite(event: JsonObject, taskId: string, change: Change): JsonObject {
+  const [kind, value] = Object.entries(event)[0] ?? [];
+  if (kind === undefined || !isObject(value) || Object.keys(event).length !== 1) return event;
+  const body = structuredClone(value);
+  change(body, kind === 'task' ? 'id' : 'taskId', taskId);
+  rewriteMessages(body, taskId, change);
   return { [kind]: body };
 }
 
@@ -69,4 +73,48 @@ export function compactEvent(taskId: string, event: JsonObject): JsonObject {
 /** The event a compact entry of task `taskId`'s stream was written from. */
 export function expandEvent(taskId: string, entry: JsonObject): JsonObject {
   return rewrite(entry, taskId, fill);
+}
+
+/**
+ * The key a compact stored task carries, `{ statusMessage?: <index> }`: it marks the form, and says
+ * which history entry its status message is when that was left out.
+ */
+export const COMPACT_TASK_KEY = '$compact';
+
+/**
+ * The compact form of a stored task (`Task` ProtoJSON): its messages without the ids the task names,
+ * and its status message, when its history holds the same message, as that entry's index.
+ */
+export function compactTask(task: JsonObject): JsonObject {
+  const taskId = typeof task.id === 'string' ? task.id : '';
+  const compact = structuredClone(task);
+  const status = isObject(compact.status) ? compact.status : undefined;
+  const history = Array.isArray(compact.history) ? compact.history : [];
+  const message = JSON.stringify(status?.message);
+  const index =
+    status?.message === undefined ? -1 : history.findLastIndex((entry) => JSON.stringify(entry) === message);
+  rewriteMessages(compact, taskId, omit);
+  if (status && index >= 0) {
+    delete status.message;
+    compact[COMPACT_TASK_KEY] = { statusMessage: index };
+  } else compact[COMPACT_TASK_KEY] = {};
+  return compact;
+}
+
+/**
+ * The task a stored entry holds: a compact one ({@link compactTask}) made whole again, one of the
+ * full form (written before, without {@link COMPACT_TASK_KEY}) as it is. `taskId` is the key's.
+ */
+export function expandTask(taskId: string, stored: JsonObject): JsonObject {
+  const form = stored[COMPACT_TASK_KEY];
+  if (!isObject(form)) return stored;
+  const task = structuredClone(stored);
+  delete task[COMPACT_TASK_KEY];
+  rewriteMessages(task, typeof task.id === 'string' ? task.id : taskId, fill);
+  const index = form.statusMessage;
+  const history = Array.isArray(task.history) ? task.history : [];
+  if (typeof index === 'number' && isObject(task.status) && isObject(history[index])) {
+    task.status.message = structuredClone(history[index]);
+  }
+  return task;
 }

@@ -1,4 +1,4 @@
-import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
+import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type OwnerResolver,
   resolveUserScope,
@@ -13,7 +13,7 @@ import { withoutTransientHistory } from '../protocol/transient-history.ts';
 import { runGuardedSave, type SaveCommand } from './guarded-save.ts';
 import { pruneExpiredTasks } from './prune-expired-tasks.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
-import { loadStoredTasks } from './stored-task.ts';
+import { loadStoredTasks, storedTaskJson, taskOfOwnJson } from './stored-task.ts';
 import { readTaskWindow } from './task-list-window.ts';
 import {
   decodePageToken,
@@ -87,7 +87,8 @@ function positiveSeconds(name: string, value: number): number {
 
 /**
  * The SDK's `TaskStore` on Redis, shared by all replicas of an agent: tasks (with history and
- * artifacts) as `Task.toJSON` JSON under `<prefix>:task:<id>`, indexed per owner scope (tenant +
+ * artifacts) as `Task.toJSON` JSON, in the compact form of `compact-form.ts`, under `<prefix>:task:<id>`,
+ * indexed per owner scope (tenant +
  * owner, as the SDK's InMemoryTaskStore scopes them) in sorted sets by status timestamp, one per
  * scope, per state and per context, so `list()` pages without SCAN. Terminal tasks expire after
  * `retention.terminalTtlSeconds`, others after `retention.activeTtlSeconds`; index entries of expired
@@ -160,7 +161,7 @@ export class RedisTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     if (!task.id) throw new A2aError('INVALID_OPTIONS', { message: 'A task needs an id to be saved.' });
     const scope = this.#scope(context);
-    const json = JSON.stringify(Task.toJSON(withoutTransientHistory(task)));
+    const json = storedTaskJson(withoutTransientHistory(task));
     const written = this.#written.get(task.id);
     const progressOnly =
       this.#progressDelayMs > 0 &&
@@ -312,9 +313,9 @@ export class RedisTaskStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const scope = this.#scope(context);
     const held = this.#held.get(taskId);
-    if (held && this.#scope(held.context) === scope) return Task.fromJSON(JSON.parse(held.json));
+    if (held && this.#scope(held.context) === scope) return taskOfOwnJson(taskId, held.json);
     const running = this.#written.get(taskId);
-    if (running && running.scope === scope) return Task.fromJSON(JSON.parse(running.json));
+    if (running && running.scope === scope) return taskOfOwnJson(taskId, running.json);
     const [task] = await loadStoredTasks({
       redis: this.#redis,
       keys: this.#keys,

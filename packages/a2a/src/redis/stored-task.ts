@@ -2,13 +2,15 @@ import { Task } from '@a2a-js/sdk';
 import type { RedisConnection } from '@switchboard/a2a-bullmq';
 import type { Logger } from '@switchboard/agent';
 import { z } from 'zod';
+import { compactTask, expandTask } from './compact-form.ts';
 import type { TaskStoreKeys } from './task-store-keys.ts';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
 /**
- * The stored shape of a task: the ProtoJSON written by `Task.toJSON`. Checked before `Task.fromJSON`,
- * which accepts anything (it would turn garbage into an empty task rather than fail).
+ * The stored shape of a task: the ProtoJSON written by `Task.toJSON` (made whole again from its
+ * compact form, see `compact-form.ts`). Checked before `Task.fromJSON`, which accepts anything (it
+ * would turn garbage into an empty task rather than fail).
  */
 export const StoredTask = z.looseObject({
   id: z.string().min(1),
@@ -23,6 +25,16 @@ export type StoredTask = z.infer<typeof StoredTask>;
 /** The result of {@link readStoredTask}: the task, or why the stored text is not one. */
 export type StoredTaskResult = { ok: true; task: Task } | { ok: false; reason: string };
 
+/** The text a task is stored as: its ProtoJSON in the compact form. */
+export function storedTaskJson(task: Task): string {
+  return JSON.stringify(compactTask(Task.toJSON(task) as Record<string, unknown>));
+}
+
+/** A task from text this process wrote with {@link storedTaskJson} (not checked: it is our own). */
+export function taskOfOwnJson(taskId: string, json: string): Task {
+  return Task.fromJSON(expandTask(taskId, JSON.parse(json)));
+}
+
 /** Parses and validates one stored task; never throws. `expectedId` guards against a misplaced entry. */
 export function readStoredTask({ json, expectedId }: { json: string; expectedId: string }): StoredTaskResult {
   let raw: unknown;
@@ -31,7 +43,7 @@ export function readStoredTask({ json, expectedId }: { json: string; expectedId:
   } catch (err) {
     return { ok: false, reason: `not JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const parsed = StoredTask.safeParse(raw);
+  const parsed = StoredTask.safeParse(isJsonObject(raw) ? expandTask(expectedId, raw) : raw);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
   if (parsed.data.id !== expectedId) return { ok: false, reason: `holds task "${parsed.data.id}"` };
   try {
@@ -74,3 +86,6 @@ export async function loadStoredTasks({
     return undefined;
   });
 }
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@ import { duplicateConnection, type RedisConnection } from '@switchboard/a2a-bull
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { z } from 'zod';
 import { A2aError } from '../errors.ts';
-import { COMPACT_EVENT_FIELD, compactEvent, expandEvent, FULL_EVENT_FIELD } from './event-entry.ts';
+import { COMPACT_EVENT_FIELD, compactEvent, expandEvent, FULL_EVENT_FIELD } from './compact-form.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
 
 /** A task's event as its stream holds it: a `StreamResponse` and its position (1, 2, 3, …). */
@@ -57,7 +57,7 @@ function positiveInteger(name: string, value: number): number {
  * Each task's events in a Redis Stream, `<prefix>:task-events:<taskId>`, so every replica of an agent
  * can follow a task that runs on another. An entry's id is `0-<position>`: Redis numbers a task's
  * events 1, 2, 3, … itself (`XADD … 0-*`, Redis 7), whichever replica appends them. One
- * `XADD … MAXLEN ~ maxLength` per event, in the compact form of `event-entry.ts` (field `c`; entries of
+ * `XADD … MAXLEN ~ maxLength` per event, in the compact form of `compact-form.ts` (field `c`; entries of
  * the full form, field `e`, are still read), with a `PEXPIRE` to `retentionSeconds` when the caller asks
  * (see `RedisEventBusManager`: a task's first event, its last, and one a minute between). A stream
  * that expired starts again from 1.

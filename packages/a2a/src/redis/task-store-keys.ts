@@ -17,7 +17,7 @@ export function taskCanceledChannel(prefix: string): string {
 export const INDEXED_TASK_STATES: readonly TaskState[] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 
 /**
- * Key names of one store. A task lives at `<prefix>:task:<id>` (its `Task.toJSON` JSON) with its owner
+ * Key names of one store. A task lives at `<prefix>:task:<id>` (its `Task.toJSON` JSON, compact) with its owner
  * scope at `<prefix>:task-owner:<id>`; each owner scope (tenant + owner, URI-encoded) has its indexes
  * under `<prefix>:tasks:<scope>`. Put a `{hash tag}` in the prefix for Redis Cluster.
  */

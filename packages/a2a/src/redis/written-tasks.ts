@@ -11,7 +11,7 @@ export interface WrittenTask {
   ttlMs: number;
   /** When its owner key and expiry entry were last written (ms since the epoch). */
   horizonWrittenAt: number;
-  /** The task as written, `Task.toJSON` JSON: loads of a task running here are served from it. */
+  /** The task as written (`storedTaskJson`): loads of a task running here are served from it. */
   json: string;
 }
 
