@@ -8,6 +8,9 @@
  * Lossless for ProtoJSON, where an absent string and `""` are the same value: an id that differs
  * from the task's is kept as it is, and an absent (empty) one is written as `""`, so reading an entry
  * gives back exactly what was written.
+ *
+ * Each function rewrites what it is given, in place, and returns it: pass a fresh object (what
+ * `toJSON` or `JSON.parse` returned), never one that is still in use.
  */
 
 type JsonObject = Record<string, unknown>;
@@ -52,14 +55,13 @@ function rewriteMessages(body: JsonObject, taskId: string, change: Change): void
   }
 }
 
-/** Applies `change` to a copy of the event's body: its task id, then each message's ids. */
+/** Applies `change` to the event's body: its task id, then each message's ids. */
 function rewrite(event: JsonObject, taskId: string, change: Change): JsonObject {
-  const [kind, value] = Object.entries(event)[0] ?? [];
-  if (kind === undefined || !isObject(value) || Object.keys(event).length !== 1) return event;
-  const body = structuredClone(value);
+  const [kind, body] = Object.entries(event)[0] ?? [];
+  if (kind === undefined || !isObject(body) || Object.keys(event).length !== 1) return event;
   change(body, kind === 'task' ? 'id' : 'taskId', taskId);
   rewriteMessages(body, taskId, change);
-  return { [kind]: body };
+  return event;
 }
 
 /**
@@ -86,19 +88,23 @@ export const COMPACT_TASK_KEY = '$compact';
  * and its status message, when its history holds the same message, as that entry's index.
  */
 export function compactTask(task: JsonObject): JsonObject {
-  const taskId = typeof task.id === 'string' ? task.id : '';
-  const compact = structuredClone(task);
-  const status = isObject(compact.status) ? compact.status : undefined;
-  const history = Array.isArray(compact.history) ? compact.history : [];
-  const message = JSON.stringify(status?.message);
-  const index =
-    status?.message === undefined ? -1 : history.findLastIndex((entry) => JSON.stringify(entry) === message);
-  rewriteMessages(compact, taskId, omit);
+  const status = isObject(task.status) ? task.status : undefined;
+  const message = isObject(status?.message) ? status.message : undefined;
+  const history = Array.isArray(task.history) ? task.history : [];
+  const index = message
+    ? history.findLastIndex(
+        (entry) =>
+          isObject(entry) &&
+          entry.messageId === message.messageId &&
+          JSON.stringify(entry) === JSON.stringify(message),
+      )
+    : -1;
+  rewriteMessages(task, typeof task.id === 'string' ? task.id : '', omit);
   if (status && index >= 0) {
     delete status.message;
-    compact[COMPACT_TASK_KEY] = { statusMessage: index };
-  } else compact[COMPACT_TASK_KEY] = {};
-  return compact;
+    task[COMPACT_TASK_KEY] = { statusMessage: index };
+  } else task[COMPACT_TASK_KEY] = {};
+  return task;
 }
 
 /**
@@ -108,13 +114,13 @@ export function compactTask(task: JsonObject): JsonObject {
 export function expandTask(taskId: string, stored: JsonObject): JsonObject {
   const form = stored[COMPACT_TASK_KEY];
   if (!isObject(form)) return stored;
-  const task = structuredClone(stored);
-  delete task[COMPACT_TASK_KEY];
-  rewriteMessages(task, typeof task.id === 'string' ? task.id : taskId, fill);
+  delete stored[COMPACT_TASK_KEY];
+  rewriteMessages(stored, typeof stored.id === 'string' ? stored.id : taskId, fill);
   const index = form.statusMessage;
-  const history = Array.isArray(task.history) ? task.history : [];
-  if (typeof index === 'number' && isObject(task.status) && isObject(history[index])) {
-    task.status.message = structuredClone(history[index]);
+  const history = Array.isArray(stored.history) ? stored.history : [];
+  // The same object twice: `Task.fromJSON` makes a message of each.
+  if (typeof index === 'number' && isObject(stored.status) && isObject(history[index])) {
+    stored.status.message = history[index];
   }
-  return task;
+  return stored;
 }
