@@ -28,7 +28,7 @@ run() {
 
 run e2e test/cluster-keys.test.ts
 run packages/a2a-bullmq test/queue-binding.test.ts
-run packages/a2a test/redis-task-store.test.ts test/event-streams.test.ts test/run-state-history.test.ts \
+run packages/a2a test/redis-task-store.test.ts test/task-event-log.test.ts test/event-streams.test.ts test/run-state-history.test.ts \
   test/task-ledger.test.ts test/registry.test.ts test/registry-client.test.ts test/approval-board.test.ts \
   test/approval-binding.test.ts test/message-dedup.test.ts test/request-limits.test.ts \
   test/bindings-parity.test.ts test/conversation-owner.test.ts test/queue-drills.test.ts \
