@@ -40,7 +40,8 @@ const OptionsSchema = z.object({
  * endpoint: the tool router's embedding recall. Failures reject with an `AgentError` as the chat model's do.
  *
  * @example
- * const embedder = new OpenAIEmbedder({ model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY });
+ * // The key comes from the app's configuration (e.g. its validated env), passed in as an option.
+ * const embedder = new OpenAIEmbedder({ model: 'text-embedding-3-small', apiKey: config.openaiApiKey });
  * const router = new ToolRouter({ embedder });
  */
 export class OpenAIEmbedder implements Embedder {
