@@ -1,4 +1,17 @@
 // client
+
+// redis: deprecated here, import them from @switchboard/redis (re-exported for one release)
+/** @deprecated Import from `@switchboard/redis`; this re-export goes in the next release. */
+export type { RedisConnection, RedisConnectionOptions } from '@switchboard/redis';
+/** @deprecated Import from `@switchboard/redis`; this re-export goes in the next release. */
+export {
+  createRedisConnection,
+  duplicateConnection,
+  isCluster,
+  parseClusterNodes,
+  redactUrl,
+  scanKeys,
+} from '@switchboard/redis';
 export type { OutgoingRequest, ServiceParametersHook } from './client/queue-calls.ts';
 export type { QueueTransportFactoryOptions } from './client/queue-transport-factory.ts';
 export { QueueTransportFactory } from './client/queue-transport-factory.ts';
@@ -9,16 +22,6 @@ export type { QueueBindingErrorCode, QueueBindingErrorParty } from './errors.ts'
 export { isQueueBindingError, QUEUE_BINDING_ERRORS, QueueBindingError } from './errors.ts';
 // logging
 export type { QueueLogger } from './logger.ts';
-// redis
-export type { RedisConnection, RedisConnectionOptions } from './redis/redis-connection.ts';
-export {
-  createRedisConnection,
-  duplicateConnection,
-  isCluster,
-  parseClusterNodes,
-  redactUrl,
-  scanKeys,
-} from './redis/redis-connection.ts';
 // server
 export type { QueueDelivery, TaskStartedHook } from './server/delivery.ts';
 export { queueDeliveryOf, TASK_STARTED_HOOK } from './server/delivery.ts';

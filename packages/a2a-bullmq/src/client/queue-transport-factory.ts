@@ -1,8 +1,8 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Transport, TransportFactory } from '@a2a-js/sdk/client';
+import { duplicateConnection, type RedisConnection } from '@switchboard/redis';
 import { Queue } from 'bullmq';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
-import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { BULLMQ_BINDING, parseQueueUrl } from '../wire/queue-url.ts';
 import { beforeDeadline } from './deadline.ts';
 import type { ServiceParametersHook } from './queue-calls.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { duplicateConnection, type RedisConnection } from '@switchboard/redis';
 import { QueueBindingError } from '../errors.ts';
 import { type QueueLogger, stderrLogger } from '../logger.ts';
-import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { decodeFrame, type ReplyFrame } from '../wire/reply-frame.ts';
 import { beforeDeadline } from './deadline.ts';
 

@@ -10,6 +10,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { duplicateConnection, type RedisConnection } from '@switchboard/redis';
 import { MESSAGING_OPERATION, messagingSpanName } from '@switchboard/semconv';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { QueueBindingError } from '../errors.ts';
@@ -21,7 +22,6 @@ import {
   recordFailure,
 } from '../observe/span-attributes.ts';
 import { QUEUE_TRACER_NAME } from '../observe/tracer-name.ts';
-import { duplicateConnection, type RedisConnection } from '../redis/redis-connection.ts';
 import { DEFAULT_MAX_REQUEST_BYTES, readEnvelope } from '../wire/envelope.ts';
 import type { QueueAddress } from '../wire/queue-url.ts';
 import { JobDelivery } from './delivery.ts';

@@ -1,4 +1,4 @@
-import type { RedisConnection } from '../redis/redis-connection.ts';
+import type { RedisConnection } from '@switchboard/redis';
 import { encodeFrame } from '../wire/reply-frame.ts';
 
 /** Reply streams keep at most about this many frames; a caller reads far faster. */

@@ -1,5 +1,5 @@
 import { Cluster, type ClusterNode, Redis } from 'ioredis';
-import { QueueBindingError } from '../errors.ts';
+import { RedisConnectionError } from './errors.ts';
 
 /**
  * A connection to Redis: one node (`Redis`) or a Redis Cluster (`Cluster`). Every Switchboard store,
@@ -99,7 +99,7 @@ export function createRedisConnection({
 }: RedisConnectionOptions): RedisConnection {
   const hasNodes = clusterNodes !== undefined && clusterNodes !== '';
   if ((url === undefined || url === '') === !hasNodes) {
-    throw new QueueBindingError('INVALID_OPTIONS', {
+    throw new RedisConnectionError('INVALID_OPTIONS', {
       message: hasNodes
         ? 'Pass either url (one Redis node) or clusterNodes (a Redis Cluster), not both.'
         : 'Pass url (one Redis node, e.g. "redis://127.0.0.1:6379") or clusterNodes (a Redis Cluster, e.g. "10.0.0.1:6379,10.0.0.2:6379").',
@@ -107,7 +107,7 @@ export function createRedisConnection({
   }
   const secure = tls === true || (!hasNodes && String(url).startsWith('rediss://'));
   if (tlsCa !== undefined && !secure) {
-    throw new QueueBindingError('INVALID_OPTIONS', {
+    throw new RedisConnectionError('INVALID_OPTIONS', {
       message:
         'tlsCa is given but the connection is not TLS: pass tls: true (or a rediss:// URL), or leave tlsCa out.',
     });
@@ -144,7 +144,7 @@ export function createRedisConnection({
   }
   const target = String(url);
   if (!/^rediss?:\/\//.test(target)) {
-    throw new QueueBindingError('INVALID_OPTIONS', {
+    throw new RedisConnectionError('INVALID_OPTIONS', {
       message: `Redis URL "${redactUrl(target)}" must start with redis:// or rediss:// (TLS), e.g. "redis://127.0.0.1:6379".`,
     });
   }
@@ -161,7 +161,7 @@ export function parseClusterNodes(text: string): ClusterNode[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   if (entries.length === 0) {
-    throw new QueueBindingError('INVALID_OPTIONS', {
+    throw new RedisConnectionError('INVALID_OPTIONS', {
       message:
         'The cluster node list is empty; give host:port entries separated by commas, e.g. "10.0.0.1:6379,10.0.0.2:6379".',
     });
@@ -170,7 +170,7 @@ export function parseClusterNodes(text: string): ClusterNode[] {
     const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
     const port = Number(match?.[2]);
     if (!match?.[1] || !(port >= 1 && port <= 65_535)) {
-      throw new QueueBindingError('INVALID_OPTIONS', {
+      throw new RedisConnectionError('INVALID_OPTIONS', {
         message: `Cluster node "${entry}" is not host:port (a port from 1 to 65535, no scheme, IPv6 in brackets); write e.g. "10.0.0.1:6379,10.0.0.2:6379".`,
       });
     }
