@@ -107,12 +107,68 @@ export default {
       to: { path: OURS, pathNot: pkg('cards') },
     },
     {
-      name: 'a2a-bullmq-imports-only-semconv',
+      name: 'redis-is-a-leaf',
       comment:
-        'The BullMQ transport (packages/a2a-bullmq) carries A2A messages and never hosts an agent: of our packages it imports @switchboard/semconv only (not a2a, service or agent).',
+        'packages/redis is the one Redis seam (connection, duplicate, scan): it imports none of our packages, so the transport and every store can import it.',
+      severity: 'error',
+      from: { path: '^packages/redis/' },
+      to: { path: OURS, pathNot: pkg('redis') },
+    },
+    {
+      name: 'a2a-bullmq-imports-only-semconv-and-redis',
+      comment:
+        'The BullMQ transport (packages/a2a-bullmq) carries A2A messages and never hosts an agent: of our packages it imports @switchboard/semconv and @switchboard/redis only (not host, service or agent).',
       severity: 'error',
       from: { path: '^packages/a2a-bullmq/' },
-      to: { path: OURS, pathNot: [...pkg('a2a-bullmq'), ...pkg('semconv')] },
+      to: { path: OURS, pathNot: [...pkg('a2a-bullmq'), ...pkg('semconv'), ...pkg('redis')] },
+    },
+    {
+      name: 'protocol-imports-only-agent',
+      comment:
+        "packages/protocol is the vocabulary both sides of a call share (message builders, metadata keys, the card's permissions extension, the admin API's shapes): of our packages it imports the agent runtime only.",
+      severity: 'error',
+      from: { path: '^packages/protocol/' },
+      to: { path: OURS, pathNot: [...pkg('protocol'), ...pkg('agent')] },
+    },
+    {
+      name: 'identity-imports-only-agent-and-redis',
+      comment:
+        'packages/identity (who is calling: tokens, JWTs, service keys, assertions) knows nothing of A2A serving or delegation: of our packages it imports the agent runtime (principals) and @switchboard/redis (the replay guard) only.',
+      severity: 'error',
+      from: { path: '^packages/identity/' },
+      to: { path: OURS, pathNot: [...pkg('identity'), ...pkg('agent'), ...pkg('redis')] },
+    },
+    {
+      name: 'delegate-never-serves',
+      comment:
+        "packages/delegate is the caller's side: a supervisor or the CLI makes A2A calls with it without installing a server. It imports no @switchboard/host, no @switchboard/shadow and no express.",
+      severity: 'error',
+      from: { path: '^packages/delegate/' },
+      to: { path: [...pkg('host'), ...pkg('shadow'), '^express$', 'node_modules/express/'] },
+    },
+    {
+      name: 'host-knows-no-shadow',
+      comment:
+        'The host offers a port (ExecutorTap) and knows no implementation of it: packages/host never imports @switchboard/shadow, which plugs into that port from above.',
+      severity: 'error',
+      from: { path: '^packages/host/' },
+      to: { path: pkg('shadow') },
+    },
+    {
+      name: 'shadow-imports-host-types-only',
+      comment:
+        "Shadow mode plugs into the host through its port: packages/shadow imports @switchboard/host for types only (an optional peer), so reading shadow records (the CLI's report) installs no server.",
+      severity: 'error',
+      from: { path: '^packages/shadow/src/' },
+      to: { path: pkg('host'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'cli-is-a-client',
+      comment:
+        "The switchboard command talks to agents; it never serves one: packages/cli's src and bin import no @switchboard/host and no express (a store or server in the CLI belongs in a service).",
+      severity: 'error',
+      from: { path: '^packages/cli/(?:src|bin)/' },
+      to: { path: [...pkg('host'), '^express$', 'node_modules/express/'] },
     },
     {
       name: 'packages-not-to-apps',
@@ -131,7 +187,7 @@ export default {
     {
       name: 'no-relative-import-across-packages',
       comment:
-        "A relative path into another package's folder (../../a2a/src/…) skips its package.json: import it by its name (@switchboard/a2a) and list it in dependencies.",
+        "A relative path into another package's folder (../../host/src/…) skips its package.json: import it by its name (@switchboard/host) and list it in dependencies.",
       severity: 'error',
       from: { path: IN_A_PACKAGE },
       to: { dependencyTypes: ['local'], path: IN_A_PACKAGE, pathNot: '^$1/' },
@@ -139,7 +195,7 @@ export default {
     {
       name: 'no-deep-import',
       comment:
-        'Import a package through an entry point its package.json `exports` names (@switchboard/agent, @switchboard/agent/testing), not its internals (@switchboard/a2a/src/…). If you need something that is not exported, export it or ask whether you should need it.',
+        'Import a package through an entry point its package.json `exports` names (@switchboard/agent, @switchboard/agent/testing), not its internals (@switchboard/host/src/…). If you need something that is not exported, export it or ask whether you should need it.',
       severity: 'error',
       from: { path: IN_A_PACKAGE },
       to: {
@@ -176,18 +232,22 @@ export default {
       ['check', 'convert', 'sign'],
       ['json', 'errors.ts'],
     ]),
-    // Hosting: the composition on top, the HTTP edge (express) under it and under nothing else, the
-    // protocol's vocabulary (message builders, metadata keys, task states) at the bottom.
-    ...layers('packages/a2a', [
-      ['index.ts'],
-      ['host'],
-      ['http'],
-      ['shadow'],
-      ['delegate', 'delivery', 'registry', 'observe', 'limits'],
-      ['redis'],
+    // Hosting: the entry points on top, the one composition (hostAgent) and the agent server under it,
+    // the bindings (HTTP) and the handler layers, the executor, then what it persists (runs, approvals,
+    // tasks), the card, the errors at the bottom. Each feature folder owns its Redis implementation.
+    ...layers('packages/host', [
+      ['index.ts', 'http.ts', 'redis.ts', 'approvals.ts'],
+      ['host-agent.ts'],
+      ['pipeline.ts'],
+      ['hosted-agent.ts'],
+      ['bindings'],
+      ['middleware'],
       ['executor'],
-      ['approvals', 'auth', 'card'],
-      ['protocol', 'errors.ts'],
+      ['runs'],
+      ['approvals'],
+      ['tasks'],
+      ['card'],
+      ['errors.ts'],
     ]),
 
     // ---- What src may import from npm ----------------------------------------------------------

@@ -28,13 +28,15 @@ run() {
 
 run e2e test/cluster-keys.test.ts
 run packages/a2a-bullmq test/queue-binding.test.ts
-run packages/a2a test/redis-task-store.test.ts test/task-event-log.test.ts test/event-streams.test.ts test/run-state-history.test.ts \
-  test/task-ledger.test.ts test/registry.test.ts test/registry-client.test.ts test/approval-board.test.ts \
+run packages/redis test/redis-connection.test.ts
+run packages/delegate test/registry.test.ts
+run packages/host test/redis-task-store.test.ts test/task-event-log.test.ts test/event-streams.test.ts test/run-state-history.test.ts \
+  test/task-ledger.test.ts test/registry-client.test.ts test/approval-board.test.ts \
   test/approval-binding.test.ts test/message-dedup.test.ts test/request-limits.test.ts \
   test/bindings-parity.test.ts test/conversation-owner.test.ts test/queue-drills.test.ts \
   test/supervisor-delegation.test.ts
 # The failover drill starts a cluster of its own: it kills one of its masters.
-run packages/a2a test/cluster-failover.test.ts
+run packages/host test/cluster-failover.test.ts
 run packages/service test/worker-service.test.ts
 # TLS only and an ACL user, on a cluster of its own.
 run packages/service test/secured-redis.test.ts

@@ -28,8 +28,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
+import { createRedisConnection } from '@switchboard/redis';
 import {
   BINDING,
   type Binding,

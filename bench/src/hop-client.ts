@@ -38,7 +38,8 @@ const telemetry = otlp
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
-const { createRedisConnection, QueueTransportFactory } = await import('@switchboard/a2a-bullmq');
+const { QueueTransportFactory } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection } = await import('@switchboard/redis');
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientCommand } = await import('./hop-ipc.ts');
 const { CALL_TIMEOUT_MS, measure, sendOnce } = await import('./hop-measure.ts');

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Role, type SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { textPart } from '@switchboard/a2a';
+import { textPart } from '@switchboard/protocol';
 
 /** Each measured phase stops issuing calls after this long, whatever its count. */
 export const PHASE_BUDGET_MS = 20_000;

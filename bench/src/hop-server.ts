@@ -17,7 +17,7 @@
  * traced). Reads REDIS_URL (default redis://127.0.0.1:6379).
  */
 import { parseArgs } from 'node:util';
-import type { HostAgentOptions } from '@switchboard/a2a';
+import type { HostAgentOptions } from '@switchboard/host';
 import type { Job } from 'bullmq';
 import type { CpuReport } from './hop-ipc.ts';
 
@@ -50,8 +50,9 @@ const telemetry = values.otlp
   : undefined;
 // Loaded after telemetry started, so instrumentation is in place first.
 const { AgentCard } = await import('@a2a-js/sdk');
-const { hostAgent } = await import('@switchboard/a2a');
-const { createRedisConnection, ReplyWriter } = await import('@switchboard/a2a-bullmq');
+const { hostAgent } = await import('@switchboard/host');
+const { ReplyWriter } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection } = await import('@switchboard/redis');
 const { defineAgent, silentLogger } = await import('@switchboard/agent');
 const { ScriptedModel } = await import('@switchboard/agent/testing');
 const { Worker } = await import('bullmq');

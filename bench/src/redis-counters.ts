@@ -3,7 +3,7 @@
  * (`INFO commandstats`, which counts the commands run inside Lua scripts as well as EVALSHA itself)
  * and bytes received (`total_net_input_bytes`, every byte clients wrote: commands and arguments).
  */
-import { isCluster, type RedisConnection } from '@switchboard/a2a-bullmq';
+import { isCluster, type RedisConnection } from '@switchboard/redis';
 import type { Redis } from 'ioredis';
 
 /** A reading of the counters, or the difference of two. */

@@ -4,7 +4,7 @@
  * (`{ns:orders}:task:<id>` → `task:*`). MONITOR slows Redis down, so the soak opens one only when
  * asked (`--monitor`), and its CPU figures are then not the ones to quote.
  */
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 
 /** Commands whose first argument is not a key, and where their first key is instead. */
 const KEY_AT: Record<string, number> = { evalsha: 3, eval: 3, fcall: 3, xread: -1, xreadgroup: -1 };

@@ -14,17 +14,18 @@
  * answers `cpu` (CPU time used so far) and `pairs` (pairs with both sides in) on its IPC channel, and
  * exits on SIGTERM or when the bench goes away. Reads REDIS_URL.
  */
-import { hostAgent } from '@switchboard/a2a';
+
+import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { hostAgent } from '@switchboard/host';
+import { createRedisConnection } from '@switchboard/redis';
 import {
   ShadowCopyStream,
   ShadowPairStore,
   ShadowTap,
   type ShadowWorker,
   startShadowWorker,
-} from '@switchboard/a2a/shadow';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
-import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
-import { ScriptedModel } from '@switchboard/agent/testing';
+} from '@switchboard/shadow';
 import { z } from 'zod';
 import { CpuQuery, type CpuReport } from './hop-ipc.ts';
 

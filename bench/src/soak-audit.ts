@@ -13,7 +13,7 @@
  * more than once. Tasks that belong to no request are counted: the audit is incomplete then.
  */
 import { createHash } from 'node:crypto';
-import { type RedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
+import { type RedisConnection, scanKeys } from '@switchboard/redis';
 import { z } from 'zod';
 
 /** The parts of a stored task (`Task.toJSON`) the audit reads. */

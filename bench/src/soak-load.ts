@@ -11,7 +11,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 
 /** A request of the soak and what its answer must contain to count as answered. */
 export interface SoakPrompt {

@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { createRedisConnection, isCluster, type RedisConnection } from '@switchboard/a2a-bullmq';
+import { createRedisConnection, isCluster, type RedisConnection } from '@switchboard/redis';
 import { type Child, startChild } from './hop-children.ts';
 import { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 import { type PrivateRedis, startPrivateRedis } from './private-redis.ts';

@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import { type LaunchedSystem, launchSystem, type ServiceLogLine } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { type RedisConnection, scanKeys } from '@switchboard/redis';
 import { freePort } from './loopback-port.ts';
 
 /** A configuration to soak: how many processes each worker runs. */

@@ -1,8 +1,8 @@
 import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
 
 /** Planted in a tool failure of the worker: it must appear in no span. */

@@ -13,11 +13,10 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so HTTP instrumentation is in place first.
-const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
-const { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } = await import('@switchboard/a2a/http');
-const { createRedisConnection, BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import(
-  '@switchboard/a2a-bullmq'
-);
+const { buildAgentCard, createHostedAgent } = await import('@switchboard/host');
+const { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } = await import('@switchboard/host/http');
+const { BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection } = await import('@switchboard/redis');
 const { silentLogger } = await import('@switchboard/agent');
 const { ClientFactory } = await import('@a2a-js/sdk/client');
 const { createOrdersAgent, createSupervisorAgent } = await import('./agents.ts');

@@ -13,11 +13,10 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so instrumentation is in place first.
-const { buildAgentCard, createHostedAgent } = await import('@switchboard/a2a');
-const { deduplicateMessages } = await import('@switchboard/a2a/delivery');
-const { A2aQueueServer, BULLMQ_BINDING, createRedisConnection, queueUrl } = await import(
-  '@switchboard/a2a-bullmq'
-);
+const { buildAgentCard, createHostedAgent } = await import('@switchboard/host');
+const { deduplicateMessages } = await import('@switchboard/host');
+const { A2aQueueServer, BULLMQ_BINDING, queueUrl } = await import('@switchboard/a2a-bullmq');
+const { createRedisConnection } = await import('@switchboard/redis');
 const { silentLogger } = await import('@switchboard/agent');
 const { createOrdersAgent } = await import('./agents.ts');
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, sdkClient, statusTextOf, TERMINAL } from './support/sdk-client.ts';
 import { type ShopSnapshot, shopSnapshot } from './support/shop-snapshot.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { generateServiceKey, serviceSigner } from '@switchboard/a2a';
 import type { Principal } from '@switchboard/agent';
+import { generateServiceKey, serviceSigner } from '@switchboard/identity';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -10,29 +10,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { buildAgentCard, RedisLimitCounters } from '@switchboard/a2a';
+import { BULLMQ_BINDING, defaultQueueAddress, queueUrl, ReplyWriter } from '@switchboard/a2a-bullmq';
+import { argumentsHash, silentLogger } from '@switchboard/agent';
+import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { AgentRegistry } from '@switchboard/delegate';
+import { buildAgentCard, RedisLimitCounters } from '@switchboard/host';
 import {
   RedisApprovalBoard,
   RedisIntentStore,
   RedisTaskEventLog,
   RedisTaskLedger,
   RedisTaskStore,
-} from '@switchboard/a2a/redis';
-import { AgentRegistry } from '@switchboard/a2a/registry';
-import { ShadowCopyStream, ShadowPairStore } from '@switchboard/a2a/shadow';
+} from '@switchboard/host/redis';
 import {
-  BULLMQ_BINDING,
   createRedisConnection,
-  defaultQueueAddress,
   duplicateConnection,
   isCluster,
-  queueUrl,
   type RedisConnection,
-  ReplyWriter,
   scanKeys,
-} from '@switchboard/a2a-bullmq';
-import { argumentsHash, silentLogger } from '@switchboard/agent';
-import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+} from '@switchboard/redis';
+import { ShadowCopyStream, ShadowPairStore } from '@switchboard/shadow';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrdersAgent } from '../src/agents.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Task } from '@a2a-js/sdk';
-import { serviceSigner } from '@switchboard/a2a';
+import { serviceSigner } from '@switchboard/identity';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileRequests } from './support/hostile-requests.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 import type { SpanRecord } from '@switchboard/telemetry';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateServiceKey } from '@switchboard/a2a';
+import { generateServiceKey } from '@switchboard/identity';
 import { loadServiceConfig } from '@switchboard/service';
 import { loadSupervisorConfig } from '@switchboard/supervisor';
 import { afterAll, describe, expect, it } from 'vitest';

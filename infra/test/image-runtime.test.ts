@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { generateServiceKey } from '@switchboard/a2a';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
+import { generateServiceKey } from '@switchboard/identity';
+import { createRedisConnection } from '@switchboard/redis';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseDockerfile, type Stage } from './support/dockerfile.ts';

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createRedisConnection, defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 import { freePort } from '@switchboard/test-processes';
 import { type Job, Queue, QueueKeys, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';

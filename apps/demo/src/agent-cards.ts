@@ -1,7 +1,4 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
-import { acceptPeerCards, delegationTools } from '@switchboard/a2a/delegate';
-import { a2aHttpInterfaces } from '@switchboard/a2a/http';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
@@ -17,6 +14,10 @@ import {
   ORDERS_SKILLS,
   supervisorSkills,
 } from '@switchboard/customer-service';
+import { acceptPeerCards, delegationTools } from '@switchboard/delegate';
+import { buildAgentCard } from '@switchboard/host';
+import { a2aHttpInterfaces } from '@switchboard/host/http';
+import type { SkillSpec } from '@switchboard/protocol';
 
 /** Where the committed cards live, relative to the repository root. */
 export const AGENT_CARDS_DIR = 'agent-cards';

@@ -1,5 +1,5 @@
-import { createRedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
 import { redisAnswers } from '@switchboard/cli';
+import { createRedisConnection, scanKeys } from '@switchboard/redis';
 
 /**
  * The key patterns of one namespace: the registry (`demo:…`), the shop (`{demo}:…`) and each

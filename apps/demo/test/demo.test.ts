@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 import { commandOf, freePort } from '@switchboard/test-processes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PORTS_PER_SYSTEM } from '../src/free-ports.ts';

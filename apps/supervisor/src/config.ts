@@ -1,4 +1,4 @@
-import { PEER_CARD_POLICIES, type PeerCardPolicy } from '@switchboard/a2a/delegate';
+import { PEER_CARD_POLICIES, type PeerCardPolicy } from '@switchboard/delegate';
 import { ConfigError, loadServiceConfig, type ServiceConfig } from '@switchboard/service';
 import { z } from 'zod';
 

@@ -1,7 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import type { PeerCardSignatures } from '@switchboard/a2a/delegate';
-import type { AgentRegistry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
+import type { AgentRegistry, PeerCardSignatures } from '@switchboard/delegate';
 import { findWorkers, workerCards } from './worker-cards.ts';
 
 /**

@@ -1,6 +1,7 @@
 /** The supervisor service. A bad setting stops it with the variable named (exit 2). */
-import { serviceOfKeyId, trustedKeys } from '@switchboard/a2a';
+
 import { supervisorSkills } from '@switchboard/customer-service';
+import { serviceOfKeyId, trustedKeys } from '@switchboard/identity';
 import { runAgentService, runServiceMain } from '@switchboard/service';
 import { loadSupervisorConfig } from './config.ts';
 import { discoverWorkers } from './discover-workers.ts';

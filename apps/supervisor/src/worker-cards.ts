@@ -1,7 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { acceptPeerCards, acceptSignedPeerCards, type PeerCardSignatures } from '@switchboard/a2a/delegate';
-import type { AgentRegistry, RegistryEntry } from '@switchboard/a2a/registry';
 import type { Logger } from '@switchboard/agent';
+import type { AgentRegistry, RegistryEntry } from '@switchboard/delegate';
+import { acceptPeerCards, acceptSignedPeerCards, type PeerCardSignatures } from '@switchboard/delegate';
 
 /** The registry's entries of the named workers, and the names it has no entry for. */
 export async function findWorkers({

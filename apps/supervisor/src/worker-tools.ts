@@ -1,11 +1,16 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import type { ServiceSigner } from '@switchboard/a2a';
-import { delegationTools, type PeerCardSignatures, shadowPeerCard } from '@switchboard/a2a/delegate';
-import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
 import { createSupervisorAgent } from '@switchboard/customer-service';
+import {
+  type AgentRegistry,
+  clientFromRegistryEntry,
+  delegationTools,
+  type PeerCardSignatures,
+  shadowPeerCard,
+} from '@switchboard/delegate';
+import type { ServiceSigner } from '@switchboard/identity';
 import { findWorkers, onceEach, workerCards } from './worker-cards.ts';
 
 /** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { generateServiceKey } from '@switchboard/a2a';
+import { generateServiceKey } from '@switchboard/identity';
 import { ConfigError } from '@switchboard/service';
 import { describe, expect, it } from 'vitest';
 import { loadSupervisorConfig } from '../src/config.ts';

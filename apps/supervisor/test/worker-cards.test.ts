@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { buildAgentCard, generateServiceKey, serviceOfKeyId, trustedKeys } from '@switchboard/a2a';
-import type { PeerCardSignatures } from '@switchboard/a2a/delegate';
-import { AgentRegistry } from '@switchboard/a2a/registry';
-import {
-  BULLMQ_BINDING,
-  createRedisConnection,
-  defaultQueueAddress,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { cardSigner } from '@switchboard/cards';
+import type { PeerCardSignatures } from '@switchboard/delegate';
+import { AgentRegistry } from '@switchboard/delegate';
+import { buildAgentCard } from '@switchboard/host';
+import { generateServiceKey, serviceOfKeyId, trustedKeys } from '@switchboard/identity';
+import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findWorkers, onceEach, workerCards } from '../src/worker-cards.ts';

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { buildAgentCard, generateServiceKey, serviceSigner } from '@switchboard/a2a';
-import { delegationTarget } from '@switchboard/a2a/delegate';
-import { AgentRegistry } from '@switchboard/a2a/registry';
 import {
   BULLMQ_BINDING,
-  createRedisConnection,
   defaultQueueAddress,
   QueueTransportFactory,
   queueUrl,
 } from '@switchboard/a2a-bullmq';
 import { silentLogger } from '@switchboard/agent';
 import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
+import { AgentRegistry, delegationTarget } from '@switchboard/delegate';
+import { buildAgentCard } from '@switchboard/host';
+import { generateServiceKey, serviceSigner } from '@switchboard/identity';
+import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerTools } from '../src/worker-tools.ts';
 

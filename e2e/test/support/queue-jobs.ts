@@ -1,6 +1,6 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { requestDigest, SERVICE_ASSERTION_TYPE, type ServicePrivateKey } from '@switchboard/a2a';
 import type { Principal } from '@switchboard/agent';
+import { requestDigest, SERVICE_ASSERTION_TYPE, type ServicePrivateKey } from '@switchboard/identity';
 import { type Job, Queue } from 'bullmq';
 import type { TestSystem } from './system.ts';
 

@@ -5,7 +5,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 
 /** The SDK's client for a supervisor, sending a bearer token. */
 export function sdkClient(url: string, token: string): Promise<Client> {

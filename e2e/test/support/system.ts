@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { type LaunchedSystem, launchSystem, REPO_ROOT } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { createRedisConnection } from '@switchboard/redis';
 import { freePort, spawnGroup } from '@switchboard/test-processes';
 import type { Redis } from 'ioredis';
 

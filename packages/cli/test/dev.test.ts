@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 import { type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';

@@ -1,11 +1,11 @@
+import { silentLogger } from '@switchboard/agent';
 import {
   MemoryReplayGuard,
   readServiceKey,
   serviceAssertionAuthenticator,
   serviceSigner,
   trustedKeys,
-} from '@switchboard/a2a';
-import { silentLogger } from '@switchboard/agent';
+} from '@switchboard/identity';
 import { describe, expect, it } from 'vitest';
 import { hasStack, switchboard } from './support.ts';
 

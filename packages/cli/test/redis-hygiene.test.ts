@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection } from '@switchboard/a2a-bullmq';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { createRedisConnection } from '@switchboard/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';

@@ -1,4 +1,4 @@
-import { createRedisConnection, scanKeys } from '@switchboard/a2a-bullmq';
+import { createRedisConnection, scanKeys } from '@switchboard/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { switchboard } from './support.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type ShadowCopy, ShadowPairStore, type ShadowSide, shadowPrefix } from '@switchboard/a2a/shadow';
 import type { ChatRequest } from '@switchboard/agent';
 import { ScriptedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { type ShadowCopy, ShadowPairStore, type ShadowSide, shadowPrefix } from '@switchboard/shadow';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection, defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
 import { describeSystemEvent, type SystemEvent } from '../src/system/system-event.ts';

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { hostAgent, PrincipalUser } from '@switchboard/a2a';
-import { MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { createCommsTools, MemoryShopStore } from '@switchboard/customer-service';
 import { shopTestTools } from '@switchboard/customer-service/testing';
+import { hostAgent } from '@switchboard/host';
+import { MemoryApprovalBoard } from '@switchboard/host/approvals';
+import { PrincipalUser } from '@switchboard/identity';
 
 export const USER_TOKEN = 'user-token-0123456789';
 export const OPERATOR_TOKEN = 'operator-token-0123456789';

@@ -1,12 +1,13 @@
-import { buildAgentCard, createHostedAgent, staticTokenAuthenticator } from '@switchboard/a2a';
+import { defineAgent, silentLogger } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { buildAgentCard, createHostedAgent } from '@switchboard/host';
 import {
   type A2aHttpServer,
   a2aHttpInterfaces,
   createA2aHttpApp,
   startA2aHttpServer,
-} from '@switchboard/a2a/http';
-import { defineAgent, silentLogger } from '@switchboard/agent';
-import { ScriptedModel } from '@switchboard/agent/testing';
+} from '@switchboard/host/http';
+import { staticTokenAuthenticator } from '@switchboard/identity';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';

@@ -6,8 +6,8 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { silentLogger } from '@switchboard/agent';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessSystem, startInProcessSystem } from '../src/system/index.ts';
 

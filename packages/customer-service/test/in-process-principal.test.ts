@@ -1,6 +1,6 @@
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { type AnyTool, type Principal, silentLogger, type ToolContext } from '@switchboard/agent';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InProcessSystem, startInProcessSystem } from '../src/system/index.ts';
 

@@ -1,6 +1,7 @@
-import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
 import { type Agent, defineTool, Toolset } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
+import { buildAgentCard } from '@switchboard/host';
+import type { SkillSpec } from '@switchboard/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

@@ -1,7 +1,9 @@
-import type { ServiceSigner, SkillSpec } from '@switchboard/a2a';
-import type { AgentRegistry } from '@switchboard/a2a/registry';
-import type { QueueTransportFactory, RedisConnection } from '@switchboard/a2a-bullmq';
+import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
+import type { AgentRegistry } from '@switchboard/delegate';
+import type { ServiceSigner } from '@switchboard/identity';
+import type { SkillSpec } from '@switchboard/protocol';
+import type { RedisConnection } from '@switchboard/redis';
 import type { ServiceConfig } from './config/service-config.ts';
 
 /** What a service's `setup` gets: the connections and parts the kit has made ready. */

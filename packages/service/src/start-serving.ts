@@ -1,32 +1,30 @@
-import {
-  hostAgent,
-  ownKeyProblem,
-  serviceAssertionAuthenticator,
-  serviceSigner,
-  trustedKeys,
-} from '@switchboard/a2a';
-import { actingForOwner } from '@switchboard/a2a/approvals';
-import { signQueuedRequests } from '@switchboard/a2a/delegate';
+import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import { cardSigner } from '@switchboard/cards';
+import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
+import { hostAgent } from '@switchboard/host';
+import { actingForOwner } from '@switchboard/host/approvals';
 import {
   RedisApprovalBoard,
   RedisIntentStore,
-  RedisReplayGuard,
   RedisRunStateStore,
   RedisTaskEventLog,
   RedisTaskLedger,
   RedisTaskStore,
-} from '@switchboard/a2a/redis';
-import { AgentRegistry } from '@switchboard/a2a/registry';
+} from '@switchboard/host/redis';
+import {
+  ownKeyProblem,
+  RedisReplayGuard,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '@switchboard/identity';
 import {
   createRedisConnection,
-  defaultQueueAddress,
   isCluster,
-  QueueTransportFactory,
   type RedisConnection,
   type RedisConnectionOptions,
   redactUrl,
-} from '@switchboard/a2a-bullmq';
-import { cardSigner } from '@switchboard/cards';
+} from '@switchboard/redis';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
 import { createModel } from './create-model.ts';
 import type { ParentWatch } from './exit-with-parent.ts';

@@ -1,5 +1,9 @@
-import { type AgentHost, type Authenticator, hostAgent, type RunStateStore } from '@switchboard/a2a';
-import { shadowQueueAddress } from '@switchboard/a2a/delegate';
+import type { QueueAddress } from '@switchboard/a2a-bullmq';
+import type { Agent, AgentTracer, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+import { shadowQueueAddress } from '@switchboard/delegate';
+import { type AgentHost, hostAgent, type RunStateStore } from '@switchboard/host';
+import type { Authenticator } from '@switchboard/identity';
+import { duplicateConnection, type RedisConnection } from '@switchboard/redis';
 import {
   ShadowCopyStream,
   ShadowPairStore,
@@ -7,9 +11,7 @@ import {
   type ShadowWorker,
   shadowAgent,
   startShadowWorker,
-} from '@switchboard/a2a/shadow';
-import { duplicateConnection, type QueueAddress, type RedisConnection } from '@switchboard/a2a-bullmq';
-import type { Agent, AgentTracer, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+} from '@switchboard/shadow';
 import type { ShadowConfig } from './config/shadow-config.ts';
 import { createModel } from './create-model.ts';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateServiceKey } from '@switchboard/a2a';
+import { generateServiceKey } from '@switchboard/identity';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadServiceConfig } from '../src/index.ts';
 import { serviceKeyEnv } from './support/service-keys.ts';

@@ -35,14 +35,14 @@ describe('the lint step', () => {
 describe('the dependency check on a copy of the workspace with wrong imports planted', () => {
   let copy: WorkspaceCopy;
   let run: CheckRun;
-  /** A file of packages/a2a/src/http, whatever the folder holds once a2a's restructuring lands. */
+  /** A file of packages/host/src/bindings/http, whatever the folder holds. */
   let httpFile: string;
 
   beforeAll(() => {
     copy = new WorkspaceCopy();
-    // The agent runtime takes on hosting: it lists @switchboard/a2a and imports it.
-    copy.addWorkspaceDependency('packages/agent', 'packages/a2a');
-    copy.write('packages/agent/src/__planted-a2a__.ts', "import '@switchboard/a2a';\n");
+    // The agent runtime takes on hosting: it lists @switchboard/host and imports it.
+    copy.addWorkspaceDependency('packages/agent', 'packages/host');
+    copy.write('packages/agent/src/__planted-host__.ts', "import '@switchboard/host';\n");
     // The transport imports hosting (not listed, so it does not even resolve).
     copy.write('packages/a2a-bullmq/src/__planted__.ts', "import '@switchboard/service';\n");
     copy.write('packages/cards/src/__planted__.ts', "import '@switchboard/semconv';\n");
@@ -54,13 +54,25 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/agent/src/tools/__planted__.ts', "import '../testing/index.ts';\n");
     copy.write('packages/agent/src/model/__planted__.ts', "import type { Agent } from '../loop/agent.ts';\n");
     copy.write('packages/cards/src/json/__planted__.ts', "import '../check/check-card.ts';\n");
-    httpFile = readdirSync(join(copy.root, 'packages/a2a/src/http')).find((f) => f.endsWith('.ts')) ?? '';
-    copy.write('packages/a2a/src/protocol/__planted__.ts', `import '../http/${httpFile}';\n`);
-    copy.write('packages/a2a/src/executor/__planted__.ts', "import '../redis/redis-task-store.ts';\n");
+    httpFile =
+      readdirSync(join(copy.root, 'packages/host/src/bindings/http')).find((f) => f.endsWith('.ts')) ?? '';
+    copy.write('packages/host/src/card/__planted__.ts', `import '../bindings/http/${httpFile}';\n`);
+    copy.write('packages/host/src/executor/__planted__.ts', "import '../middleware/decorate-handler.ts';\n");
+    // The platform's parts, each importing what its rule keeps it from.
+    copy.write('packages/redis/src/__planted__.ts', "import '@switchboard/semconv';\n");
+    copy.write('packages/protocol/src/__planted__.ts', "import '@switchboard/host';\n");
+    copy.write('packages/identity/src/__planted__.ts', "import '@switchboard/delegate';\n");
+    copy.write('packages/delegate/src/__planted__.ts', "import '@switchboard/host';\n");
+    copy.write('packages/host/src/__planted-shadow__.ts', "import '@switchboard/shadow';\n");
+    copy.write(
+      'packages/shadow/src/__planted__.ts',
+      "import { hostAgent } from '@switchboard/host';\nhostAgent;\n",
+    );
+    copy.write('packages/cli/src/__planted-host__.ts', "import '@switchboard/host';\n");
     // Across package boundaries.
     copy.addWorkspaceDependency('packages/cli', 'apps/supervisor');
     copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/supervisor';\n");
-    copy.write('packages/cli/src/__planted-deep__.ts', "import '@switchboard/a2a/src/errors.ts';\n");
+    copy.write('packages/cli/src/__planted-deep__.ts', "import '@switchboard/host/src/errors.ts';\n");
     copy.write('apps/demo/src/__planted__.ts', "import '../../../packages/semconv/src/index.ts';\n");
     // npm: a devDependency, a package the importer does not list, a file that is not there.
     copy.write('packages/agent/src/__planted-vitest__.ts', "import { expect } from 'vitest';\n");
@@ -81,13 +93,13 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     expect(run.output).toContain(
       violation(
         'agent-imports-only-semconv',
-        'packages/agent/src/__planted-a2a__.ts',
-        'packages/a2a/src/index.ts',
+        'packages/agent/src/__planted-host__.ts',
+        'packages/host/src/index.ts',
       ),
     );
     expect(run.output).toContain(
       violation(
-        'a2a-bullmq-imports-only-semconv',
+        'a2a-bullmq-imports-only-semconv-and-redis',
         'packages/a2a-bullmq/src/__planted__.ts',
         '@switchboard/service',
       ),
@@ -97,6 +109,38 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     );
     expect(run.output).toContain(
       violation('semconv-is-the-leaf', 'packages/semconv/src/__planted__.ts', 'fs'),
+    );
+  });
+
+  it("keeps each of the platform's parts to what it may import", () => {
+    expect(run.output).toContain(
+      violation('redis-is-a-leaf', 'packages/redis/src/__planted__.ts', '@switchboard/semconv'),
+    );
+    expect(run.output).toContain(
+      violation('protocol-imports-only-agent', 'packages/protocol/src/__planted__.ts', '@switchboard/host'),
+    );
+    expect(run.output).toContain(
+      violation(
+        'identity-imports-only-agent-and-redis',
+        'packages/identity/src/__planted__.ts',
+        '@switchboard/delegate',
+      ),
+    );
+    expect(run.output).toContain(
+      violation('delegate-never-serves', 'packages/delegate/src/__planted__.ts', '@switchboard/host'),
+    );
+    expect(run.output).toContain(
+      violation('host-knows-no-shadow', 'packages/host/src/__planted-shadow__.ts', '@switchboard/shadow'),
+    );
+    expect(run.output).toContain(
+      violation(
+        'shadow-imports-host-types-only',
+        'packages/shadow/src/__planted__.ts',
+        'packages/host/src/index.ts',
+      ),
+    );
+    expect(run.output).toContain(
+      violation('cli-is-a-client', 'packages/cli/src/__planted-host__.ts', 'packages/host/src/index.ts'),
     );
   });
 
@@ -130,16 +174,16 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     );
     expect(run.output).toContain(
       violation(
-        'a2a-folders-point-down:protocol,errors.ts',
-        'packages/a2a/src/protocol/__planted__.ts',
-        `packages/a2a/src/http/${httpFile}`,
+        'host-folders-point-down:card',
+        'packages/host/src/card/__planted__.ts',
+        `packages/host/src/bindings/http/${httpFile}`,
       ),
     );
     expect(run.output).toContain(
       violation(
-        'a2a-folders-point-down:executor',
-        'packages/a2a/src/executor/__planted__.ts',
-        'packages/a2a/src/redis/redis-task-store.ts',
+        'host-folders-point-down:executor',
+        'packages/host/src/executor/__planted__.ts',
+        'packages/host/src/middleware/decorate-handler.ts',
       ),
     );
   });
@@ -160,7 +204,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
       ),
     );
     expect(run.output).toContain(
-      violation('no-deep-import', 'packages/cli/src/__planted-deep__.ts', '@switchboard/a2a/src/errors.ts'),
+      violation('no-deep-import', 'packages/cli/src/__planted-deep__.ts', '@switchboard/host/src/errors.ts'),
     );
   });
 
@@ -187,7 +231,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
   it('says what to do about it', () => {
     // The rule's comment follows each violation, wrapped at 80 columns.
     expect(run.output.replace(/\s+/g, ' ')).toContain(
-      'import it by its name (@switchboard/a2a) and list it in dependencies',
+      'import it by its name (@switchboard/host) and list it in dependencies',
     );
   });
 });

@@ -6,7 +6,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { A2AError } from '@a2a-js/sdk/errors';
-import { tracedTransportFactory } from '@switchboard/a2a/observe';
+import { tracedTransportFactory } from '@switchboard/delegate/observe';
 import type { ResolvedSetting } from '../config.ts';
 import { CliError } from '../errors.ts';
 import { supervisorFetch } from '../io/supervisor-fetch.ts';

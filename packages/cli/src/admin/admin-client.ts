@@ -4,7 +4,7 @@ import {
   ApprovalList,
   ApprovalReply,
   DecisionReply,
-} from '@switchboard/a2a/approvals';
+} from '@switchboard/protocol';
 import type { z } from 'zod';
 import { type ResolvedSetting, resolveSettings } from '../config.ts';
 import { CliError } from '../errors.ts';

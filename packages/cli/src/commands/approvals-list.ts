@@ -1,4 +1,4 @@
-import type { BoardApproval as Approval } from '@switchboard/a2a/approvals';
+import type { BoardApproval as Approval } from '@switchboard/protocol';
 import { connectAdmin } from '../admin/admin-client.ts';
 import { reportFailure } from '../errors.ts';
 import { column, EXIT, type Output } from '../io/output.ts';

@@ -1,4 +1,4 @@
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
+import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { followStream, type ProgressUpdate } from '../a2a/follow-stream.ts';
 import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';

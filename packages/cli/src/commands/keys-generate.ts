@@ -1,4 +1,4 @@
-import { generateServiceKey } from '@switchboard/a2a';
+import { generateServiceKey } from '@switchboard/identity';
 import { EXIT, type Output } from '../io/output.ts';
 
 /** Options of {@link keysGenerateCommand}. */

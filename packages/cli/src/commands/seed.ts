@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/redis';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
 import { describeRedis } from '../system/redis-target.ts';

@@ -1,4 +1,5 @@
-import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
+import type { ChatModel } from '@switchboard/agent';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/redis';
 import {
   comparePair,
   judgePair,
@@ -7,8 +8,7 @@ import {
   ShadowPairStore,
   shadowPrefix,
   shadowReport,
-} from '@switchboard/a2a/shadow';
-import type { ChatModel } from '@switchboard/agent';
+} from '@switchboard/shadow';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
 import { describeRedis } from '../system/redis-target.ts';

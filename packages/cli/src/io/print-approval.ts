@@ -1,4 +1,4 @@
-import type { BoardApproval as Approval } from '@switchboard/a2a/approvals';
+import type { BoardApproval as Approval } from '@switchboard/protocol';
 import type { Output } from './output.ts';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { createRedisConnection } from '@switchboard/a2a/redis';
 import type { Logger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
+import { createRedisConnection } from '@switchboard/redis';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';

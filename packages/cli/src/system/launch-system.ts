@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { generateServiceKey, publicKeyOf } from '@switchboard/a2a';
 import { customerTokens, type SystemAccess, tokensToIds } from '@switchboard/customer-service/system';
+import { generateServiceKey, publicKeyOf } from '@switchboard/identity';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
 import { type RunningService, type ServiceLogLine, ServiceProcess } from './service-process.ts';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/a2a/redis';
+import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/redis';
 
 /** Where the system's Redis comes from. */
 export type RedisSource =

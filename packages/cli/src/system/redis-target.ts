@@ -1,4 +1,4 @@
-import { type RedisConnectionOptions, redactUrl } from '@switchboard/a2a/redis';
+import { type RedisConnectionOptions, redactUrl } from '@switchboard/redis';
 import { type ConfigProblem, readRedisConfig } from '@switchboard/service';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';

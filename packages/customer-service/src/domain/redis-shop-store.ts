@@ -1,4 +1,4 @@
-import { type RedisConnection, scanKeys } from '@switchboard/a2a/redis';
+import { type RedisConnection, scanKeys } from '@switchboard/redis';
 import type { z } from 'zod';
 import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';

@@ -1,19 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import {
-  generateServiceKey,
-  hostAgent,
-  MemoryReplayGuard,
-  publicKeyOf,
-  type ServicePrivateKey,
-  type SkillSpec,
-  serviceAssertionAuthenticator,
-  serviceSigner,
-  trustedKeys,
-} from '@switchboard/a2a';
-import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
-import { delegationTools } from '@switchboard/a2a/delegate';
-import {
   type Agent,
   type AnyTool,
   type AuditSink,
@@ -23,6 +10,19 @@ import {
   MemoryIntentStore,
 } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
+import { delegationTools } from '@switchboard/delegate';
+import { hostAgent } from '@switchboard/host';
+import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
+import {
+  generateServiceKey,
+  MemoryReplayGuard,
+  publicKeyOf,
+  type ServicePrivateKey,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '@switchboard/identity';
+import type { SkillSpec } from '@switchboard/protocol';
 import { createCommsAgent } from '../agents/comms/comms-agent.ts';
 import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';
 import { createInventoryAgent } from '../agents/inventory/inventory-agent.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createRedisConnection } from '@switchboard/a2a/redis';
 import { type AgentRunResult, type Principal, parseToolResult, silentLogger } from '@switchboard/agent';
+import { createRedisConnection } from '@switchboard/redis';
 import type { Redis } from 'ioredis';
 import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.ts';
 

@@ -7,8 +7,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
-import { sendMessageRequest, userMessage } from '@switchboard/a2a';
-import { ApprovalList, type BoardApproval } from '@switchboard/a2a/approvals';
+import { ApprovalList, type BoardApproval, sendMessageRequest, userMessage } from '@switchboard/protocol';
 
 /** Where the supervisor's task stands after a turn. */
 export interface TurnOutcome {

@@ -1,4 +1,4 @@
-import { UNVERSIONED_CARD_SHAPES, type UnversionedCardShape } from '@switchboard/a2a/http';
+import { UNVERSIONED_CARD_SHAPES, type UnversionedCardShape } from '@switchboard/host/http';
 import type { ConfigProblem } from './config-error.ts';
 
 /** How a service publishes its agent card. */

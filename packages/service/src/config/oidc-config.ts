@@ -1,4 +1,4 @@
-import { JwtAuthenticatorOptions } from '@switchboard/a2a';
+import { JwtAuthenticatorOptions } from '@switchboard/identity';
 import type { ConfigProblem } from './config-error.ts';
 
 /** The variable of each identity provider option. */

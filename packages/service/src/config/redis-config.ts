@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseClusterNodes, type RedisConnectionOptions } from '@switchboard/a2a-bullmq';
+import { parseClusterNodes, type RedisConnectionOptions } from '@switchboard/redis';
 import type { ConfigProblem } from './config-error.ts';
 
 const URL_VARIABLE = 'REDIS_URL';

@@ -4,8 +4,8 @@ import {
   type ServicePrivateKey,
   staticTokenProblems,
   type TrustedKeysSource,
-} from '@switchboard/a2a';
-import type { RedisConnectionOptions } from '@switchboard/a2a-bullmq';
+} from '@switchboard/identity';
+import type { RedisConnectionOptions } from '@switchboard/redis';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { type CardConfig, readCardConfig } from './card-config.ts';

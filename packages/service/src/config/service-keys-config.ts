@@ -6,7 +6,7 @@ import {
   readTrustedKeysSource,
   type ServicePrivateKey,
   type TrustedKeysSource,
-} from '@switchboard/a2a';
+} from '@switchboard/identity';
 import type { ConfigProblem } from './config-error.ts';
 
 /** How a service proves itself to its peers and checks theirs. */

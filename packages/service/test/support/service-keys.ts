@@ -1,4 +1,4 @@
-import { generateServiceKey, type ServicePublicKey } from '@switchboard/a2a';
+import { generateServiceKey, type ServicePublicKey } from '@switchboard/identity';
 
 /**
  * The key settings of a service for a test: a fresh private key for `service`

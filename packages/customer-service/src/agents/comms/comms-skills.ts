@@ -1,4 +1,4 @@
-import type { SkillSpec } from '@switchboard/a2a';
+import type { SkillSpec } from '@switchboard/protocol';
 
 /** The comms agent's capabilities, for its card and a supervisor's delegation tools. */
 export const COMMS_SKILLS: readonly SkillSpec[] = [

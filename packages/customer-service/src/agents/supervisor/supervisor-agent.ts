@@ -1,5 +1,5 @@
-import type { SkillSpec } from '@switchboard/a2a';
 import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
+import type { SkillSpec } from '@switchboard/protocol';
 
 /** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
 export const SUPERVISOR_INSTRUCTIONS = [

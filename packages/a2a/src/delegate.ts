@@ -1,0 +1,35 @@
+// @switchboard/a2a/delegate is deprecated: the caller's side moved to their own packages
+// (docs/migration.md lists every name's new home). These re-exports go in the next release.
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+export type {
+  DelegateOutcome,
+  DelegationToolsOptions,
+  LiveReplicas,
+  PeerCard,
+  PeerCardPolicy,
+  PeerCardSignatures,
+  SignedCallOptions,
+} from '@switchboard/delegate';
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated Import it from the package named below; docs/migration.md has the table. */
+export {
+  acceptPeerCard,
+  acceptPeerCards,
+  acceptSignedPeerCards,
+  delegationTarget,
+  delegationTools,
+  PEER_CARD_POLICIES,
+  reachesShadowsOnly,
+  shadowPeerCard,
+  shadowQueueAddress,
+  signedCallOptions,
+  signQueuedRequests,
+} from '@switchboard/delegate';

@@ -1,0 +1,18 @@
+// The caller's side: accept peers' cards, turn their skills into tools that delegate over A2A, sign those
+// calls, follow the registry of agents, and make SDK clients for the agents it lists.
+export type { PeerCard } from './accept-peer-card.ts';
+export { acceptPeerCard, acceptPeerCards } from './accept-peer-card.ts';
+export type { PeerCardPolicy, PeerCardSignatures } from './accept-signed-peer-cards.ts';
+export { acceptSignedPeerCards, PEER_CARD_POLICIES } from './accept-signed-peer-cards.ts';
+export type { DelegateOutcome } from './delegation-result.ts';
+export type { DelegationToolsOptions } from './delegation-tools.ts';
+export { delegationTarget, delegationTools } from './delegation-tools.ts';
+export type { AgentRegistryOptions, RegisterOptions, Registration } from './registry/agent-registry.ts';
+export { AgentRegistry } from './registry/agent-registry.ts';
+export type { RegistryClientOptions } from './registry/registry-client.ts';
+export { clientForAgent, clientFromRegistryEntry } from './registry/registry-client.ts';
+export type { RegistryEntry, RegistryInstance } from './registry/registry-entry.ts';
+export type { LiveReplicas } from './replica-watch.ts';
+export { reachesShadowsOnly, shadowPeerCard, shadowQueueAddress } from './shadow-peers.ts';
+export type { SignedCallOptions } from './signed-calls.ts';
+export { signedCallOptions, signQueuedRequests } from './signed-calls.ts';

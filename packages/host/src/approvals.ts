@@ -1,0 +1,10 @@
+// Approvals: the board a task's approval requests wait on, and the owner resolver that lets the admin
+// routes act in a task owner's scope. The admin API's wire shapes are @switchboard/protocol's.
+export { actingForOwner } from './approvals/acting-for.ts';
+export type {
+  ApprovalBoard,
+  BoardDecision,
+  DecideResult,
+  TaskApprovals,
+} from './approvals/approval-board.ts';
+export { MemoryApprovalBoard } from './approvals/approval-board.ts';

@@ -1,0 +1,121 @@
+import type { ApprovalRequest } from '@switchboard/agent';
+import { type BoardApproval, type BoardStatus, boardEntry } from '@switchboard/protocol';
+
+/** What a task waits for now, as the executor reports it after every run. */
+export interface TaskApprovals {
+  taskId: string;
+  contextId: string;
+  owner: string;
+  tenant: string;
+  /** The principal key of whom the task acts for (`customer:C001`): who asked for these actions. */
+  requestedBy?: string | undefined;
+  pending: readonly ApprovalRequest[];
+}
+
+/** A decision an operator takes on the board. */
+export interface BoardDecision {
+  id: string;
+  decision: 'approved' | 'denied';
+  decidedBy: string;
+  /**
+   * The decider's principal key (`operator:ada`). An approval by the principal the entry was
+   * requested by is refused (`own_request`): nobody approves what they asked for themselves.
+   */
+  deciderKey?: string;
+  reason?: string;
+  now?: Date;
+}
+
+/** The outcome of {@link ApprovalBoard.decide}. */
+export type DecideResult =
+  | { ok: true; approval: BoardApproval }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'already_decided'; approval: BoardApproval }
+  | { ok: false; reason: 'own_request'; approval: BoardApproval };
+
+/**
+ * The operators' view of every approval that waits on this service's tasks. The executor keeps it
+ * in step with each task; `decide` is atomic, so two operators can never both decide one approval.
+ */
+export interface ApprovalBoard {
+  /**
+   * Adds a task's pending approvals; its earlier ones still pending and no longer asked become
+   * `withdrawn`. An entry whose arguments are not those the task asks for now (they changed, e.g.
+   * after an approval that was then refused) is pending again with what is asked now.
+   */
+  sync(task: TaskApprovals): Promise<void>;
+  list(options?: { status?: 'pending' | 'decided' | 'all' }): Promise<BoardApproval[]>;
+  get(id: string): Promise<BoardApproval | undefined>;
+  /** Moves a pending approval to its decision, once; never an approval by whom it was requested by. */
+  decide(decision: BoardDecision): Promise<DecideResult>;
+  /** Puts a decided approval back to pending (the decision could not be delivered to its task). */
+  reopen(id: string): Promise<void>;
+}
+
+/** Whether a board entry matches a `list` filter. */
+export function matchesStatus(status: BoardStatus, filter: 'pending' | 'decided' | 'all'): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'pending') return status === 'pending';
+  return status === 'approved' || status === 'denied';
+}
+
+/** An in-process board, for one process and for tests. */
+export class MemoryApprovalBoard implements ApprovalBoard {
+  readonly #entries = new Map<string, BoardApproval>();
+
+  async sync({ pending, ...task }: TaskApprovals): Promise<void> {
+    const asked = new Set(pending.map((request) => request.id));
+    for (const entry of this.#entries.values()) {
+      if (entry.taskId === task.taskId && entry.status === 'pending' && !asked.has(entry.id))
+        entry.status = 'withdrawn';
+    }
+    for (const request of pending) {
+      const existing = this.#entries.get(request.id);
+      if (!existing || existing.status === 'withdrawn' || existing.argumentsHash !== request.argumentsHash)
+        this.#entries.set(request.id, boardEntry(request, task));
+    }
+  }
+
+  async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
+    return [...this.#entries.values()]
+      .filter((entry) => matchesStatus(entry.status, status))
+      .sort((a, b) => a.requestedAt.localeCompare(b.requestedAt))
+      .map((entry) => structuredClone(entry));
+  }
+
+  async get(id: string) {
+    const entry = this.#entries.get(id);
+    return entry && structuredClone(entry);
+  }
+
+  async decide({
+    id,
+    decision,
+    decidedBy,
+    deciderKey,
+    reason,
+    now = new Date(),
+  }: BoardDecision): Promise<DecideResult> {
+    const entry = this.#entries.get(id);
+    if (!entry) return { ok: false, reason: 'not_found' };
+    if (entry.status !== 'pending')
+      return { ok: false, reason: 'already_decided', approval: structuredClone(entry) };
+    if (decision === 'approved' && deciderKey && entry.requestedBy === deciderKey)
+      return { ok: false, reason: 'own_request', approval: structuredClone(entry) };
+    Object.assign(
+      entry,
+      { status: decision, decidedBy, decidedAt: now.toISOString() },
+      reason ? { reason } : {},
+    );
+    return { ok: true, approval: structuredClone(entry) };
+  }
+
+  async reopen(id: string): Promise<void> {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    entry.status = 'pending';
+    delete entry.decidedBy;
+    delete entry.decidedAt;
+    delete entry.reason;
+  }
+}

@@ -1,0 +1,434 @@
+import { Role, TaskState } from '@a2a-js/sdk';
+import {
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type OwnerResolver,
+  type RequestContext,
+  resolveUserScope,
+  type ServerCallContext,
+  type User,
+} from '@a2a-js/sdk/server';
+import { TASK_STARTED_HOOK } from '@switchboard/a2a-bullmq';
+import {
+  type Agent,
+  type AgentRunResult,
+  type AgentTracer,
+  ApprovalDecision,
+  type AuditSink,
+  type ChatModel,
+  type ContextWindowOptions,
+  type CredentialVault,
+  type IntentStore,
+  isAgentError,
+  type Logger,
+  maskContacts,
+  Principal,
+  principalKey,
+  runAgent,
+  type StopReason,
+  stderrLogger,
+  type ToolRouter,
+} from '@switchboard/agent';
+import { principalOf } from '@switchboard/identity';
+import {
+  APPROVAL_DECISION_KEY,
+  boardDeciderOf,
+  CALLER_CONVERSATION_KEY,
+  CONVERSATION_KEY,
+  callVariable,
+  dataPart,
+  PRINCIPAL_KEY,
+  PROGRESS_KEY,
+  readMessage,
+} from '@switchboard/protocol';
+import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import { MemoryRunStateStore, type RunStateStore } from '../runs/run-state-store.ts';
+import type { TaskLedger } from '../runs/task-ledger.ts';
+import { progressOf } from './progress.ts';
+import { TaskPublisher } from './task-publisher.ts';
+
+/** Options of {@link SwitchboardAgentExecutor}. */
+export interface AgentExecutorOptions {
+  agent: Agent;
+  /**
+   * The agent to run each new request with, when it can change while serving (a supervisor whose
+   * delegation tools follow the registry); default `agent`. It must keep `agent`'s name.
+   */
+  currentAgent?: () => Agent;
+  model: ChatModel;
+  /** Conversation state by A2A contextId (default: in memory, this process only). */
+  runState?: RunStateStore;
+  /**
+   * Who may read approval requests whole (contact details unmasked) and speak for a caller's
+   * conversation (default: operators and services, by the kind of principal they authenticated as,
+   * and requests a service relayed, whose principal has a `via`).
+   *
+   * Approvals are decided on the approval board only. A decision in a message is taken from the
+   * board's own delivery (`/admin/approvals`, in process), or from a trusted peer service — a
+   * service principal, or a request a service relayed — handing on a decision its board took,
+   * naming the operator (`decidedBy`) and the arguments' hash; the audit then records both. An
+   * operator's or a customer's message never decides: the approval stays pending.
+   */
+  trusted?: (user: User | undefined) => boolean;
+  /** Where operators see what this agent's tasks wait for (default: nowhere). */
+  approvals?: ApprovalBoard;
+  /** Whose task is whose, as the task store scopes them; recorded on the board (default: per user). */
+  ownerResolver?: OwnerResolver;
+  /**
+   * Records the runs no queue would recover (requests that did not come over the queue binding), so
+   * a crash leaves no task "working" for ever (default: none).
+   */
+  ledger?: TaskLedger;
+  /**
+   * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
+   * use the same contextId never see each other's history; the principal the task acts for is added
+   * to it in any case. A task keeps the conversation it started with, so an operator who answers it
+   * continues the customer's conversation.
+   */
+  conversationScope?: (context: ServerCallContext) => string;
+  intents?: IntentStore;
+  audit?: AuditSink;
+  tracer?: AgentTracer;
+  logger?: Logger;
+  credentials?: CredentialVault | Readonly<Record<string, string>>;
+  context?: ContextWindowOptions;
+  maxSteps?: number;
+  /**
+   * Narrows the tools each run offers the model (see `ToolRouter`); a request no tool is trusted
+   * with ends `input-required` with a clarifying question, or `completed` saying what it cannot do.
+   * Its index follows `currentAgent`'s toolset. Default: every permitted tool is offered.
+   */
+  router?: ToolRouter;
+}
+
+// A request a service relayed for someone (a verified on-behalf-of assertion) counts as the
+// service's: it hands on decisions from its own board and speaks for its own conversation.
+const operatorsAndServices = (user: User | undefined) => {
+  const principal = principalOf(user);
+  return principal?.kind === 'operator' || principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
+};
+
+/** What the board delivers: the decision and the hash of the arguments it showed. */
+const BoardDelivery = ApprovalDecision.omit({ decidedAt: true, decidedBy: true });
+/** What a peer service hands on: its board's decision, naming the operator who took it. */
+const HandedOn = ApprovalDecision.omit({ decidedAt: true });
+
+/** The reply to a decision sent in a message that was not taken. */
+const DECIDE_ON_THE_BOARD =
+  'An approval decision in your message was ignored: approvals are decided on the approval board, not in a message. ' +
+  'An operator decides with `switchboard approvals approve <id>` (or `deny <id>`), or POST /admin/approvals/<id>/approve (or /deny).';
+
+const defaultScope = (context: ServerCallContext) =>
+  `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;
+
+const FINAL_STATE: Record<StopReason, TaskState> = {
+  model: TaskState.TASK_STATE_COMPLETED,
+  approval: TaskState.TASK_STATE_INPUT_REQUIRED,
+  maxSteps: TaskState.TASK_STATE_FAILED,
+  failures: TaskState.TASK_STATE_FAILED,
+  cancelled: TaskState.TASK_STATE_CANCELED,
+  clarify: TaskState.TASK_STATE_INPUT_REQUIRED,
+  unsupported: TaskState.TASK_STATE_COMPLETED,
+};
+
+/**
+ * Runs a Switchboard agent behind the A2A SDK's `DefaultRequestHandler`. A request becomes a task
+ * that moves submitted → working → completed, failed, canceled, rejected or input-required; each
+ * step and tool call is published as a status update, and the answer as an artifact. A follow-up in
+ * the same context continues the conversation; an input-required task resumes where it stopped.
+ */
+export class SwitchboardAgentExecutor implements AgentExecutor {
+  readonly #o: AgentExecutorOptions;
+  readonly #runState: RunStateStore;
+  readonly #logger: Logger;
+  readonly #running = new Map<string, AbortController>();
+  /** Context ids of tasks seen here, for cancel events of tasks that are not running (bounded). */
+  readonly #contexts = new Map<string, string>();
+
+  constructor(options: AgentExecutorOptions) {
+    this.#o = options;
+    this.#runState = options.runState ?? new MemoryRunStateStore();
+    this.#logger = options.logger ?? stderrLogger();
+  }
+
+  /** Tasks running in this process right now. */
+  get runningTasks(): number {
+    return this.#running.size;
+  }
+
+  async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId, userMessage } = requestContext;
+    this.#remember(taskId, contextId);
+    // A task runs its tools as the principal it started with: an operator who answers a customer's
+    // task (through the board) decides for it, but does not become who the tools act for.
+    const principal =
+      Principal.safeParse(requestContext.task?.metadata?.[PRINCIPAL_KEY]).data ??
+      principalOf(requestContext.context.user);
+    const owner = principal ? principalKey(principal) : '';
+    // The conversation is the caller's (scope) and its principal's: a service that delegates for
+    // many customers holds one conversation per customer, even when their context ids are the same.
+    const conversation =
+      (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
+      `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${encodeURIComponent(owner)}/${contextId}`;
+    const publisher = new TaskPublisher(bus, taskId, contextId);
+    publisher.task(requestContext.task, userMessage, {
+      [CONVERSATION_KEY]: conversation,
+      ...(principal ? { [PRINCIPAL_KEY]: principal } : {}),
+    });
+    const controller = new AbortController();
+    this.#running.set(taskId, controller);
+    const started = callVariable(requestContext.context, TASK_STARTED_HOOK);
+    const ledger = started ? undefined : this.#o.ledger;
+    try {
+      // What can be refused without reading anything is refused at once; anything else goes to work
+      // before the first await, so the task's first event (a new task, already working) is out before
+      // the run waits on Redis.
+      const fromUser = userMessage.role === Role.ROLE_USER;
+      const { text, data } = readMessage(userMessage);
+      // Who is trusted sees approval requests whole and speaks for a caller's conversation.
+      const trusted = (this.#o.trusted ?? operatorsAndServices)(requestContext.context.user);
+      const decisions = fromUser
+        ? this.#decisions(data, requestContext, trusted)
+        : { accepted: [], refused: 0 };
+      const decisive = decisions.accepted.length > 0 || decisions.refused > 0;
+      const refusal = !fromUser
+        ? 'The message must come from the user: send it with role "ROLE_USER".'
+        : !text && !decisive
+          ? 'The message has no text to act on. Send the request as a text part.'
+          : undefined;
+      if (refusal) publisher.finish(TaskState.TASK_STATE_REJECTED, refusal);
+      else publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
+      await started?.({ taskId, contextId, messageId: userMessage.messageId });
+      await ledger?.begin({
+        taskId,
+        contextId,
+        owner: (this.#o.ownerResolver ?? resolveUserScope)(requestContext.context),
+        tenant: requestContext.context.tenant ?? '',
+      });
+      if (refusal) return;
+      const stored = await this.#runState.load(conversation);
+      if (
+        decisions.accepted.length === 0 &&
+        decisions.refused > 0 &&
+        !stored?.state.pendingApprovals.length
+      ) {
+        publisher.finish(TaskState.TASK_STATE_REJECTED, `${DECIDE_ON_THE_BOARD} Nothing here waits for one.`);
+        return;
+      }
+      const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
+      // Intent records are never shared across principals: a delegating caller's are scoped to its
+      // conversation and the principal it works for, anyone else's to this task's conversation.
+      const intentScope =
+        trusted && typeof caller === 'string' && caller ? `caller:${owner}:${caller}` : conversation;
+      // A caller that reads only tool progress (a delegating agent) is not sent the step lines.
+      const steps = userMessage.metadata?.[PROGRESS_KEY] !== 'tools';
+      const result = await runAgent({
+        agent: this.#o.currentAgent?.() ?? this.#o.agent,
+        model: this.#o.model,
+        // A message that carries a decision (taken or refused) answers the approval; its text must
+        // not withdraw it.
+        ...(text && !decisive ? { input: text } : {}),
+        ...(stored ? { history: stored.messages, state: stored.state } : {}),
+        conversationId: contextId,
+        ...(principal ? { principal } : {}),
+        intentScope,
+        decisions: decisions.accepted,
+        signal: controller.signal,
+        logger: this.#logger,
+        // Callers get whole answers (an artifact, status lines), never text as it is written.
+        streamModel: false,
+        onEvent: (event) => {
+          if (event.type === 'step-started' && !steps) return;
+          const progress = progressOf(event);
+          if (!progress) return;
+          // A step starting and what a tool reports as it runs (a delegate's progress, passed on) are
+          // streamed, not stored in the task's history; a tool's start and end are, as its record.
+          publisher.status(TaskState.TASK_STATE_WORKING, progress.text, progress.metadata, [], {
+            transient: event.type === 'tool-progress' || event.type === 'step-started',
+          });
+        },
+        ...this.#runOptions(),
+      });
+      await this.#runState.save(conversation, { messages: result.messages, state: result.state });
+      await this.#postApprovals(requestContext, result, principal && principalKey(principal));
+      this.#publishResult(publisher, result, { refusedDecision: decisions.refused > 0, operator: trusted });
+    } catch (error) {
+      this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
+      const why =
+        isAgentError(error) && error.party === 'dependency'
+          ? 'The agent’s model is unavailable right now. Try again in a moment.'
+          : 'The agent could not complete this request because of an internal error.';
+      publisher.finish(
+        controller.signal.aborted ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_FAILED,
+        why,
+      );
+    } finally {
+      this.#running.delete(taskId);
+      await ledger
+        ?.end(taskId)
+        .catch((error: unknown) => this.#logger.warn({ err: error, taskId }, 'task ledger end failed'));
+    }
+  }
+
+  /** Aborts every task running in this process (a drain that ran out of time); returns how many. */
+  abortAll(): number {
+    for (const controller of this.#running.values()) controller.abort();
+    return this.#running.size;
+  }
+
+  /** Aborts a task if it runs in this process; true when it did. Used for cancels from other replicas. */
+  abort(taskId: string): boolean {
+    const controller = this.#running.get(taskId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const controller = this.#running.get(taskId);
+    if (controller) {
+      controller.abort();
+      return;
+    }
+    // Not running here (it waits for input, or another replica runs it): settle it as canceled.
+    const publisher = new TaskPublisher(bus, taskId, this.#contexts.get(taskId) ?? '');
+    publisher.finish(TaskState.TASK_STATE_CANCELED, 'The task was canceled.');
+  }
+
+  #remember(taskId: string, contextId: string): void {
+    this.#contexts.delete(taskId);
+    this.#contexts.set(taskId, contextId);
+    if (this.#contexts.size > 10_000) {
+      const oldest = this.#contexts.keys().next().value;
+      if (oldest !== undefined) this.#contexts.delete(oldest);
+    }
+  }
+
+  #runOptions() {
+    const { intents, audit, tracer, credentials, context, maxSteps, router } = this.#o;
+    return {
+      ...(intents ? { intents } : {}),
+      ...(audit ? { audit } : {}),
+      ...(tracer ? { tracer } : {}),
+      ...(credentials ? { credentials } : {}),
+      ...(context ? { context } : {}),
+      ...(maxSteps ? { maxSteps } : {}),
+      ...(router ? { router } : {}),
+    };
+  }
+
+  /** Keeps the operators' board in step with what this task waits for now, and who asked for it. */
+  async #postApprovals(
+    requestContext: RequestContext,
+    result: AgentRunResult,
+    requestedBy: string | undefined,
+  ): Promise<void> {
+    const board = this.#o.approvals;
+    if (!board) return;
+    const { taskId, contextId, context } = requestContext;
+    try {
+      await board.sync({
+        taskId,
+        contextId,
+        owner: (this.#o.ownerResolver ?? resolveUserScope)(context),
+        tenant: context.tenant ?? '',
+        requestedBy,
+        pending: result.pendingApprovals,
+      });
+    } catch (error) {
+      this.#logger.error(
+        { err: error, taskId, approvals: result.pendingApprovals.map((request) => request.id) },
+        'approval board could not be updated; operators will not see these approvals',
+      );
+    }
+  }
+
+  /**
+   * The decisions a message carries that this task takes: the board's own delivery (in process,
+   * recorded as the operator who decided there), or a trusted peer service handing on its board's
+   * decision (recorded as that operator via the service). Any other is refused and counted, and the
+   * approval stays pending: approvals are decided on the board, not in a message.
+   */
+  #decisions(
+    data: unknown[],
+    requestContext: RequestContext,
+    trusted: boolean,
+  ): { accepted: ApprovalDecision[]; refused: number } {
+    const { context } = requestContext;
+    const board = boardDeciderOf(context);
+    const from = principalOf(context.user);
+    const peerService = trusted && from !== undefined && (from.kind === 'service' || from.via.length > 0);
+    const accepted: ApprovalDecision[] = [];
+    let refused = 0;
+    for (const item of data) {
+      if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
+      const sent = (item as Record<string, unknown>)[APPROVAL_DECISION_KEY];
+      const now = new Date().toISOString();
+      if (board) {
+        const parsed = BoardDelivery.safeParse(sent);
+        if (parsed.success) {
+          accepted.push({ ...parsed.data, decidedBy: board.id, decidedAt: now });
+          continue;
+        }
+      } else if (peerService) {
+        const parsed = HandedOn.safeParse(sent);
+        if (parsed.success) {
+          // A relayed decision is the relaying service's word (the last hop), not the end user's.
+          const service = from.via.at(-1) ?? from.id;
+          const { decidedBy: operator, ...decision } = parsed.data;
+          accepted.push({
+            ...decision,
+            decidedBy: operator === service ? service : `${operator} (via ${service})`,
+            decidedAt: now,
+          });
+          continue;
+        }
+      }
+      refused++;
+      this.#logger.warn(
+        {
+          taskId: requestContext.taskId,
+          caller: from ? principalKey(from) : context.user?.userName,
+          approvalId: (sent as { approvalId?: unknown } | undefined)?.approvalId,
+        },
+        'a decision sent in a message was ignored: approvals are decided on the board',
+      );
+    }
+    return { accepted, refused };
+  }
+
+  /**
+   * The operator's approval requests go to the board whole; a caller who is not trusted (the
+   * customer) reads them, arguments too, with contact details masked, since they may be about
+   * someone else.
+   */
+  #publishResult(
+    publisher: TaskPublisher,
+    result: AgentRunResult,
+    { refusedDecision, operator }: { refusedDecision: boolean; operator: boolean },
+  ): void {
+    const state = FINAL_STATE[result.stopReason];
+    if (result.stopReason === 'model') {
+      publisher.artifact(result.output);
+      publisher.finish(state, result.output);
+      return;
+    }
+    if (result.stopReason === 'approval') {
+      const note = refusedDecision ? `${DECIDE_ON_THE_BOARD}\n` : '';
+      const shown = (text: string) => (operator ? text : maskContacts(text));
+      publisher.finish(state, shown(`${note}${result.output}`), [
+        dataPart({
+          pendingApprovals: result.pendingApprovals.map((request) => ({
+            ...request,
+            action: shown(request.action),
+            ...(request.details === undefined ? {} : { details: shown(request.details) }),
+            // Contacts hold no JSON syntax, so masking the JSON text keeps it JSON.
+            arguments: JSON.parse(shown(JSON.stringify(request.arguments))),
+            text: shown(request.text),
+          })),
+        }),
+      ]);
+      return;
+    }
+    publisher.finish(state, result.output);
+  }
+}

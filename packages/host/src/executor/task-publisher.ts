@@ -1,0 +1,111 @@
+import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
+import type { ExecutionEventBus } from '@a2a-js/sdk/server';
+import { agentMessage, TRANSIENT_KEY, textPart } from '@switchboard/protocol';
+
+/** Publishes one task's events on the SDK's bus, in the order the SDK requires. */
+export class TaskPublisher {
+  #finished = false;
+  /** The task not yet published: it goes out with the first status. */
+  #pending: { task: Task; fresh: boolean } | undefined;
+
+  readonly bus: ExecutionEventBus;
+  readonly taskId: string;
+  readonly contextId: string;
+
+  constructor(bus: ExecutionEventBus, taskId: string, contextId: string) {
+    this.bus = bus;
+    this.taskId = taskId;
+    this.contextId = contextId;
+  }
+
+  /**
+   * The task this run works on: a new one (holding the user's message) or the one it continues. It is
+   * published with the first status: a new task that goes to work is published once, already working
+   * (one event and one save fewer than submitted-then-working); any other first status follows the
+   * task as its own event.
+   */
+  task(existing: Task | undefined, userMessage: Message, metadata: Record<string, unknown>): void {
+    this.#pending = existing
+      ? { task: existing, fresh: false }
+      : {
+          task: {
+            id: this.taskId,
+            contextId: this.contextId,
+            status: {
+              state: TaskState.TASK_STATE_SUBMITTED,
+              message: undefined,
+              timestamp: new Date().toISOString(),
+            },
+            artifacts: [],
+            history: [userMessage],
+            metadata,
+          },
+          fresh: true,
+        };
+  }
+
+  /**
+   * A status update. Its facts (`metadata`) ride on the status message, where a reader of the stream
+   * or of the task's history finds them; the event carries none, so they do not pile up in the task's
+   * own metadata (the SDK merges an event's metadata into the task's).
+   */
+  status(
+    state: TaskState,
+    text: string,
+    metadata: Record<string, unknown> = {},
+    extra: Part[] = [],
+    { transient = false }: { transient?: boolean } = {},
+  ): void {
+    if (this.#finished) return;
+    const status = {
+      state,
+      message: agentMessage({
+        taskId: this.taskId,
+        contextId: this.contextId,
+        parts: [textPart(text), ...extra],
+        metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
+      }),
+      timestamp: new Date().toISOString(),
+    };
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending?.fresh && state === TaskState.TASK_STATE_WORKING && !transient) {
+      this.bus.publish({ kind: 'task', data: { ...pending.task, status } });
+      return;
+    }
+    if (pending) this.bus.publish({ kind: 'task', data: pending.task });
+    this.bus.publish({
+      kind: 'statusUpdate',
+      data: { taskId: this.taskId, contextId: this.contextId, status, metadata: {} },
+    });
+  }
+
+  artifact(answer: string): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending) this.bus.publish({ kind: 'task', data: pending.task });
+    this.bus.publish({
+      kind: 'artifactUpdate',
+      data: {
+        taskId: this.taskId,
+        contextId: this.contextId,
+        artifact: {
+          artifactId: 'answer',
+          name: 'answer',
+          description: 'The agent’s answer',
+          parts: [textPart(answer)],
+          metadata: {},
+          extensions: [],
+        },
+        append: false,
+        lastChunk: true,
+        metadata: {},
+      },
+    });
+  }
+
+  finish(state: TaskState, text: string, extra: Part[] = []): void {
+    this.status(state, text, {}, extra);
+    this.#finished = true;
+  }
+}

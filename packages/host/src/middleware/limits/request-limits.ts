@@ -1,0 +1,133 @@
+import { type Principal, principalKey } from '@switchboard/agent';
+import { HostError } from '../../errors.ts';
+import type { LimitCounters } from './limit-counters.ts';
+
+/** The limits of one kind of caller. `Infinity` turns a limit off. */
+export interface RequestLimits {
+  /** Bytes of content in one message: text, data, files, metadata (see `messageContentBytes`). */
+  maxMessageBytes?: number;
+  /** Parts in one message. */
+  maxMessageParts?: number;
+  /** Calls per minute per caller, whatever the method (a fixed one-minute window). */
+  requestsPerMinute?: number;
+  /** Tasks one caller may have running at once, across every replica. */
+  maxTasksInFlight?: number;
+}
+
+/**
+ * Request limits by kind of caller, each merged over {@link DEFAULT_REQUEST_LIMITS}:
+ *
+ * | caller | message content | parts | requests/min | tasks in flight |
+ * | --- | --- | --- | --- | --- |
+ * | customers | 16 KiB | 20 | 60 | 5 |
+ * | operators | 16 KiB | 20 | 600 | 20 |
+ * | services (and requests a service makes on someone's behalf) | 64 KiB | 50 | none | none |
+ *
+ * A caller without a principal (a host without auth) gets the customers' size limits only: rate and
+ * concurrency are counted per principal.
+ */
+export interface HostLimits {
+  customers?: RequestLimits;
+  operators?: RequestLimits;
+  services?: RequestLimits;
+  /**
+   * Where counts are kept. `hostAgent`'s default: Redis under the queue's prefix when the host has a
+   * queue (so every replica counts together), else this process (`MemoryLimitCounters`).
+   */
+  counters?: LimitCounters;
+  /**
+   * How long a task's in-flight slot lasts unrenewed (default 60 000 ms); a running task renews it
+   * every third of that, so the slots of a replica that crashed are free again after it.
+   */
+  slotLeaseMs?: number;
+}
+
+/** Every limit set. */
+export type ResolvedLimits = Required<RequestLimits>;
+
+/** The defaults of {@link HostLimits}, by kind of caller. */
+export const DEFAULT_REQUEST_LIMITS: Readonly<
+  Record<'customers' | 'operators' | 'services', ResolvedLimits>
+> = {
+  customers: { maxMessageBytes: 16 * 1024, maxMessageParts: 20, requestsPerMinute: 60, maxTasksInFlight: 5 },
+  operators: {
+    maxMessageBytes: 16 * 1024,
+    maxMessageParts: 20,
+    requestsPerMinute: 600,
+    maxTasksInFlight: 20,
+  },
+  services: {
+    maxMessageBytes: 64 * 1024,
+    maxMessageParts: 50,
+    requestsPerMinute: Number.POSITIVE_INFINITY,
+    maxTasksInFlight: Number.POSITIVE_INFINITY,
+  },
+};
+
+/** Who a call counts against, and the limits that apply. */
+export interface LimitedCaller {
+  /** The key counts are kept under (`customer:C001`); undefined for a caller without a principal. */
+  key: string | undefined;
+  limits: ResolvedLimits;
+}
+
+/** The limits of every kind of caller, checked: throws `INVALID_OPTIONS` naming each bad one. */
+export function resolveLimits(
+  limits: HostLimits = {},
+): Record<keyof typeof DEFAULT_REQUEST_LIMITS, ResolvedLimits> {
+  const problems: string[] = [];
+  const resolve = (kind: keyof typeof DEFAULT_REQUEST_LIMITS): ResolvedLimits => {
+    const merged = { ...DEFAULT_REQUEST_LIMITS[kind], ...limits[kind] };
+    for (const [name, value] of Object.entries(merged)) {
+      if (value !== Number.POSITIVE_INFINITY && !(Number.isInteger(value) && value >= 1)) {
+        problems.push(
+          `${kind}.${name} must be a whole number of at least 1, or Infinity for no limit (got ${value})`,
+        );
+      }
+    }
+    return merged;
+  };
+  const resolved = {
+    customers: resolve('customers'),
+    operators: resolve('operators'),
+    services: resolve('services'),
+  };
+  const lease = limits.slotLeaseMs;
+  if (lease !== undefined && !(Number.isInteger(lease) && lease >= 1_000)) {
+    problems.push(`slotLeaseMs must be a whole number of milliseconds, at least 1000 (got ${lease})`);
+  }
+  if (limits.counters !== undefined && typeof limits.counters.countRequest !== 'function') {
+    problems.push('counters must be LimitCounters, e.g. new MemoryLimitCounters()');
+  }
+  if (problems.length > 0) {
+    throw new HostError('INVALID_OPTIONS', { message: `limits are not valid: ${problems.join('; ')}.` });
+  }
+  return resolved;
+}
+
+/**
+ * Whom a call counts against: a service, or a request a service makes on someone's behalf, counts
+ * against that service with the services' limits; operators and customers against themselves.
+ */
+export function limitedCaller(
+  principal: Principal | undefined,
+  limits: Record<keyof typeof DEFAULT_REQUEST_LIMITS, ResolvedLimits>,
+): LimitedCaller {
+  if (!principal) {
+    const { maxMessageBytes, maxMessageParts } = limits.customers;
+    return {
+      key: undefined,
+      limits: {
+        maxMessageBytes,
+        maxMessageParts,
+        requestsPerMinute: Number.POSITIVE_INFINITY,
+        maxTasksInFlight: Number.POSITIVE_INFINITY,
+      },
+    };
+  }
+  const lastHop = principal.via.at(-1);
+  if (lastHop !== undefined) return { key: `service:${lastHop}`, limits: limits.services };
+  const kind =
+    principal.kind === 'service' ? 'services' : principal.kind === 'operator' ? 'operators' : 'customers';
+  return { key: principalKey(principal), limits: limits[kind] };
+}

@@ -1,0 +1,34 @@
+// The vocabulary both sides of an A2A call share: message builders, metadata keys, terminal task states,
+// the card's permissions extension and skills, and the wire shapes of the operators' admin API.
+
+export { AdminErrorBody, ApprovalList, ApprovalReply, DecisionReply } from './admin-api.ts';
+export { BoardApproval, BoardStatus, boardEntry } from './board-approval.ts';
+export { boardDeciderOf, markDecidedOnBoard } from './board-delivery.ts';
+export type { CallVariables } from './call-state.ts';
+export { callVariable, DECIDED_ON_BOARD, setCallVariable } from './call-state.ts';
+export {
+  agentMessage,
+  dataPart,
+  readMessage,
+  sendMessageRequest,
+  textPart,
+  userMessage,
+} from './messages.ts';
+export {
+  APPROVAL_DECISION_KEY,
+  CALLER_CONVERSATION_KEY,
+  CONVERSATION_KEY,
+  DELEGATED_SKILL_KEY,
+  EVENT_POSITION_KEY,
+  PRINCIPAL_KEY,
+  PROGRESS_KEY,
+  TRANSIENT_KEY,
+} from './metadata-keys.ts';
+export {
+  PERMISSIONS_EXTENSION_URI,
+  PermissionManifest,
+  permissionsExtension,
+} from './permissions-extension.ts';
+export type { SkillSpec } from './skill-spec.ts';
+export { cardSkills, highestRisk, skillProblems } from './skill-spec.ts';
+export { TERMINAL_TASK_STATES } from './task-states.ts';
