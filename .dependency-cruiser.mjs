@@ -238,8 +238,8 @@ export default {
     ...layers('packages/host', [
       ['index.ts', 'http.ts', 'redis.ts', 'approvals.ts'],
       ['host-agent.ts'],
-      ['pipeline.ts'],
       ['hosted-agent.ts'],
+      ['pipeline.ts'],
       ['bindings'],
       ['middleware'],
       ['executor'],

@@ -1,12 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler, TaskStore } from '@a2a-js/sdk/server';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  type QueueAddress,
-  type QueuePresented,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
 import type { AgentRegistry, Registration } from '@switchboard/delegate';
 import {
@@ -16,7 +10,7 @@ import {
   type JwtAuthenticatorOptions,
   jwtAuthenticator,
   openIdConfigurationUrl,
-  PrincipalUser,
+  queueAuthenticator,
   type StaticTokens,
   staticTokenAuthenticator,
 } from '@switchboard/identity';
@@ -33,12 +27,10 @@ import { buildAgentCard, type CardInterface } from './card/build-card.ts';
 import { HostError } from './errors.ts';
 import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
-import { concealInternalErrors } from './middleware/conceal-errors/conceal-errors.ts';
-import { deduplicateMessages } from './middleware/deduplicate/deduplicate-messages.ts';
 import { MemoryLimitCounters } from './middleware/limits/limit-counters.ts';
-import { limitRequests } from './middleware/limits/limit-requests.ts';
 import { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { bindingHandlers } from './pipeline.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { StartableTaskLedger } from './runs/task-ledger.ts';
 import { listenForCancels } from './tasks/cancel-listener.ts';
@@ -201,7 +193,7 @@ export async function hostAgent({
   ];
   let card: AgentCard;
   let hosted: HostedAgent;
-  let limited: A2ARequestHandler;
+  let served: { http: A2ARequestHandler; queue: A2ARequestHandler | undefined };
   try {
     card = buildAgentCard({
       agent: agentOptions.agent,
@@ -215,9 +207,9 @@ export async function hostAgent({
     });
     if (signCard) card = await signCard(card);
     hosted = createHostedAgent({ ...agentOptions, card, ...stores, logger });
-    // Limits first, then (outermost) no unexpected error reaches a caller verbatim, on either binding.
+    // The layers of each binding around the agent, in the order pipeline.ts states.
     const { counters, ...perCaller } = limits;
-    limited = limitRequests({
+    served = bindingHandlers({
       handler: hosted.requestHandler,
       limits: perCaller,
       counters:
@@ -225,6 +217,7 @@ export async function hostAgent({
         (queue
           ? new RedisLimitCounters({ redis: queue.redis, prefix: queue.address.prefix })
           : new MemoryLimitCounters()),
+      queue: queue ? { redis: queue.redis, prefix: queue.address.prefix } : undefined,
       logger,
     });
   } catch (error) {
@@ -233,46 +226,13 @@ export async function hostAgent({
   }
   const queueServer = queue
     ? new A2aQueueServer({
-        requestHandler: concealInternalErrors({
-          handler: deduplicateMessages({
-            handler: limited,
-            redis: queue.redis,
-            prefix: queue.address.prefix,
-            logger,
-          }),
-          logger,
-        }),
+        requestHandler: served.queue ?? served.http,
         card,
         address: queue.address,
         redis: queue.redis,
-        ...(bearerAuth
-          ? {
-              // A job presents its exact request text and job id too: what a signed assertion is
-              // bound to, and how a redelivered job is told from a replayed one.
-              authenticate: async ({ serviceParameters, request, jobId }: QueuePresented) => {
-                const { authorization } = serviceParameters;
-                const principal = await authenticate({
-                  authorization,
-                  body: request,
-                  ...(jobId ? { jobId } : {}),
-                });
-                const fromService = principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
-                if (principal && fromService) return new PrincipalUser(principal);
-                logger.warn(
-                  {
-                    jobId,
-                    reason: !authorization
-                      ? 'no authorization'
-                      : principal
-                        ? 'not a service, nor a request a service relayed'
-                        : 'credentials not accepted',
-                  },
-                  'queued request refused: unauthenticated',
-                );
-                return undefined;
-              },
-            }
-          : {}),
+        // A job presents its exact request text and job id too: what a signed assertion is bound to,
+        // and how a redelivered job is told from a replayed one.
+        ...(bearerAuth ? { authenticate: queueAuthenticator({ authenticate, logger }) } : {}),
         ...(queue.lockDurationMs ? { lockDurationMs: queue.lockDurationMs } : {}),
         ...(queue.stalledIntervalMs ? { stalledIntervalMs: queue.stalledIntervalMs } : {}),
         logger,
@@ -282,7 +242,7 @@ export async function hostAgent({
   const mountRoutes = () => {
     if (!server || !http) return;
     const app = createA2aHttpApp({
-      requestHandler: concealInternalErrors({ handler: limited, logger }),
+      requestHandler: served.http,
       card,
       ...(bearerAuth ? { auth: { authenticate } } : {}),
       ...(http.readiness ? { readiness: http.readiness } : {}),

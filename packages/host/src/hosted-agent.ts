@@ -1,19 +1,10 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import {
-  type A2ARequestHandler,
-  DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type OwnerResolver,
-  type TaskStore,
-} from '@a2a-js/sdk/server';
+import type { A2ARequestHandler, OwnerResolver, TaskStore } from '@a2a-js/sdk/server';
 import type { Tracer } from '@opentelemetry/api';
 import { HostError } from './errors.ts';
 import { type AgentExecutorOptions, SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import type { ExecutorTap } from './executor/executor-tap.ts';
-import { followTaskEvents } from './middleware/follow-events/follow-task-events.ts';
-import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
-import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
+import { agentHandler } from './pipeline.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
 /** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
@@ -100,18 +91,14 @@ export function createHostedAgent({
     ...executorOptions,
     ...(ownerResolver ? { ownerResolver } : {}),
   });
-  const handler = new DefaultRequestHandler(
+  const requestHandler = agentHandler({
     card,
-    taskStore ?? new InMemoryTaskStore(ownerResolver),
-    shadow ? shadow.wrap(executor) : executor,
-    eventLog
-      ? new RedisEventBusManager({ log: eventLog, ...(ownerResolver ? { ownerResolver } : {}) })
-      : new DefaultExecutionEventBusManager(ownerResolver),
-  );
-  const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
-  const requestHandler = tracedRequestHandler(followed, {
-    agentName: card.name,
-    ...(requestTracer ? { tracer: requestTracer } : {}),
+    executor,
+    taskStore,
+    ownerResolver,
+    eventLog,
+    requestTracer,
+    tap: shadow,
   });
   return { requestHandler, executor, card };
 }

@@ -10,6 +10,8 @@ export {
   openIdConfigurationUrl,
 } from './jwt-authenticator.ts';
 export { PrincipalUser, principalOf } from './principal-user.ts';
+export type { QueueAuthenticatorOptions, QueuedCredentials } from './queue-authenticator.ts';
+export { queueAuthenticator } from './queue-authenticator.ts';
 export type { RedisReplayGuardOptions } from './redis-replay-guard.ts';
 export { RedisReplayGuard } from './redis-replay-guard.ts';
 export type { AssertionUse, ReplayGuard } from './replay-guard.ts';

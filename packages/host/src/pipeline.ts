@@ -1,0 +1,108 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  type A2ARequestHandler,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type OwnerResolver,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import type { Tracer } from '@opentelemetry/api';
+import type { Logger } from '@switchboard/agent';
+import type { RedisConnection } from '@switchboard/redis';
+import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
+import type { ExecutorTap } from './executor/executor-tap.ts';
+import { concealInternalErrors } from './middleware/conceal-errors/conceal-errors.ts';
+import { deduplicateMessages } from './middleware/deduplicate/deduplicate-messages.ts';
+import { followTaskEvents } from './middleware/follow-events/follow-task-events.ts';
+import type { LimitCounters } from './middleware/limits/limit-counters.ts';
+import { limitRequests } from './middleware/limits/limit-requests.ts';
+import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
+import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
+import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
+
+/*
+ * The handler layers of a hosted agent, outermost first: the one place their order is written.
+ *
+ *   HTTP:   concealInternalErrors → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
+ *   queue:  concealInternalErrors → deduplicateMessages → limitRequests → tracedRequestHandler
+ *           → followTaskEvents → SDK handler
+ *
+ * - concealInternalErrors, outermost on both: no unexpected error reaches a caller verbatim.
+ * - deduplicateMessages, queue only: a message the queue delivers twice runs once, so a redelivery is
+ *   not counted against the caller's limits either.
+ * - limitRequests: size, rate and tasks in flight per caller, before any work.
+ * - tracedRequestHandler: each call a SERVER span named after its A2A method.
+ * - followTaskEvents, with an event log: SubscribeToTask follows a task from any replica.
+ * - the SDK's DefaultRequestHandler over the task store and the executor (wrapped by a tap, if any).
+ */
+
+/** Options of {@link agentHandler}: the innermost layers, shared by every binding. */
+export interface AgentHandlerOptions {
+  card: AgentCard;
+  executor: SwitchboardAgentExecutor;
+  taskStore?: TaskStore | undefined;
+  ownerResolver?: OwnerResolver | undefined;
+  eventLog?: RedisTaskEventLog | undefined;
+  requestTracer?: Tracer | undefined;
+  tap?: ExecutorTap | undefined;
+}
+
+/** The SDK's request handler over the task store and the executor, followed and traced. */
+export function agentHandler({
+  card,
+  executor,
+  taskStore,
+  ownerResolver,
+  eventLog,
+  requestTracer,
+  tap,
+}: AgentHandlerOptions): A2ARequestHandler {
+  const handler = new DefaultRequestHandler(
+    card,
+    taskStore ?? new InMemoryTaskStore(ownerResolver),
+    tap ? tap.wrap(executor) : executor,
+    eventLog
+      ? new RedisEventBusManager({ log: eventLog, ...(ownerResolver ? { ownerResolver } : {}) })
+      : new DefaultExecutionEventBusManager(ownerResolver),
+  );
+  const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
+  return tracedRequestHandler(followed, {
+    agentName: card.name,
+    ...(requestTracer ? { tracer: requestTracer } : {}),
+  });
+}
+
+/** Options of {@link bindingHandlers}. */
+export interface BindingHandlersOptions {
+  /** The agent's handler, from {@link agentHandler}. */
+  handler: A2ARequestHandler;
+  limits: Omit<HostLimits, 'counters'>;
+  counters: LimitCounters;
+  /** The queue the agent is served on too, whose redeliveries are told apart. */
+  queue?: { redis: RedisConnection; prefix: string } | undefined;
+  logger: Logger;
+}
+
+/** The outer layers of each binding around the agent's handler: what HTTP and the queue serve. */
+export function bindingHandlers({ handler, limits, counters, queue, logger }: BindingHandlersOptions): {
+  http: A2ARequestHandler;
+  queue: A2ARequestHandler | undefined;
+} {
+  const limited = limitRequests({ handler, limits, counters, logger });
+  return {
+    http: concealInternalErrors({ handler: limited, logger }),
+    queue: queue
+      ? concealInternalErrors({
+          handler: deduplicateMessages({
+            handler: limited,
+            redis: queue.redis,
+            prefix: queue.prefix,
+            logger,
+          }),
+          logger,
+        })
+      : undefined,
+  };
+}
