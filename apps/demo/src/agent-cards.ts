@@ -4,7 +4,6 @@ import { acceptPeerCards, delegationTools } from '@switchboard/a2a/delegate';
 import { a2aHttpInterfaces } from '@switchboard/a2a/http';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { renderAgentCard } from '@switchboard/cards';
 import {
   COMMS_SKILLS,
@@ -17,6 +16,7 @@ import {
   ORDERS_SKILLS,
   supervisorSkills,
 } from '@switchboard/customer-service';
+import { OfflineModel } from '@switchboard/offline-model';
 
 /** Where the committed cards live, relative to the repository root. */
 export const AGENT_CARDS_DIR = 'agent-cards';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NOT_RUN_IN_SHADOW, type ShadowProposal, shadowAgent } from '@switchboard/a2a/shadow';
 import { runAgent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrdersAgent, RedisShopStore, seedShop } from '../src/index.ts';
 import { ada, connectRedis, deletePrefix, grace, now, quiet, toolResults } from './support/shop.ts';

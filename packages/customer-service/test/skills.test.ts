@@ -1,6 +1,6 @@
 import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
 import { type Agent, defineTool, Toolset } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

@@ -22,7 +22,7 @@ import {
   type Logger,
   MemoryIntentStore,
 } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { createCommsAgent } from '../agents/comms/comms-agent.ts';
 import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';
 import { createInventoryAgent } from '../agents/inventory/inventory-agent.ts';

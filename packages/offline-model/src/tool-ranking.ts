@@ -1,6 +1,5 @@
-import type { ToolDeclaration } from '../model/messages.ts';
-import { contentTokens, type TermVector, TfIdfIndex, termCounts } from '../routing/lexical.ts';
-import { DESCRIPTION_LABELS } from '../tools/tool-declaration.ts';
+import { DESCRIPTION_LABELS, type ToolDeclaration } from '@switchboard/agent';
+import { contentTokens, type TermVector, TfIdfIndex, termCounts } from '@switchboard/agent/lexical';
 
 /** A declared tool as the planner reads it back from its declaration. */
 export interface ToolProfile {

@@ -1,5 +1,5 @@
-import { splitIdentifier } from '../routing/lexical.ts';
-import type { ToolErrorCode } from '../tools/tool-result.ts';
+import type { ToolErrorCode } from '@switchboard/agent';
+import { splitIdentifier } from '@switchboard/agent/lexical';
 import type { ToolStep } from './conversation.ts';
 import { describeForm, type PropertyView } from './schema-view.ts';
 import type { ToolProfile } from './tool-ranking.ts';

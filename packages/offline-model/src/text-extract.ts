@@ -1,4 +1,4 @@
-import { splitIdentifier, stem } from '../routing/lexical.ts';
+import { splitIdentifier, stem } from '@switchboard/agent/lexical';
 import { compilePattern } from './schema-view.ts';
 
 /** A value found in a text and where: `start` identifies it so two properties do not take the same one. */

@@ -1,16 +1,22 @@
+import {
+  AgentError,
+  type AnyTool,
+  ApprovalWait,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  defineTool,
+  estimatePromptTokens,
+  silentLogger,
+  type ToolContext,
+  Toolset,
+  toModelSchema,
+  toolError,
+  toolOk,
+} from '@switchboard/agent';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { estimatePromptTokens } from '../src/context/token-estimate.ts';
-import { AgentError } from '../src/errors.ts';
-import type { ChatRequest, ChatResponse } from '../src/model/chat-model.ts';
-import type { ChatMessage } from '../src/model/messages.ts';
-import { silentLogger } from '../src/observe/logger.ts';
-import { OfflineModel } from '../src/offline/index.ts';
-import { ApprovalWait } from '../src/tools/approval-wait.ts';
-import { type AnyTool, defineTool, type ToolContext } from '../src/tools/define-tool.ts';
-import { toModelSchema } from '../src/tools/tool-declaration.ts';
-import { toolError, toolOk } from '../src/tools/tool-result.ts';
-import { Toolset } from '../src/tools/toolset.ts';
+import { OfflineModel } from '../src/index.ts';
 
 const OrderId = z.string().regex(/^A\d{5}$/, 'must be the letter A and 5 digits, e.g. A10086');
 const Sku = z.string().regex(/^SKU-\d{4}$/, 'must be SKU- and 4 digits');

@@ -1,14 +1,16 @@
-import { estimatePromptTokens, estimateTextTokens } from '../context/token-estimate.ts';
-import { AgentError } from '../errors.ts';
-import type {
-  ChatModel,
-  ChatModelCapabilities,
-  ChatRequest,
-  ChatResponse,
-  ChatStreamEvent,
-} from '../model/chat-model.ts';
-import { streamFromResponse } from '../model/chat-model.ts';
-import type { AssistantMessage, ToolCall } from '../model/messages.ts';
+import {
+  AgentError,
+  type AssistantMessage,
+  type ChatModel,
+  type ChatModelCapabilities,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatStreamEvent,
+  estimatePromptTokens,
+  estimateTextTokens,
+  streamFromResponse,
+  type ToolCall,
+} from '@switchboard/agent';
 import { readConversation } from './conversation.ts';
 import { decide } from './plan.ts';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../model/messages.ts';
+import type { JsonSchema } from '@switchboard/agent';
 
 /** A scalar a JSON Schema `enum` or `const` may hold. */
 export type EnumValue = string | number | boolean | null;

@@ -1,10 +1,8 @@
+import { defineTool, Toolset, toModelSchema } from '@switchboard/agent';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fillArguments } from '../src/offline/fill-arguments.ts';
-import { OfflineModel } from '../src/offline/index.ts';
-import { defineTool } from '../src/tools/define-tool.ts';
-import { toModelSchema } from '../src/tools/tool-declaration.ts';
-import { Toolset } from '../src/tools/toolset.ts';
+import { fillArguments } from '../src/fill-arguments.ts';
+import { OfflineModel } from '../src/index.ts';
 
 const now = new Date('2026-11-30T10:00:00Z');
 const fill = (schema: z.ZodType, text: string) => fillArguments(toModelSchema(schema), { text, now });

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../model/messages.ts';
-import { contentTokens } from '../routing/lexical.ts';
+import type { JsonSchema } from '@switchboard/agent';
+import { contentTokens } from '@switchboard/agent/lexical';
 import { acceptsValue, type ObjectView, type PropertyView, readObjectSchema } from './schema-view.ts';
 import {
   type Found,

@@ -1,5 +1,4 @@
-import type { ChatMessage } from '../model/messages.ts';
-import { parseToolResult, type ToolResultEnvelope } from '../tools/tool-result.ts';
+import { type ChatMessage, parseToolResult, type ToolResultEnvelope } from '@switchboard/agent';
 import { type KnownValues, normaliseKey } from './fill-arguments.ts';
 
 /** One tool call made for the current request, with its result when it has arrived. */

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../model/chat-model.ts';
+import type { ChatRequest } from '@switchboard/agent';
 import { cannotHandleAnswer, composeAnswer, missingArgumentsAnswer } from './compose-answer.ts';
 import { callKey, knownValues, type RequestView, readConversation } from './conversation.ts';
 import { type FillResult, fillArguments, type KnownValues } from './fill-arguments.ts';
