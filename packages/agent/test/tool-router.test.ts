@@ -4,7 +4,7 @@ import { AgentError, defineTool, ToolRouter, Toolset } from '../src/index.ts';
 import { shopTools } from './support/routing-tools.ts';
 
 // The router in the agent loop, with a model behind it, is tested beside that model
-// (packages/offline-model/test/tool-router.test.ts).
+// (packages/offline-model/test/tool-router.test.ts, packages/openai/test/openai-embedder.test.ts).
 
 describe('ToolRouter over a toolset', () => {
   it('follows a toolset that gains a tool in place', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ShadowCopy, ShadowPairStore, type ShadowSide, shadowPrefix } from '@switchboard/a2a/shadow';
 import type { ChatRequest } from '@switchboard/agent';
-import { ScriptedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, hasStack, switchboard } from './support.ts';

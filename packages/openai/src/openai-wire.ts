@@ -1,5 +1,5 @@
+import { ChatMessage, ResponseFormat, ToolChoice, ToolDeclaration } from '@switchboard/agent';
 import { z } from 'zod';
-import { ChatMessage, ResponseFormat, ToolChoice, ToolDeclaration } from '../model/messages.ts';
 
 /**
  * The body of `POST /v1/chat/completions`, as far as Switchboard uses it. Unknown fields are

@@ -1,17 +1,18 @@
+import {
+  AgentError,
+  type AssistantMessage,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  emptyUsage,
+  type FinishReason,
+  type ResponseFormat,
+  type TokenUsage,
+  type ToolCall,
+  type ToolDeclaration,
+} from '@switchboard/agent';
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import { AgentError } from '../errors.ts';
-import type { ChatRequest, ChatResponse } from '../model/chat-model.ts';
-import type {
-  AssistantMessage,
-  ChatMessage,
-  FinishReason,
-  ResponseFormat,
-  TokenUsage,
-  ToolCall,
-  ToolDeclaration,
-} from '../model/messages.ts';
-import { emptyUsage } from '../model/messages.ts';
 import { ChatCompletionResponse, type CompletionUsage } from './openai-wire.ts';
 
 /** The Chat Completions parameters of one request, without the `stream` switch. */

@@ -1,10 +1,10 @@
+import type { ChatMessage } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../src/index.ts';
-import { ChatCompletionErrorBody } from '../src/openai/openai-wire.ts';
+import { ChatCompletionErrorBody } from '../src/openai-wire.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,
-  ScriptedModel,
   startOpenAICompatibleServer,
 } from '../src/testing/index.ts';
 

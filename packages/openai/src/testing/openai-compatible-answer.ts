@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { ChatModel, ChatRequest, ChatResponse } from '../model/chat-model.ts';
+import type { ChatModel, ChatRequest, ChatResponse } from '@switchboard/agent';
 import type {
   ChatCompletionChunk,
   ChatCompletionErrorBody,
@@ -8,7 +8,7 @@ import type {
   ChatCompletionResponse,
   ChunkToolCallDelta,
   CompletionUsage,
-} from '../openai/openai-wire.ts';
+} from '../openai-wire.ts';
 
 /** Writes an error in OpenAI's shape: `{ error: { message, type, param, code } }`. */
 export function sendError(

@@ -1,7 +1,6 @@
+import { AgentError, type Embedder } from '@switchboard/agent';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { AgentError } from '../errors.ts';
-import type { Embedder } from '../routing/embedder.ts';
 import { describeEndpoint, type EndpointContext, toAgentError } from './openai-errors.ts';
 
 /** Options of {@link OpenAIEmbedder}. */

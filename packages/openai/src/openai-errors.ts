@@ -1,3 +1,4 @@
+import { AgentError } from '@switchboard/agent';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -5,7 +6,6 @@ import {
   APIUserAbortError,
   OpenAIError,
 } from 'openai';
-import { AgentError } from '../errors.ts';
 
 /** What an error message may say about the endpoint; `apiKey` is only used to redact it. */
 export interface EndpointContext {

@@ -1,6 +1,10 @@
-import { AgentError } from '../errors.ts';
-import type { ChatResponse, ChatStreamEvent } from '../model/chat-model.ts';
-import type { TokenUsage, ToolCall } from '../model/messages.ts';
+import {
+  AgentError,
+  type ChatResponse,
+  type ChatStreamEvent,
+  type TokenUsage,
+  type ToolCall,
+} from '@switchboard/agent';
 import {
   assistantMessage,
   badResponse,

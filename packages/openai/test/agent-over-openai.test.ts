@@ -1,11 +1,8 @@
+import { defineAgent, runAgent } from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineAgent, runAgent } from '../src/index.ts';
-import { OpenAIChatModel } from '../src/openai/index.ts';
-import {
-  type OpenAICompatibleServer,
-  ScriptedModel,
-  startOpenAICompatibleServer,
-} from '../src/testing/index.ts';
+import { OpenAIChatModel } from '../src/index.ts';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../src/testing/index.ts';
 import { getOrder } from './support/shop-tools.ts';
 
 let server: OpenAICompatibleServer | undefined;

@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { AgentError } from '../errors.ts';
-import type { ChatModel } from '../model/chat-model.ts';
-import { ChatCompletionRequestBody } from '../openai/openai-wire.ts';
+import { AgentError, type ChatModel } from '@switchboard/agent';
+import { ChatCompletionRequestBody } from '../openai-wire.ts';
 import { answerEmbeddings, type EmbedText } from './embeddings-endpoint.ts';
 import {
   answerOnce,
@@ -60,7 +59,7 @@ interface ServerContext {
  * loopback, streaming and not, so tests can drive the real `openai` client over real HTTP.
  *
  * @example
- * import { OpenAIChatModel } from '@switchboard/agent/openai';
+ * import { OpenAIChatModel } from '@switchboard/openai';
  *
  * const scripted = new ScriptedModel({ turns: [{ text: 'Hello!' }] });
  * const server = await startOpenAICompatibleServer({ model: scripted });

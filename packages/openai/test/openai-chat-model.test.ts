@@ -1,19 +1,19 @@
 import { createServer } from 'node:http';
+import {
+  AgentError,
+  type ChatMessage,
+  type ChatModel,
+  type ChatStreamEvent,
+  type ResponseFormat,
+  type ToolDeclaration,
+} from '@switchboard/agent';
+import { ScriptedModel } from '@switchboard/agent/testing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  ChatMessage,
-  ChatModel,
-  ChatStreamEvent,
-  ResponseFormat,
-  ToolDeclaration,
-} from '../src/index.ts';
-import { AgentError } from '../src/index.ts';
-import { OpenAIChatModel, type OpenAIChatModelOptions } from '../src/openai/index.ts';
+import { OpenAIChatModel, type OpenAIChatModelOptions } from '../src/index.ts';
 import {
   type OpenAICompatibleServer,
   type OpenAICompatibleServerOptions,
-  ScriptedModel,
   startOpenAICompatibleServer,
 } from '../src/testing/index.ts';
 

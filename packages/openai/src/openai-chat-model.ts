@@ -1,13 +1,13 @@
+import {
+  AgentError,
+  type ChatModel,
+  type ChatModelCapabilities,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatStreamEvent,
+} from '@switchboard/agent';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { AgentError } from '../errors.ts';
-import type {
-  ChatModel,
-  ChatModelCapabilities,
-  ChatRequest,
-  ChatResponse,
-  ChatStreamEvent,
-} from '../model/chat-model.ts';
 import { describeEndpoint, type EndpointContext, toAgentError } from './openai-errors.ts';
 import { toChatResponse, toCompletionParams } from './openai-mapping.ts';
 import { ChatStreamAssembler } from './openai-stream.ts';
