@@ -99,6 +99,22 @@ export default {
       to: { path: OURS, pathNot: [...pkg('agent'), ...pkg('semconv')] },
     },
     {
+      name: 'openai-imports-only-agent-and-semconv',
+      comment:
+        'The OpenAI provider (packages/openai) is a model adapter beside the runtime, not hosting: of our packages it imports @switchboard/agent and @switchboard/semconv only.',
+      severity: 'error',
+      from: { path: '^packages/openai/' },
+      to: { path: OURS, pathNot: [...pkg('openai'), ...pkg('agent'), ...pkg('semconv')] },
+    },
+    {
+      name: 'offline-model-imports-only-agent-and-semconv',
+      comment:
+        'The offline planner (packages/offline-model) is a model adapter beside the runtime, not hosting: of our packages it imports @switchboard/agent and @switchboard/semconv only.',
+      severity: 'error',
+      from: { path: '^packages/offline-model/' },
+      to: { path: OURS, pathNot: [...pkg('offline-model'), ...pkg('agent'), ...pkg('semconv')] },
+    },
+    {
       name: 'cards-imports-nothing-of-ours',
       comment:
         'The agent card toolkit (packages/cards) has no agent runtime in it: it imports none of our packages.',
@@ -215,7 +231,7 @@ export default {
       to: { circular: true },
     },
     ...layers('packages/agent', [
-      ['offline', 'openai', 'testing'],
+      ['testing'],
       ['index.ts'],
       ['structured'],
       ['loop'],

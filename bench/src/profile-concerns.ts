@@ -63,7 +63,7 @@ export const CONCERN_RULES: readonly ConcernRule[] = [
   { concern: 'SDK event processing', under: { url: SDK, fn: /^_processEvents$/ } },
   { concern: 'tool JSON schemas', under: { fn: /^toJSONSchema$/ } },
   { concern: 'model client', under: { url: pkg('openai') } },
-  { concern: 'model client', under: { url: OUR('agent/src/openai/') } },
+  { concern: 'model client', under: { url: OUR('openai/src/') } },
   { concern: 'model client', url: /undici/ },
   { concern: 'service auth (JWT)', under: { url: pkg('jose') } },
   { concern: 'service auth (JWT)', url: OUR('a2a/src/auth/') },

@@ -8,8 +8,9 @@
  * (see `soak-ipc.ts`); stops on SIGTERM or when the bench is gone.
  */
 import { parseArgs } from 'node:util';
-import { OfflineModel } from '@switchboard/agent/offline';
-import { DelayedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { DelayedModel } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
+import { startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { CallsQuery } from './soak-ipc.ts';
 
 const { values } = parseArgs({ options: { 'latency-ms': { type: 'string', default: '200' } } });

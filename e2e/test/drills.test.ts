@@ -4,7 +4,7 @@
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { ChatRequest } from '@switchboard/agent';
-import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';

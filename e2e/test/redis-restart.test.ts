@@ -1,6 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { ChatRequest } from '@switchboard/agent';
-import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { afterAll, expect, it } from 'vitest';
 import { agentOf, delayedOffline } from './support/delayed-offline-model.ts';
 import { type PrivateRedis, startPrivateRedis } from './support/private-redis.ts';

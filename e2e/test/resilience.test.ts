@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
 import { REPO_ROOT } from '@switchboard/cli';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { spawnGroup } from '@switchboard/test-processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentOf, delayedOffline, userText } from './support/delayed-offline-model.ts';

@@ -1,7 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { renderAgentCard } from '@switchboard/cards';
 import {
   COMMS_SKILLS,
@@ -17,6 +16,7 @@ import {
 import { acceptPeerCards, delegationTools } from '@switchboard/delegate';
 import { buildAgentCard } from '@switchboard/host';
 import { a2aHttpInterfaces } from '@switchboard/host/http';
+import { OfflineModel } from '@switchboard/offline-model';
 import type { SkillSpec } from '@switchboard/protocol';
 
 /** Where the committed cards live, relative to the repository root. */

@@ -1,6 +1,6 @@
 import type { ChatRequest } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { DelayedModel } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
 
 /** Which agent a model request comes from, by the tools it declares. */
 export function agentOf(request: ChatRequest): 'orders' | 'inventory' | 'comms' | 'supervisor' | 'unknown' {

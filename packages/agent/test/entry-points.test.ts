@@ -42,19 +42,4 @@ describe('entry points', () => {
     expect(runtime.names).not.toContain('OpenAIChatModel');
     expect(runtime.names).not.toContain('OfflineModel');
   });
-
-  it('the offline planner has its own entry, which needs no openai client either', async () => {
-    expect(await exportsOf('@switchboard/agent/offline', { withoutOpenAI: true })).toEqual({
-      names: ['OfflineModel'],
-    });
-  });
-
-  it('the OpenAI adapter has its own entry, the one that loads the openai client', async () => {
-    expect(await exportsOf('@switchboard/agent/openai', { withoutOpenAI: false })).toEqual({
-      names: ['OpenAIChatModel', 'OpenAIEmbedder'],
-    });
-    expect(await exportsOf('@switchboard/agent/openai', { withoutOpenAI: true })).toEqual({
-      error: 'openai was imported',
-    });
-  });
 });

@@ -1,122 +1,12 @@
-import { SWITCHBOARD } from '@switchboard/semconv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentError, defineAgent, defineTool, runAgent, ToolRouter, Toolset } from '../src/index.ts';
-import { OfflineModel } from '../src/offline/index.ts';
-import { OpenAIChatModel, OpenAIEmbedder } from '../src/openai/index.ts';
-import {
-  MemoryLogger,
-  type OpenAICompatibleServer,
-  RecordingTracer,
-  startOpenAICompatibleServer,
-} from '../src/testing/index.ts';
+import { AgentError, defineTool, ToolRouter, Toolset } from '../src/index.ts';
 import { shopTools } from './support/routing-tools.ts';
 
-const instructions = 'You help the shop’s customers. Use the tools; never guess.';
-const shopAgent = () => defineAgent({ name: 'shop', instructions, tools: shopTools() });
-const calledTools = (result: Awaited<ReturnType<typeof runAgent>>) =>
-  result.toolCalls.map((call) => call.tool);
+// The router in the agent loop, with a model behind it, is tested beside that model
+// (packages/offline-model/test/tool-router.test.ts, packages/openai/test/openai-embedder.test.ts).
 
-let server: OpenAICompatibleServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-describe('ToolRouter in the agent loop', () => {
-  it('offers the model only the few tools the request needs, and the right one runs', async () => {
-    server = await startOpenAICompatibleServer({ model: new OfflineModel() });
-    const model = new OpenAIChatModel({ model: 'offline', apiKey: 'test', baseURL: server.baseURL });
-    const result = await runAgent({
-      agent: shopAgent(),
-      model,
-      input: 'Where is my parcel for A10086? It has not arrived.',
-      router: new ToolRouter({ topK: 3 }),
-      logger: new MemoryLogger(),
-    });
-    const offered = server.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
-    expect(offered.length).toBeGreaterThan(0);
-    expect(offered.length).toBeLessThanOrEqual(3);
-    expect(offered).toContain('track_shipment');
-    expect(calledTools(result)).toEqual(['track_shipment']);
-    expect(result.routing?.outcome).toBe('routed');
-  });
-
-  it('without a router the model is offered every tool', async () => {
-    server = await startOpenAICompatibleServer({ model: new OfflineModel() });
-    const model = new OpenAIChatModel({ model: 'offline', apiKey: 'test', baseURL: server.baseURL });
-    await runAgent({
-      agent: shopAgent(),
-      model,
-      input: 'Where is my parcel for A10086?',
-      logger: new MemoryLogger(),
-    });
-    expect(server.requests[0]?.tools).toHaveLength(shopTools().length);
-  });
-
-  it('records the decision on the agent span and in the log: candidates, scores, thresholds, outcome', async () => {
-    const tracer = new RecordingTracer();
-    const logger = new MemoryLogger();
-    await runAgent({
-      agent: shopAgent(),
-      model: new OfflineModel(),
-      input: 'I would like a refund for order A10086',
-      router: new ToolRouter({ recallThreshold: 0.2, acceptThreshold: 0.5, topK: 4 }),
-      tracer,
-      logger,
-    });
-    const span = tracer.spans.find((recorded) => recorded.name === 'invoke_agent shop');
-    expect(span?.attributes).toMatchObject({
-      [SWITCHBOARD.routingOutcome]: 'routed',
-      [SWITCHBOARD.routingRecallThreshold]: 0.2,
-      [SWITCHBOARD.routingAcceptThreshold]: 0.5,
-      [SWITCHBOARD.routingTopK]: 4,
-    });
-    expect(span?.attributes[SWITCHBOARD.routingCandidates]).toContain('refund_order');
-    expect(String(span?.attributes[SWITCHBOARD.routingRanked])).toMatch(/refund_order=\d/);
-    const entry = logger.entries.find((logged) => logged.message === 'tool routing decision');
-    expect(entry?.fields).toMatchObject({
-      agent: 'shop',
-      outcome: 'routed',
-      thresholds: { recall: 0.2, accept: 0.5, topK: 4 },
-    });
-  });
-
-  it('finds a tool added at runtime on the very next request', async () => {
-    const router = new ToolRouter();
-    const agent = shopAgent();
-    const request = 'Please gift wrap order A10086 for a birthday';
-    const before = await runAgent({
-      agent,
-      model: new OfflineModel(),
-      input: request,
-      router,
-      logger: new MemoryLogger(),
-    });
-    expect(before.stopReason).toBe('unsupported');
-    expect(calledTools(before)).toEqual([]);
-    agent.toolset.add(
-      defineTool({
-        name: 'add_gift_wrap',
-        summary: 'Gift wrap an order and add a card with a message.',
-        whenToUse: 'The customer wants an order wrapped as a present or gift.',
-        input: z.object({ orderId: z.string().optional() }),
-        risk: 'write',
-        handler: () => ({ wrapped: true }),
-      }),
-    );
-    const permitted = defineAgent({ name: 'shop', instructions, tools: agent.toolset.list() });
-    const after = await runAgent({
-      agent: permitted,
-      model: new OfflineModel(),
-      input: request,
-      router,
-      logger: new MemoryLogger(),
-    });
-    expect(after.routing?.candidates[0]?.tool).toBe('add_gift_wrap');
-    expect(calledTools(after)).toEqual(['add_gift_wrap']);
-  });
-
+describe('ToolRouter over a toolset', () => {
   it('follows a toolset that gains a tool in place', async () => {
     const router = new ToolRouter();
     const toolset = new Toolset(shopTools());
@@ -134,52 +24,6 @@ describe('ToolRouter in the agent loop', () => {
     const decision = await router.route({ request: 'wrap it as a gift', toolset });
     expect(decision).toMatchObject({ outcome: 'routed', indexedTools: 13 });
     expect(decision.candidates[0]?.tool).toBe('add_gift_wrap');
-  });
-});
-
-describe('below the thresholds the agent does not guess', () => {
-  it('splits a request no single tool explains into parts, routes each, and runs both', async () => {
-    const router = new ToolRouter({ acceptThreshold: 0.8 });
-    const request = 'Cancel order A10086 and send me the invoice for A20001';
-    const decision = await router.route({ request, toolset: new Toolset(shopTools()) });
-    expect(decision.outcome).toBe('split');
-    expect(decision.parts?.map((part) => part.best?.tool)).toEqual(['cancel_order', 'get_invoice']);
-    const result = await runAgent({
-      agent: shopAgent(),
-      model: new OfflineModel(),
-      input: request,
-      router,
-      logger: new MemoryLogger(),
-    });
-    expect(calledTools(result).sort()).toEqual(['cancel_order', 'get_invoice']);
-  });
-
-  it('asks which tool is meant when some came close but none is trusted, and acts on the answer', async () => {
-    // Candidates kept generously: a vague request about an order still has tools to ask between.
-    const router = new ToolRouter({ recallThreshold: 0.15, acceptThreshold: 0.45 });
-    const agent = shopAgent();
-    const asked = await runAgent({
-      agent,
-      model: new OfflineModel(),
-      input: 'I have a question about my order',
-      router,
-      logger: new MemoryLogger(),
-    });
-    expect(asked.stopReason).toBe('clarify');
-    expect(asked.state.status).toBe('input_required');
-    expect(calledTools(asked)).toEqual([]);
-    expect(asked.output).toMatch(/not sure which/);
-    expect(asked.output).toContain('Look up an order');
-    const answered = await runAgent({
-      agent,
-      model: new OfflineModel(),
-      input: 'the status of it please, A10086',
-      history: asked.messages,
-      router,
-      logger: new MemoryLogger(),
-    });
-    expect(answered.routing?.outcome).toBe('routed');
-    expect(calledTools(answered)).toEqual(['get_order']);
   });
 
   it('does not trust a request that as many tools as it would offer match about equally', async () => {
@@ -199,39 +43,6 @@ describe('below the thresholds the agent does not guess', () => {
     const narrowed = await router.route({ request: 'I want to cancel my subscription', toolset });
     expect(narrowed.outcome).toBe('routed');
     expect(narrowed.candidates[0]?.tool).toBe('cancel_subscription');
-  });
-
-  it('asks what is needed when the request names nothing to go on', async () => {
-    const result = await runAgent({
-      agent: shopAgent(),
-      model: new OfflineModel(),
-      input: 'Hi, I need help with something',
-      router: new ToolRouter(),
-      logger: new MemoryLogger(),
-    });
-    expect(result.stopReason).toBe('clarify');
-    expect(result.output).toMatch(/what you would like me to do/);
-  });
-
-  it('says plainly what it cannot do when no tool comes close, without calling one', async () => {
-    const withoutRouter = await runAgent({
-      agent: shopAgent(),
-      model: new OfflineModel({ minScore: 0 }),
-      input: 'Book me a flight to Lisbon for my order trip',
-      logger: new MemoryLogger(),
-    });
-    const result = await runAgent({
-      agent: shopAgent(),
-      model: new OfflineModel({ minScore: 0 }),
-      input: 'Book me a flight to Lisbon for my order trip',
-      router: new ToolRouter(),
-      logger: new MemoryLogger(),
-    });
-    expect(calledTools(withoutRouter).length).toBeGreaterThan(0);
-    expect(result.stopReason).toBe('unsupported');
-    expect(result.state.status).toBe('completed');
-    expect(calledTools(result)).toEqual([]);
-    expect(result.output).toMatch(/^I cannot help with that/);
   });
 });
 
@@ -264,55 +75,5 @@ describe('ToolRouter rules and options', () => {
     expect(() => new ToolRouter({ recallThreshold: 0.6, acceptThreshold: 0.3 })).toThrow(
       /acceptThreshold 0.3 is below recallThreshold 0.6/,
     );
-  });
-});
-
-describe('embedding recall over an OpenAI-compatible /embeddings endpoint', () => {
-  /** A stand-in embedding model: each word counts towards its concept, so synonyms land together. */
-  const CONCEPTS: Record<string, number> = {
-    parcel: 0,
-    package: 0,
-    shipment: 0,
-    box: 0,
-    carrier: 0,
-    courier: 0,
-  };
-  const embed = (text: string) => {
-    const vector = [0, 0, 0, 0];
-    for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-      const concept = CONCEPTS[word];
-      if (concept !== undefined) vector[concept] = (vector[concept] ?? 0) + 1;
-      else vector[3] = (vector[3] ?? 0) + 0.05;
-    }
-    return vector;
-  };
-
-  it('finds a tool the request names in other words, through the real openai client', async () => {
-    server = await startOpenAICompatibleServer({ model: new OfflineModel(), embed, apiKey: 'local-key' });
-    const toolset = new Toolset(shopTools());
-    const request = 'has the courier got my box yet';
-    const lexical = await new ToolRouter().route({ request, toolset });
-    const embedder = new OpenAIEmbedder({ model: 'concepts', apiKey: 'local-key', baseURL: server.baseURL });
-    const decision = await new ToolRouter({ embedder }).route({ request, toolset });
-    expect(lexical.outcome).not.toBe('routed');
-    expect(lexical.candidates.map((candidate) => candidate.tool)).not.toContain('track_shipment');
-    expect(decision.outcome).toBe('routed');
-    expect(decision.candidates[0]).toMatchObject({ tool: 'track_shipment', source: 'embedding' });
-  });
-
-  it('says which endpoint failed when the embeddings endpoint refuses the key', async () => {
-    server = await startOpenAICompatibleServer({ model: new OfflineModel(), embed, apiKey: 'local-key' });
-    const embedder = new OpenAIEmbedder({
-      model: 'concepts',
-      apiKey: 'wrong',
-      baseURL: server.baseURL,
-      maxRetries: 0,
-    });
-    const routing = new ToolRouter({ embedder }).route({
-      request: 'where is my box',
-      toolset: new Toolset(shopTools()),
-    });
-    await expect(routing).rejects.toMatchObject({ code: 'MODEL_AUTH' });
-    await expect(routing).rejects.not.toThrow(/wrong/);
   });
 });

@@ -1,4 +1,4 @@
-import { OpenAIChatModel } from '@switchboard/agent/openai';
+import { OpenAIChatModel } from '@switchboard/openai';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { shadowReportCommand } from './commands/shadow-report.ts';
 import type { CliConfig } from './config.ts';

@@ -2,8 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OfflineModel } from '@switchboard/agent/offline';
-import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
+import { startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { describe, expect, it } from 'vitest';
 import { switchboard } from './support.ts';
 

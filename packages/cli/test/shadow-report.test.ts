@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatRequest } from '@switchboard/agent';
-import { ScriptedModel, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { ScriptedModel } from '@switchboard/agent/testing';
+import { startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { type ShadowCopy, ShadowPairStore, type ShadowSide, shadowPrefix } from '@switchboard/shadow';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { runAgent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
-import { OpenAIChatModel } from '@switchboard/agent/openai';
-import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
+import { OpenAIChatModel } from '@switchboard/openai';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCommsAgent, createOrdersAgent, Ticket } from '../src/index.ts';
 import { ada, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';

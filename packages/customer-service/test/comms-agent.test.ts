@@ -1,6 +1,6 @@
 import { decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { createCommsAgent, Ticket, ticketCues } from '../src/index.ts';
 import { ada, now, operator, quiet, seededMemoryStore, toolResults } from './support/shop.ts';

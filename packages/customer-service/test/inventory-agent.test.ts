@@ -1,5 +1,5 @@
 import { runAgent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { createInventoryAgent } from '../src/index.ts';
 import { ada, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';

@@ -1,6 +1,6 @@
 import { argumentsHash, decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { ScriptedModel } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createOrdersAgent,

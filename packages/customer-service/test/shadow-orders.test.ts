@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { runAgent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { NOT_RUN_IN_SHADOW, type ShadowProposal, shadowAgent } from '@switchboard/shadow';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrdersAgent, RedisShopStore, seedShop } from '../src/index.ts';

@@ -1,6 +1,6 @@
 import { type Agent, defineTool, Toolset } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { buildAgentCard } from '@switchboard/host';
+import { OfflineModel } from '@switchboard/offline-model';
 import type { SkillSpec } from '@switchboard/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import type { AnyTool, Principal } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createCommsTools,

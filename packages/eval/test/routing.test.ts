@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentError, type ChatModel, type ChatRequest } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { expectedTools, formatRoutingReport, loadRoutingCatalogue, runRoutingEval } from '../src/index.ts';
 

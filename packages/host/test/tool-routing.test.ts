@@ -1,7 +1,7 @@
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 import { defineAgent, defineTool, MemoryAuditSink, ToolRouter } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
+import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildAgentCard, createHostedAgent } from '../src/index.ts';

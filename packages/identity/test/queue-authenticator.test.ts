@@ -1,6 +1,6 @@
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { queueAuthenticator, staticTokenAuthenticator } from '../src/index.ts';
+import { type QueuedCredentials, queueAuthenticator, staticTokenAuthenticator } from '../src/index.ts';
 
 const USER = 'user-token-0123456789';
 const SERVICE = 'serv-token-0123456789';
@@ -14,7 +14,7 @@ describe('the queue authenticator', () => {
     }),
     logger,
   });
-  const job = (authorization?: string) => ({
+  const job = (authorization?: string): QueuedCredentials => ({
     serviceParameters: authorization ? { authorization } : {},
     request: '{"jsonrpc":"2.0"}',
     jobId: 'job-1',

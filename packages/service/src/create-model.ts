@@ -1,6 +1,6 @@
 import type { ChatModel } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
-import { OpenAIChatModel } from '@switchboard/agent/openai';
+import { OfflineModel } from '@switchboard/offline-model';
+import { OpenAIChatModel } from '@switchboard/openai';
 import type { ModelConfig } from './config/model-config.ts';
 
 /** The model of a service and a line that says which it is, for the startup log. */

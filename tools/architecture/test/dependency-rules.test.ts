@@ -45,6 +45,11 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/agent/src/__planted-host__.ts', "import '@switchboard/host';\n");
     // The transport imports hosting (not listed, so it does not even resolve).
     copy.write('packages/a2a-bullmq/src/__planted__.ts', "import '@switchboard/service';\n");
+    // The OpenAI provider's tests take the offline planner as their stand-in model (listed, so it resolves).
+    copy.addWorkspaceDependency('packages/openai', 'packages/offline-model', 'devDependencies');
+    copy.write('packages/openai/test/__planted__.ts', "import '@switchboard/offline-model';\n");
+    // The offline planner imports hosting (not listed).
+    copy.write('packages/offline-model/src/__planted__.ts', "import '@switchboard/a2a';\n");
     copy.write('packages/cards/src/__planted__.ts', "import '@switchboard/semconv';\n");
     copy.write('packages/semconv/src/__planted__.ts', "import { readFileSync } from 'node:fs';\n");
     // Two folders of the card toolkit that import each other.
@@ -102,6 +107,20 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
         'a2a-bullmq-imports-only-semconv-and-redis',
         'packages/a2a-bullmq/src/__planted__.ts',
         '@switchboard/service',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'openai-imports-only-agent-and-semconv',
+        'packages/openai/test/__planted__.ts',
+        'packages/offline-model/src/index.ts',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'offline-model-imports-only-agent-and-semconv',
+        'packages/offline-model/src/__planted__.ts',
+        '@switchboard/a2a',
       ),
     );
     expect(run.output).toContain(

@@ -123,7 +123,7 @@ const STATUS_OF: Record<StopReason, TaskStatus> = {
  * throws `AgentError` for a malformed history, bad options, or a model endpoint that fails.
  *
  * @example
- * import { OfflineModel } from '@switchboard/agent/offline';
+ * import { OfflineModel } from '@switchboard/offline-model';
  *
  * const result = await runAgent({ agent, model: new OfflineModel(), input: 'Where is order A10086?' });
  * console.log(result.output, result.toolCalls);

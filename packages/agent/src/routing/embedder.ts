@@ -1,6 +1,6 @@
 /**
  * The port for embedding recall: turns texts into vectors, one per text, in order. The OpenAI-compatible
- * implementation (`OpenAIEmbedder` in `@switchboard/agent/openai`) calls a `/embeddings` endpoint.
+ * implementation (`OpenAIEmbedder` in `@switchboard/openai`) calls a `/embeddings` endpoint.
  */
 export interface Embedder {
   /** Names the embedding model in decision records, e.g. `text-embedding-3-small`. */

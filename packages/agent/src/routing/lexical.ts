@@ -1,4 +1,10 @@
 /**
+ * `@switchboard/agent/lexical`: the stemmed words the tool router reads in requests and tool
+ * descriptions (identifier splitting, stop words, a light stemmer, TF-IDF), for model adapters that
+ * read text the same way (the offline planner in `@switchboard/offline-model`).
+ */
+
+/**
  * Words that carry no intent: function words, courtesy, and the boilerplate of tool descriptions
  * ("the user asks ..."), plus generic verbs that would otherwise tie every "check/get/find" together.
  */

@@ -1,10 +1,7 @@
 export type { DelayedModelOptions } from './delayed-model.ts';
 export { DelayedModel } from './delayed-model.ts';
-export type { EmbedText } from './embeddings-endpoint.ts';
 export type { LogEntry } from './memory-logger.ts';
 export { MemoryLogger } from './memory-logger.ts';
-export type { OpenAICompatibleServer, OpenAICompatibleServerOptions } from './openai-compatible-server.ts';
-export { startOpenAICompatibleServer } from './openai-compatible-server.ts';
 export type { RecordedSpan } from './recording-tracer.ts';
 export { RecordingTracer } from './recording-tracer.ts';
 export type {

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentError } from '@switchboard/agent';
-import { OpenAIEmbedder } from '@switchboard/agent/openai';
 import {
   formatRoutingReport,
   isEvaluationError,
@@ -11,6 +10,7 @@ import {
   type RoutingReport,
   runRoutingEval,
 } from '@switchboard/eval';
+import { OpenAIEmbedder } from '@switchboard/openai';
 import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
 

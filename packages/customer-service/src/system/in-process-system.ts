@@ -9,7 +9,6 @@ import {
   type Logger,
   MemoryIntentStore,
 } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
 import { delegationTools } from '@switchboard/delegate';
 import { hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
@@ -22,6 +21,7 @@ import {
   serviceSigner,
   trustedKeys,
 } from '@switchboard/identity';
+import { OfflineModel } from '@switchboard/offline-model';
 import type { SkillSpec } from '@switchboard/protocol';
 import { createCommsAgent } from '../agents/comms/comms-agent.ts';
 import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';

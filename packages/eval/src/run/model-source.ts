@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatModel } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/agent/offline';
-import { OpenAIChatModel } from '@switchboard/agent/openai';
-import { startOpenAICompatibleServer } from '@switchboard/agent/testing';
+import { OfflineModel } from '@switchboard/offline-model';
+import { OpenAIChatModel } from '@switchboard/openai';
+import { startOpenAICompatibleServer } from '@switchboard/openai/testing';
 import { EvaluationError } from '../errors.ts';
 import type { SystemSecret } from './eval-target.ts';
 
