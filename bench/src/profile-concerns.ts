@@ -45,7 +45,7 @@ export const CONCERN_RULES: readonly ConcernRule[] = [
     concern: 'task persistence',
     under: {
       url: OUR(
-        'a2a/src/redis/(redis-task-store|stored-task|task-event-log|redis-task-ledger|task-list-window)\\.ts$',
+        'host/src/(tasks/(redis-task-store|stored-task|task-event-log|task-list-window)|runs/redis-task-ledger)\\.ts$',
       ),
     },
   },
@@ -58,7 +58,7 @@ export const CONCERN_RULES: readonly ConcernRule[] = [
   },
   {
     concern: 'run state persistence',
-    under: { url: OUR('a2a/src/redis/(redis-run-state-store|redis-intent-store)\\.ts$') },
+    under: { url: OUR('host/src/runs/(redis-run-state-store|redis-intent-store)\\.ts$') },
   },
   { concern: 'SDK event processing', under: { url: SDK, fn: /^_processEvents$/ } },
   { concern: 'tool JSON schemas', under: { fn: /^toJSONSchema$/ } },
@@ -66,7 +66,7 @@ export const CONCERN_RULES: readonly ConcernRule[] = [
   { concern: 'model client', under: { url: OUR('openai/src/') } },
   { concern: 'model client', url: /undici/ },
   { concern: 'service auth (JWT)', under: { url: pkg('jose') } },
-  { concern: 'service auth (JWT)', url: OUR('a2a/src/auth/') },
+  { concern: 'service auth (JWT)', url: OUR('identity/src/') },
   { concern: 'zod validation', url: pkg('zod') },
   { concern: 'OpenTelemetry', url: pkg('@opentelemetry/[^/]+') },
   { concern: 'BullMQ', url: pkg('bullmq') },
@@ -103,7 +103,7 @@ const passes = (test: FrameTest, frame: Frame) =>
  * The concern of one sample, from its stack, leaf first (see the file's comment for the order).
  *
  * @example
- * concernOf([{ functionName: 'parse', url: '' }, { functionName: 'get', url: 'file:///…/packages/a2a/src/redis/redis-task-store.ts' }]);
+ * concernOf([{ functionName: 'parse', url: '' }, { functionName: 'get', url: 'file:///…/packages/host/src/tasks/redis-task-store.ts' }]);
  * // 'task persistence'
  */
 export function concernOf(stack: readonly Frame[], rules: readonly ConcernRule[] = CONCERN_RULES): string {

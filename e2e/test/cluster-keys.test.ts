@@ -69,20 +69,20 @@ const EXERCISES: Record<string, Exercise> = {
     await writer.item('{}');
     await writer.end('{}');
   },
-  'packages/a2a/src/limits/redis-limit-counters.ts': async (redis, ns) => {
+  'packages/host/src/middleware/limits/redis-limit-counters.ts': async (redis, ns) => {
     const counters = new RedisLimitCounters({ redis, prefix: `{${ns}:orders}` });
     await counters.countRequest('rate:customer:alice', 60_000);
     await counters.acquireSlot('tasks:customer:alice', 'task-1', 2, 60_000);
     await counters.renewSlot('tasks:customer:alice', 'task-1', 60_000);
     await counters.releaseSlot('tasks:customer:alice', 'task-1');
   },
-  'packages/a2a/src/redis/redis-intent-store.ts': async (redis, ns) => {
+  'packages/host/src/runs/redis-intent-store.ts': async (redis, ns) => {
     const intents = new RedisIntentStore({ redis, prefix: `{${ns}:orders}` });
     const now = new Date();
     await intents.begin({ key: 'refund:A10086', tool: 'refund_order', now });
     await intents.finish({ key: 'refund:A10086', status: 'succeeded', result: '{}', now });
   },
-  'packages/a2a/src/redis/redis-task-store.ts': async (redis, ns) => {
+  'packages/host/src/tasks/redis-task-store.ts': async (redis, ns) => {
     const store = new RedisTaskStore({ redis, prefix: `{${ns}:orders}`, logger: silentLogger() });
     await store.save(task('t1', TaskState.TASK_STATE_WORKING), anonymous);
     await store.save(task('t1', TaskState.TASK_STATE_COMPLETED), anonymous);
@@ -93,21 +93,21 @@ const EXERCISES: Record<string, Exercise> = {
     );
     await store.list({ tenant: '' } as never, anonymous);
   },
-  'packages/a2a/src/redis/prune-expired-tasks.ts': async (redis, ns) => {
+  'packages/host/src/tasks/prune-expired-tasks.ts': async (redis, ns) => {
     // Pruning runs on every list of the task store.
     const store = new RedisTaskStore({ redis, prefix: `{${ns}:orders}`, logger: silentLogger() });
     await store.save(task('t2', TaskState.TASK_STATE_WORKING), anonymous);
     await redis.del(`{${ns}:orders}:task:t2`);
     await store.list({ tenant: '' } as never, anonymous);
   },
-  'packages/a2a/src/redis/task-event-log.ts': async (redis, ns) => {
+  'packages/host/src/tasks/task-event-log.ts': async (redis, ns) => {
     const log = new RedisTaskEventLog({ redis, prefix: `{${ns}:orders}`, logger: silentLogger() });
     const value = task('t3', TaskState.TASK_STATE_WORKING);
     log.append('t3', { payload: { $case: 'task', value } } as never, { refreshExpiry: true });
     await log.sinceLastTask('t3');
     await log.close();
   },
-  'packages/a2a/src/redis/redis-task-ledger.ts': async (redis, ns) => {
+  'packages/host/src/runs/redis-task-ledger.ts': async (redis, ns) => {
     const prefix = `{${ns}:orders}`;
     const store = new RedisTaskStore({ redis, prefix, logger: silentLogger() });
     const alive = new RedisTaskLedger({
@@ -130,7 +130,7 @@ const EXERCISES: Record<string, Exercise> = {
     await alive.sweep(store);
     await alive.stop();
   },
-  'packages/a2a/src/redis/redis-approval-board.ts': async (redis, ns) => {
+  'packages/host/src/approvals/redis-approval-board.ts': async (redis, ns) => {
     const board = new RedisApprovalBoard({ redis, prefix: `{${ns}:supervisor}` });
     const request = (id: string) => ({
       id,
@@ -153,7 +153,7 @@ const EXERCISES: Record<string, Exercise> = {
     await board.reopen('apr_b');
     await board.list({ status: 'all' });
   },
-  'packages/a2a/src/registry/agent-registry.ts': async (redis, ns) => {
+  'packages/delegate/src/registry/agent-registry.ts': async (redis, ns) => {
     const card = buildAgentCard({
       agent: createOrdersAgent().agent,
       interfaces: [{ url: queueUrl(defaultQueueAddress('orders', ns)), protocolBinding: BULLMQ_BINDING }],
@@ -164,7 +164,7 @@ const EXERCISES: Record<string, Exercise> = {
     await registry.list();
     await registration.stop();
   },
-  'packages/a2a/src/shadow/shadow-copy-stream.ts': async (redis, ns) => {
+  'packages/shadow/src/shadow-copy-stream.ts': async (redis, ns) => {
     const stream = new ShadowCopyStream({ redis, prefix: `{${ns}:orders}`, agent: 'orders' });
     await stream.add(copy('t5'));
     // A blocking read takes a connection of its own, as the shadow worker's.
@@ -175,7 +175,7 @@ const EXERCISES: Record<string, Exercise> = {
       reader.disconnect();
     }
   },
-  'packages/a2a/src/shadow/shadow-pair-store.ts': async (redis, ns) => {
+  'packages/shadow/src/shadow-pair-store.ts': async (redis, ns) => {
     const pairs = new ShadowPairStore({ redis, prefix: `{${ns}:orders}` });
     await pairs.open(copy('t6'), 'prompt-v2');
     const side = {
@@ -236,9 +236,9 @@ function filesWithScripts(): string[] {
 /** Files whose calls another file's exercise runs. */
 const RUN_BY: Record<string, string> = {
   // The task store's save and its listing by context and state.
-  'packages/a2a/src/redis/stored-task.ts': 'packages/a2a/src/redis/redis-task-store.ts',
-  'packages/a2a/src/redis/task-list-window.ts': 'packages/a2a/src/redis/redis-task-store.ts',
-  'packages/a2a/src/redis/guarded-save.ts': 'packages/a2a/src/redis/redis-task-store.ts',
+  'packages/host/src/tasks/stored-task.ts': 'packages/host/src/tasks/redis-task-store.ts',
+  'packages/host/src/tasks/task-list-window.ts': 'packages/host/src/tasks/redis-task-store.ts',
+  'packages/host/src/tasks/guarded-save.ts': 'packages/host/src/tasks/redis-task-store.ts',
   // The demo clears its namespace on one local Redis only; it never runs on a cluster.
   'apps/demo/src/demo-namespace.ts': 'none',
 };

@@ -25,11 +25,11 @@ describe('the clone check', () => {
   it('fails the lint step, naming both files, when hosting wiring is written a second time', () => {
     const copy = new WorkspaceCopy();
     copies.push(copy);
-    const wiring = readFileSync(join(REPO_ROOT, 'packages/a2a/src/host/host-agent.ts'), 'utf8');
+    const wiring = readFileSync(join(REPO_ROOT, 'packages/host/src/host-agent.ts'), 'utf8');
     copy.write('packages/service/src/host-again.ts', wiring);
     const run = copy.checkClones();
     expect(run.status).not.toBe(0);
     expect(run.output).toContain('service/src/host-again.ts');
-    expect(run.output).toContain('a2a/src/host/host-agent.ts');
+    expect(run.output).toContain('host/src/host-agent.ts');
   }, 60_000);
 });
