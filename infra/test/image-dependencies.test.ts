@@ -21,7 +21,7 @@ describe('what the image runs', () => {
 
   it('covers the four services and the packages they use', () => {
     const names = running.map((p) => p.name);
-    expect(names).toEqual(expect.arrayContaining([...roots, '@switchboard/service', '@switchboard/a2a']));
+    expect(names).toEqual(expect.arrayContaining([...roots, '@switchboard/service', '@switchboard/host']));
   });
 
   it('imports at run time only production dependencies (or what the Dockerfile links)', () => {

@@ -102,6 +102,17 @@ export type {
 } from './routing/routing-decision.ts';
 export type { RouteRequest } from './routing/tool-router.ts';
 export { ToolRouter } from './routing/tool-router.ts';
+/** @deprecated Renamed `AgentStatus`; this alias goes in the next release. */
+export type { AgentStatus, AgentStatus as TaskStatus } from './state/agent-state.ts';
+/** @deprecated Renamed `AgentState` (the SDK's `TaskState` is the A2A task's state); this alias goes in the next release. */
+/** @deprecated Renamed `createAgentState`; this alias goes in the next release. */
+export {
+  AgentState,
+  AgentState as TaskState,
+  createAgentState,
+  createAgentState as createTaskState,
+  ToolLogEntry,
+} from './state/agent-state.ts';
 export type {
   IntentBegin,
   IntentFinish,
@@ -111,8 +122,6 @@ export type {
   IntentStore,
 } from './state/intents.ts';
 export { MemoryIntentStore } from './state/intents.ts';
-export type { TaskStatus } from './state/task-state.ts';
-export { createTaskState, TaskState, ToolLogEntry } from './state/task-state.ts';
 export type {
   GenerateObjectOptions,
   GenerateObjectResult,

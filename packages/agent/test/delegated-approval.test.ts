@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  AgentState,
   type ApprovalDecision,
   argumentsHash,
   defineAgent,
   defineTool,
   MemoryAuditSink,
   runAgent,
-  TaskState,
 } from '../src/index.ts';
 import { ScriptedModel } from '../src/testing/index.ts';
 
@@ -90,7 +90,7 @@ describe('an approval asked for by a delegate', () => {
       agent,
       model: model(),
       history: stored.messages,
-      state: TaskState.parse(stored.state),
+      state: AgentState.parse(stored.state),
     });
     expect(waiting.stopReason).toBe('approval');
     expect(handed).toEqual([]);
@@ -99,7 +99,7 @@ describe('an approval asked for by a delegate', () => {
       agent,
       model: model(),
       history: stored.messages,
-      state: TaskState.parse(stored.state),
+      state: AgentState.parse(stored.state),
       decisions: [decision('approved')],
       audit,
     });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type AgentEvent,
+  AgentState,
   argumentsHash,
   decisionFor,
   defineAgent,
@@ -10,7 +11,6 @@ import {
   MemoryIntentStore,
   runAgent,
   streamAgent,
-  TaskState,
 } from '../src/index.ts';
 import { MemoryLogger, RecordingTracer, ScriptedModel } from '../src/testing/index.ts';
 import { getOrder, refundTool } from './support/shop-tools.ts';
@@ -321,7 +321,7 @@ describe('dangerous actions wait for a human', () => {
       agent,
       model,
       history: stored.messages,
-      state: TaskState.parse(stored.state),
+      state: AgentState.parse(stored.state),
       decisions: [decision],
       audit,
       intents,
@@ -348,7 +348,7 @@ describe('dangerous actions wait for a human', () => {
       agent,
       model: new ScriptedModel({ turns: [{ text: 'ok' }] }),
       history: stored.messages,
-      state: TaskState.parse(stored.state),
+      state: AgentState.parse(stored.state),
       decisions: [decision],
       intents,
     });
@@ -414,7 +414,7 @@ describe('dangerous actions wait for a human', () => {
       agent,
       model,
       history: edited.messages,
-      state: TaskState.parse(edited.state),
+      state: AgentState.parse(edited.state),
       decisions: [approval],
       audit,
     });

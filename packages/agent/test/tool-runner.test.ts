@@ -5,7 +5,7 @@ import {
   type ApprovalRequest,
   argumentsHash,
   CredentialVault,
-  createTaskState,
+  createAgentState,
   decisionFor,
   defineTool,
   MemoryAuditSink,
@@ -23,7 +23,7 @@ function setup(tools: AnyTool[], overrides: Partial<ToolRunnerOptions> = {}) {
   const logger = new MemoryLogger();
   const tracer = new RecordingTracer();
   const audit = new MemoryAuditSink();
-  const state = createTaskState({ agent: 'orders', conversationId: 'conv-1' });
+  const state = createAgentState({ agent: 'orders', conversationId: 'conv-1' });
   const runner = new ToolRunner({
     agent: 'orders',
     conversationId: 'conv-1',

@@ -1,4 +1,4 @@
-import { decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { AgentState, decisionFor, MemoryIntentStore, runAgent } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describe('the comms agent on the offline model', () => {
         agent,
         model,
         history: stored.messages,
-        state: TaskState.parse(stored.state),
+        state: AgentState.parse(stored.state),
         decisions: [decision],
         intents: fresh ? new MemoryIntentStore() : intents,
         principal: ada,

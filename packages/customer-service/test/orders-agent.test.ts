@@ -1,4 +1,4 @@
-import { argumentsHash, decisionFor, MemoryIntentStore, runAgent, TaskState } from '@switchboard/agent';
+import { AgentState, argumentsHash, decisionFor, MemoryIntentStore, runAgent } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { OfflineModel } from '@switchboard/offline-model';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -192,7 +192,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
         agent,
         model,
         history: stored.messages,
-        state: TaskState.parse(stored.state),
+        state: AgentState.parse(stored.state),
         decisions: [decision],
         intents: fresh ? new MemoryIntentStore() : intents,
         principal: ada,
@@ -225,7 +225,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       agent,
       model,
       history: edited.messages,
-      state: TaskState.parse(edited.state),
+      state: AgentState.parse(edited.state),
       decisions: [decision],
       ...quiet,
     });
@@ -244,7 +244,7 @@ describe.each(storeFactories(() => redis))('story 3, a refund with approval, on 
       agent,
       model,
       history: stored.messages,
-      state: TaskState.parse(stored.state),
+      state: AgentState.parse(stored.state),
       decisions: first.pendingApprovals.map((request) =>
         decisionFor({
           request,

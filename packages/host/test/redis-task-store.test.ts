@@ -7,7 +7,7 @@ import {
   type TaskStore,
   type User,
 } from '@a2a-js/sdk/server';
-import { createTaskState } from '@switchboard/agent';
+import { createAgentState } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { TRANSIENT_KEY } from '@switchboard/protocol';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -425,7 +425,7 @@ describe('RedisRunStateStore', () => {
     const store = new RedisRunStateStore({ redis, prefix, ttlSeconds: 120, logger });
     const state = {
       messages: [{ role: 'user' as const, content: 'Where is A10086?' }],
-      state: createTaskState({ agent: 'shop', conversationId: 'ctx-9' }),
+      state: createAgentState({ agent: 'shop', conversationId: 'ctx-9' }),
     };
     await store.save('ctx-9', state);
     expect(await new RedisRunStateStore({ redis, prefix }).load('ctx-9')).toEqual(state);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ChatMessage, createTaskState, findHistoryProblems } from '@switchboard/agent';
+import { type ChatMessage, createAgentState, findHistoryProblems } from '@switchboard/agent';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunStateStore } from '../src/index.ts';
 import { RedisRunStateStore } from '../src/redis.ts';
@@ -44,7 +44,7 @@ describe.each(stores)('%s', (_name, storeWith) => {
   it('keeps the last turns of a conversation, whole, with the working memory first', async () => {
     const store = storeWith(3);
     const conversation = `ctx-${randomUUID()}`;
-    const state = createTaskState({ agent: 'shop', conversationId: conversation });
+    const state = createAgentState({ agent: 'shop', conversationId: conversation });
     await store.save(conversation, { messages: history(10), state });
 
     const kept = (await store.load(conversation))?.messages ?? [];
@@ -60,7 +60,7 @@ describe.each(stores)('%s', (_name, storeWith) => {
 
   it('keeps a short conversation as it is, and keeps 50 turns by default', async () => {
     const conversation = `ctx-${randomUUID()}`;
-    const state = createTaskState({ agent: 'shop', conversationId: conversation });
+    const state = createAgentState({ agent: 'shop', conversationId: conversation });
     const store = storeWith(50);
     await store.save(conversation, { messages: history(4), state });
     expect((await store.load(conversation))?.messages).toEqual(history(4));

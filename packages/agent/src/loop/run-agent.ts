@@ -14,8 +14,8 @@ import { CredentialVault } from '../policy/credentials.ts';
 import type { Principal } from '../policy/principal.ts';
 import type { RoutingDecision } from '../routing/routing-decision.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
+import { type AgentState, type AgentStatus, createAgentState } from '../state/agent-state.ts';
 import { type IntentStore, MemoryIntentStore } from '../state/intents.ts';
-import { createTaskState, type TaskState, type TaskStatus } from '../state/task-state.ts';
 import { ToolRunner } from '../tools/runner/tool-runner.ts';
 import type { ToolCallOutcome, ToolCallRecord } from '../tools/tool-call-record.ts';
 import type { ToolResultEnvelope } from '../tools/tool-result.ts';
@@ -34,7 +34,7 @@ export interface RunAgentOptions {
   /** The conversation so far (`result.messages` of the previous run), without the system prompt. */
   history?: readonly ChatMessage[];
   /** The task state of the previous run, to resume it. */
-  state?: TaskState;
+  state?: AgentState;
   /** Default: the state's, else a new UUID. Becomes `gen_ai.conversation.id`. */
   conversationId?: string;
   /**
@@ -100,13 +100,13 @@ export interface AgentRunResult {
   /** Every tool call of the run, in order. */
   toolCalls: ToolCallRecord[];
   usage: TokenUsage;
-  state: TaskState;
+  state: AgentState;
   pendingApprovals: ApprovalRequest[];
   /** The tool router's decision for this run's request, when a router was given. */
   routing?: RoutingDecision;
 }
 
-const STATUS_OF: Record<StopReason, TaskStatus> = {
+const STATUS_OF: Record<StopReason, AgentStatus> = {
   model: 'completed',
   approval: 'input_required',
   maxSteps: 'failed',
@@ -180,7 +180,7 @@ class AgentRun {
   readonly #logger: Logger;
   readonly #signal: AbortSignal;
   readonly #context: ContextWindow;
-  readonly #state: TaskState;
+  readonly #state: AgentState;
   readonly #runner: ToolRunner;
   readonly #messages: ChatMessage[];
   readonly #steps: StepRecord[] = [];
@@ -204,7 +204,7 @@ class AgentRun {
         : new ContextWindow({ logger: this.#logger, ...options.context });
     this.#state = options.state
       ? structuredClone(options.state)
-      : createTaskState({ agent: options.agent.name, conversationId });
+      : createAgentState({ agent: options.agent.name, conversationId });
     this.#state.status = 'working';
     this.#messages = [...(options.history ?? [])];
     assertValidHistory(this.#messages, { allowPendingCalls: true });

@@ -1,9 +1,9 @@
-import { ChatMessage, TaskState, trimHistory } from '@switchboard/agent';
+import { AgentState, ChatMessage, trimHistory } from '@switchboard/agent';
 import { z } from 'zod';
 import { HostError } from '../errors.ts';
 
 /** What an agent keeps of a conversation between A2A calls: its messages and its task state. */
-export const RunState = z.object({ messages: z.array(ChatMessage), state: TaskState });
+export const RunState = z.object({ messages: z.array(ChatMessage), state: AgentState });
 export type RunState = z.infer<typeof RunState>;
 
 /**

@@ -5,7 +5,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../../policy/a
 import { createApprovalRequest } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
 import type { Principal } from '../../policy/principal.ts';
-import type { TaskState } from '../../state/task-state.ts';
+import type { AgentState } from '../../state/agent-state.ts';
 import type { ApprovalWait } from '../approval-wait.ts';
 import type { AnyTool } from '../define-tool.ts';
 import type { AuditWriter } from './audit-writer.ts';
@@ -15,7 +15,7 @@ import type { Refusal } from './refusal.ts';
 export interface ApprovalGateOptions {
   agent: string;
   conversationId: string;
-  state: TaskState;
+  state: AgentState;
   /** Operator decisions known when the run starts (resuming after an approval). */
   decisions: ReadonlyMap<string, ApprovalDecision>;
   approver?: Approver | undefined;

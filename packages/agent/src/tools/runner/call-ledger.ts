@@ -2,7 +2,7 @@ import type { Logger } from '../../observe/logger.ts';
 import { redactValue, summarize } from '../../observe/redact.ts';
 import type { ApprovalRequest } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
-import type { TaskState } from '../../state/task-state.ts';
+import type { AgentState } from '../../state/agent-state.ts';
 import type { ToolCallOutcome } from '../tool-call-record.ts';
 import { REPEATABLE_FAILURES } from '../tool-call-record.ts';
 import type { ToolResultEnvelope } from '../tool-result.ts';
@@ -20,7 +20,7 @@ type FailedIntent = 'failed' | 'unknown';
  */
 export class CallLedger {
   readonly #o: {
-    state: TaskState;
+    state: AgentState;
     vault: CredentialVault;
     guard: IntentGuard;
     logger: Logger;
@@ -28,7 +28,7 @@ export class CallLedger {
   };
 
   constructor(options: {
-    state: TaskState;
+    state: AgentState;
     vault: CredentialVault;
     guard: IntentGuard;
     logger: Logger;

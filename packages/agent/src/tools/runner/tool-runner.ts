@@ -5,8 +5,8 @@ import type { AgentTracer } from '../../observe/tracer.ts';
 import type { ApprovalDecision, Approver } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
 import type { Principal } from '../../policy/principal.ts';
+import type { AgentState } from '../../state/agent-state.ts';
 import type { IntentStore } from '../../state/intents.ts';
-import type { TaskState } from '../../state/task-state.ts';
 import { ApprovalWait } from '../approval-wait.ts';
 import type { AnyTool, ToolContext } from '../define-tool.ts';
 import type { ToolCallOutcome } from '../tool-call-record.ts';
@@ -29,7 +29,7 @@ export interface ToolRunnerOptions {
   toolset: Toolset;
   /** Names of the tools this agent may call. */
   permitted: ReadonlySet<string>;
-  state: TaskState;
+  state: AgentState;
   vault: CredentialVault;
   /** Who is asking; handed to every handler as `context.principal`. */
   principal?: Principal | undefined;

@@ -21,7 +21,7 @@ export type ToolLogEntry = z.infer<typeof ToolLogEntry>;
  * any process can resume it. `confirmed` slots are arguments of calls that succeeded; `pending`
  * slots are arguments of calls that wait for an approval.
  */
-export const TaskState = z.object({
+export const AgentState = z.object({
   version: z.literal(1),
   agent: z.string(),
   conversationId: z.string(),
@@ -34,17 +34,17 @@ export const TaskState = z.object({
   toolLog: z.array(ToolLogEntry),
   pendingApprovals: z.array(ApprovalRequest),
 });
-export type TaskState = z.infer<typeof TaskState>;
-export type TaskStatus = TaskState['status'];
+export type AgentState = z.infer<typeof AgentState>;
+export type AgentStatus = AgentState['status'];
 
 /** A fresh task state. */
-export function createTaskState({
+export function createAgentState({
   agent,
   conversationId,
 }: {
   agent: string;
   conversationId: string;
-}): TaskState {
+}): AgentState {
   return {
     version: 1,
     agent,
