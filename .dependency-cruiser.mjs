@@ -254,7 +254,7 @@ export default {
     ...layers('packages/host', [
       ['index.ts', 'http.ts', 'redis.ts', 'approvals.ts'],
       ['host-agent.ts'],
-      ['hosted-agent.ts'],
+      ['agent-handler.ts'],
       ['pipeline.ts'],
       ['bindings'],
       ['middleware'],

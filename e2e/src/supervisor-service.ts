@@ -13,7 +13,7 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so HTTP instrumentation is in place first.
-const { buildAgentCard, createHostedAgent } = await import('@switchboard/host');
+const { buildAgentCard, createAgentHandler } = await import('@switchboard/host');
 const { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } = await import('@switchboard/host/http');
 const { BULLMQ_BINDING, QueueTransportFactory, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { createRedisConnection } = await import('@switchboard/redis');
@@ -37,7 +37,7 @@ const card = buildAgentCard({
   agent,
   interfaces: a2aHttpInterfaces({ baseUrl: `http://127.0.0.1:${port}` }),
 });
-const hosted = createHostedAgent({
+const hosted = createAgentHandler({
   agent,
   model,
   card,

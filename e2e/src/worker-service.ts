@@ -13,7 +13,7 @@ const telemetry = await startTelemetry({
   ...(env.spanFile ? { spanFile: env.spanFile } : {}),
 });
 // Loaded after telemetry started, so instrumentation is in place first.
-const { buildAgentCard, createHostedAgent } = await import('@switchboard/host');
+const { buildAgentCard, createAgentHandler } = await import('@switchboard/host');
 const { deduplicateMessages } = await import('@switchboard/host');
 const { A2aQueueServer, BULLMQ_BINDING, queueUrl } = await import('@switchboard/a2a-bullmq');
 const { createRedisConnection } = await import('@switchboard/redis');
@@ -27,7 +27,7 @@ const card = buildAgentCard({
   agent,
   interfaces: [{ url: queueUrl(address), protocolBinding: BULLMQ_BINDING }],
 });
-const hosted = createHostedAgent({ agent, model, card, tracer: telemetry.tracer, logger: silentLogger() });
+const hosted = createAgentHandler({ agent, model, card, tracer: telemetry.tracer, logger: silentLogger() });
 const server = new A2aQueueServer({
   requestHandler: deduplicateMessages({
     handler: hosted.requestHandler,

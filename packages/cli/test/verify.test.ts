@@ -1,6 +1,6 @@
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { buildAgentCard, createHostedAgent } from '@switchboard/host';
+import { buildAgentCard, createAgentHandler } from '@switchboard/host';
 import {
   type A2aHttpServer,
   a2aHttpInterfaces,
@@ -34,7 +34,7 @@ async function serve({ auth, lie = false }: { auth: boolean; lie?: boolean }) {
     bearerAuth: auth || lie,
     interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
   });
-  const hosted = createHostedAgent({ agent, model, card, logger: silentLogger() });
+  const hosted = createAgentHandler({ agent, model, card, logger: silentLogger() });
   const app = createA2aHttpApp({
     requestHandler: hosted.requestHandler,
     card,

@@ -17,6 +17,7 @@ import {
 import type { SkillSpec } from '@switchboard/protocol';
 import type { RedisConnection } from '@switchboard/redis';
 import express, { type Express } from 'express';
+import { type AgentHandler, type AgentHandlerOptions, createAgentHandler } from './agent-handler.ts';
 import { adminApprovalsRouter } from './approvals/admin-approvals-router.ts';
 import type { UnversionedCardShape } from './bindings/http/agent-card-route.ts';
 import { createA2aHttpApp } from './bindings/http/create-app.ts';
@@ -26,11 +27,10 @@ import { a2aHttpInterfaces } from './bindings/http/paths.ts';
 import { buildAgentCard, type CardInterface } from './card/build-card.ts';
 import { HostError } from './errors.ts';
 import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
-import { createHostedAgent, type HostedAgent, type HostedAgentOptions } from './hosted-agent.ts';
 import { MemoryLimitCounters } from './middleware/limits/limit-counters.ts';
 import { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
-import { bindingHandlers } from './pipeline.ts';
+import { bindingLayers } from './pipeline.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { StartableTaskLedger } from './runs/task-ledger.ts';
 import { listenForCancels } from './tasks/cancel-listener.ts';
@@ -70,7 +70,7 @@ export interface HostStores {
 /** Options of {@link hostAgent}. */
 export interface HostAgentOptions
   extends Omit<
-    HostedAgentOptions,
+    AgentHandlerOptions,
     'card' | 'taskStore' | 'runState' | 'intents' | 'ledger' | 'eventLog' | 'logger'
   > {
   /** The version the card publishes (default `0.1.0`, as `buildAgentCard`'s). */
@@ -124,7 +124,7 @@ export interface HostAgentOptions
 
 /** A hosted agent with its servers; see {@link hostAgent}. */
 export interface AgentHost {
-  readonly hosted: HostedAgent;
+  readonly hosted: AgentHandler;
   readonly card: AgentCard;
   /**
    * The HTTP server's app (an empty one without `http`): what you `use` before `start()` runs
@@ -144,7 +144,7 @@ export interface AgentHost {
 
 /**
  * Hosts an agent: builds its card (naming the HTTP port it really listens on, and its queue),
- * composes it with `createHostedAgent`, and serves it over HTTP and/or a queue with the tokens,
+ * composes it with `createAgentHandler`, and serves it over HTTP and/or a queue with the tokens,
  * stores, approvals board and registry entry it is given. The one composition of "host this
  * agent": the service, the in-process system, the bench and the tests all use it.
  *
@@ -192,7 +192,7 @@ export async function hostAgent({
     ...(queue ? [{ url: queueUrl(queue.address), protocolBinding: BULLMQ_BINDING }] : []),
   ];
   let card: AgentCard;
-  let hosted: HostedAgent;
+  let hosted: AgentHandler;
   let served: { http: A2ARequestHandler; queue: A2ARequestHandler | undefined };
   try {
     card = buildAgentCard({
@@ -206,10 +206,10 @@ export async function hostAgent({
       ...(skills ? { skills } : {}),
     });
     if (signCard) card = await signCard(card);
-    hosted = createHostedAgent({ ...agentOptions, card, ...stores, logger });
+    hosted = createAgentHandler({ ...agentOptions, card, ...stores, logger });
     // The layers of each binding around the agent, in the order pipeline.ts states.
     const { counters, ...perCaller } = limits;
-    served = bindingHandlers({
+    served = bindingLayers({
       handler: hosted.requestHandler,
       limits: perCaller,
       counters:

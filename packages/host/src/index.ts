@@ -1,6 +1,16 @@
-// Serving an agent: hostAgent (the one composition), createHostedAgent and the executor under it with
+// Serving an agent: hostAgent (the one composition), createAgentHandler and the executor under it with
 // its ports, the card it publishes, the request limits, the handler layers and the errors. The parts a
 // user picks separately have their own entry points: /http, /redis and /approvals.
+
+/** @deprecated Renamed `AgentHandler` and `AgentHandlerOptions`; these aliases go in the next release. */
+export type {
+  AgentHandler,
+  AgentHandler as HostedAgent,
+  AgentHandlerOptions,
+  AgentHandlerOptions as HostedAgentOptions,
+} from './agent-handler.ts';
+/** @deprecated Renamed `createAgentHandler` (beside `hostAgent`, which serves it); this alias goes in the next release. */
+export { createAgentHandler, createAgentHandler as createHostedAgent } from './agent-handler.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
 export type { HostErrorCode } from './errors.ts';
@@ -14,8 +24,6 @@ export type {
   HostStores,
 } from './host-agent.ts';
 export { hostAgent } from './host-agent.ts';
-export type { HostedAgent, HostedAgentOptions } from './hosted-agent.ts';
-export { createHostedAgent } from './hosted-agent.ts';
 export { concealInternalErrors, InternalServerError } from './middleware/conceal-errors/conceal-errors.ts';
 export type { DeduplicateMessagesOptions } from './middleware/deduplicate/deduplicate-messages.ts';
 export { deduplicateMessages } from './middleware/deduplicate/deduplicate-messages.ts';

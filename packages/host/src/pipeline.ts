@@ -38,8 +38,8 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
  * - the SDK's DefaultRequestHandler over the task store and the executor (wrapped by a tap, if any).
  */
 
-/** Options of {@link agentHandler}: the innermost layers, shared by every binding. */
-export interface AgentHandlerOptions {
+/** Options of {@link agentLayers}: the innermost layers, shared by every binding. */
+export interface AgentLayersOptions {
   card: AgentCard;
   executor: SwitchboardAgentExecutor;
   taskStore?: TaskStore | undefined;
@@ -50,7 +50,7 @@ export interface AgentHandlerOptions {
 }
 
 /** The SDK's request handler over the task store and the executor, followed and traced. */
-export function agentHandler({
+export function agentLayers({
   card,
   executor,
   taskStore,
@@ -58,7 +58,7 @@ export function agentHandler({
   eventLog,
   requestTracer,
   tap,
-}: AgentHandlerOptions): A2ARequestHandler {
+}: AgentLayersOptions): A2ARequestHandler {
   const handler = new DefaultRequestHandler(
     card,
     taskStore ?? new InMemoryTaskStore(ownerResolver),
@@ -74,9 +74,9 @@ export function agentHandler({
   });
 }
 
-/** Options of {@link bindingHandlers}. */
-export interface BindingHandlersOptions {
-  /** The agent's handler, from {@link agentHandler}. */
+/** Options of {@link bindingLayers}. */
+export interface BindingLayersOptions {
+  /** The agent's handler, from {@link agentLayers}. */
   handler: A2ARequestHandler;
   limits: Omit<HostLimits, 'counters'>;
   counters: LimitCounters;
@@ -86,7 +86,7 @@ export interface BindingHandlersOptions {
 }
 
 /** The outer layers of each binding around the agent's handler: what HTTP and the queue serve. */
-export function bindingHandlers({ handler, limits, counters, queue, logger }: BindingHandlersOptions): {
+export function bindingLayers({ handler, limits, counters, queue, logger }: BindingLayersOptions): {
   http: A2ARequestHandler;
   queue: A2ARequestHandler | undefined;
 } {

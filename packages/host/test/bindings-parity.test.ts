@@ -9,7 +9,7 @@ import { PrincipalUser, staticTokenAuthenticator } from '@switchboard/identity';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A2aHttpServer, a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
-import { buildAgentCard, createHostedAgent, deduplicateMessages } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler, deduplicateMessages } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { keysOf, testRedis } from './support/redis.ts';
 import { refundTool } from './support/refund-tool.ts';
@@ -57,7 +57,7 @@ beforeAll(async () => {
       { url: queueUrl(address), protocolBinding: BULLMQ_BINDING },
     ],
   });
-  const hosted = createHostedAgent({
+  const hosted = createAgentHandler({
     agent,
     model,
     card,

@@ -24,7 +24,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { a2aHttpInterfaces, agentCardRoute, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
-import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
 import { refundTool } from './support/refund-tool.ts';
 
@@ -367,7 +367,7 @@ describe('the well-known card, by A2A-Version', () => {
       interfaces: a2aHttpInterfaces({ baseUrl: server.url }),
       legacyCompat: false,
     });
-    const { requestHandler } = createHostedAgent({ agent, model, card });
+    const { requestHandler } = createAgentHandler({ agent, model, card });
     const logger = new MemoryLogger();
     shell.use(createA2aHttpApp({ requestHandler, card, legacyCompat: false, logger }));
     expect(logger.entries).toEqual([]);

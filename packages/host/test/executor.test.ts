@@ -5,7 +5,7 @@ import { ScriptedModel } from '@switchboard/agent/testing';
 import { PrincipalUser } from '@switchboard/identity';
 import { PROGRESS_KEY } from '@switchboard/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { refundTool } from './support/refund-tool.ts';
 
@@ -42,7 +42,7 @@ function host() {
     agent,
     interfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC' }],
   });
-  const hosted = createHostedAgent({ agent, model, card, audit, ownerResolver: () => 'shared' });
+  const hosted = createAgentHandler({ agent, model, card, audit, ownerResolver: () => 'shared' });
   return { hosted, model, refunds, audit };
 }
 

@@ -3,7 +3,7 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { staticTokenAuthenticator } from '@switchboard/identity';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2aHttpApp } from '../src/http.ts';
-import { createHostedAgent } from '../src/index.ts';
+import { createAgentHandler } from '../src/index.ts';
 import { type Host, send, sendTask, startHost, userMessage } from './support/http-host.ts';
 
 let host: Host | undefined;
@@ -156,7 +156,7 @@ describe('the HTTP app around the agent', () => {
 
   it('refuses to turn auth on for a card that does not declare a bearer scheme', async () => {
     host = await startHost({ turns: [] });
-    const { requestHandler, card } = createHostedAgent({
+    const { requestHandler, card } = createAgentHandler({
       agent: host.agent,
       model: host.model,
       card: host.card,

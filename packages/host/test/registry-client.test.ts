@@ -7,7 +7,7 @@ import { AgentRegistry, clientForAgent } from '@switchboard/delegate';
 import express from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
 import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
-import { buildAgentCard, createHostedAgent, deduplicateMessages } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler, deduplicateMessages } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { keysOf, testRedis } from './support/redis.ts';
 
@@ -32,7 +32,7 @@ describe('clients from the registry', () => {
         ...a2aHttpInterfaces({ baseUrl: http.url }),
       ],
     });
-    const hosted = createHostedAgent({ agent, model, card, logger: silentLogger() });
+    const hosted = createAgentHandler({ agent, model, card, logger: silentLogger() });
     app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card, logger: silentLogger() });
     const queueServer = new A2aQueueServer({
       requestHandler: deduplicateMessages({ handler: hosted.requestHandler, redis, prefix: address.prefix }),

@@ -4,7 +4,7 @@ import { defineAgent, defineTool, MemoryAuditSink, ToolRouter } from '@switchboa
 import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildAgentCard, createHostedAgent } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
 const as = (userName: string): ServerCallContext =>
@@ -57,7 +57,7 @@ function host() {
     interfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC' }],
   });
   const router = new ToolRouter({ topK: 2 });
-  const hosted = createHostedAgent({
+  const hosted = createAgentHandler({
     agent,
     model: new OfflineModel(),
     card,

@@ -40,7 +40,7 @@ import express from 'express';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
-import { buildAgentCard, createHostedAgent, deduplicateMessages } from '../src/index.ts';
+import { buildAgentCard, createAgentHandler, deduplicateMessages } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 
 const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
@@ -156,7 +156,7 @@ describe('tracing over the BullMQ binding', () => {
       agent,
       interfaces: [{ url: queueUrl(address()), protocolBinding: BULLMQ_BINDING }],
     });
-    const hosted = createHostedAgent({
+    const hosted = createAgentHandler({
       agent,
       model,
       card,
@@ -353,7 +353,7 @@ describe('tracing over HTTP', () => {
     const server = await startA2aHttpServer({ app: shell });
     try {
       const card = buildAgentCard({ agent, interfaces: a2aHttpInterfaces({ baseUrl: server.url }) });
-      const hosted = createHostedAgent({
+      const hosted = createAgentHandler({
         agent,
         model,
         card,

@@ -20,7 +20,7 @@ declare module '@switchboard/protocol' {
  * in process can.
  *
  * @example
- * createHostedAgent({ agent, model, card, ownerResolver: actingForOwner() });
+ * createAgentHandler({ agent, model, card, ownerResolver: actingForOwner() });
  */
 export function actingForOwner(fallback: OwnerResolver = resolveUserScope): OwnerResolver {
   return (context: ServerCallContext) => {

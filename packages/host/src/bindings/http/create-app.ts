@@ -22,7 +22,7 @@ import { type HttpBinding, sendProblem } from './problems.ts';
 
 /** Options of {@link createA2aHttpApp}. */
 export interface A2aHttpAppOptions {
-  /** The SDK request handler that runs the agent (see `createHostedAgent`). */
+  /** The SDK request handler that runs the agent (see `createAgentHandler`). */
   requestHandler: A2ARequestHandler;
   /** The v1.0 card served at `/.well-known/agent-card.json`; read once, when the app is created. */
   card: AgentCard;
@@ -78,7 +78,7 @@ const CheckedOptions = z.object({
  * - `GET /healthz` and `GET /readyz`, public.
  *
  * @example
- * const { requestHandler, card } = createHostedAgent({ agent, model, card: agentCard });
+ * const { requestHandler, card } = createAgentHandler({ agent, model, card: agentCard });
  * const server = await startA2aHttpServer({ app: createA2aHttpApp({ requestHandler, card }), port: 8080 });
  */
 export function createA2aHttpApp({
@@ -156,7 +156,7 @@ function checkOptions(options: Omit<A2aHttpAppOptions, 'logger'>): void {
   const problems: string[] = [];
   if (typeof options.requestHandler?.sendMessage !== 'function') {
     problems.push(
-      'requestHandler must be an A2A request handler, e.g. createHostedAgent(...).requestHandler',
+      'requestHandler must be an A2A request handler, e.g. createAgentHandler(...).requestHandler',
     );
   }
   if (!Array.isArray(options.card?.supportedInterfaces)) {

@@ -35,7 +35,7 @@ declare module '@switchboard/protocol' {
 
 /** Options of {@link deduplicateMessages}. */
 export interface DeduplicateMessagesOptions {
-  /** The request handler to protect, e.g. `createHostedAgent(...).requestHandler`. */
+  /** The request handler to protect, e.g. `createAgentHandler(...).requestHandler`. */
   handler: A2ARequestHandler;
   /** Where each message's claim is kept. */
   redis: RedisConnection;
@@ -96,7 +96,7 @@ export function deduplicateMessages({
 }: DeduplicateMessagesOptions): A2ARequestHandler {
   const problems: string[] = [];
   if (typeof handler?.sendMessage !== 'function') {
-    problems.push('handler must be an A2A request handler, e.g. createHostedAgent(...).requestHandler');
+    problems.push('handler must be an A2A request handler, e.g. createAgentHandler(...).requestHandler');
   }
   if (typeof redis?.set !== 'function') problems.push('redis must be an ioredis Redis connection');
   if (typeof prefix !== 'string' || !prefix) problems.push("prefix must be the agent's queue prefix");

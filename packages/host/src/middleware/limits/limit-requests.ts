@@ -12,7 +12,7 @@ import { type HostLimits, type LimitedCaller, limitedCaller, resolveLimits } fro
 
 /** Options of {@link limitRequests}. */
 export interface LimitRequestsOptions {
-  /** The request handler to protect, e.g. `createHostedAgent(...).requestHandler`. */
+  /** The request handler to protect, e.g. `createAgentHandler(...).requestHandler`. */
   handler: A2ARequestHandler;
   /** The limits by kind of caller (see {@link HostLimits} for the defaults). */
   limits?: Omit<HostLimits, 'counters'>;

@@ -58,7 +58,7 @@ export interface TracedRequestHandlerOptions {
  * ends. A failed call sets `error.type` (e.g. `TaskNotFoundError`) and a status message of ours.
  *
  * Its parent is the active span (the queue's `process` span, or an HTTP server span); with none,
- * a caller's `traceparent` header is continued. `createHostedAgent` applies it already.
+ * a caller's `traceparent` header is continued. `createAgentHandler` applies it already.
  *
  * @example
  * const requestHandler = tracedRequestHandler(new DefaultRequestHandler(card, store, executor), { agentName: card.name });

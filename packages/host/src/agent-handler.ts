@@ -4,11 +4,11 @@ import type { Tracer } from '@opentelemetry/api';
 import { HostError } from './errors.ts';
 import { type AgentExecutorOptions, SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import type { ExecutorTap } from './executor/executor-tap.ts';
-import { agentHandler } from './pipeline.ts';
+import { agentLayers } from './pipeline.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
-/** Options of {@link createHostedAgent}: the executor's options plus the card and the stores. */
-export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {
+/** Options of {@link createAgentHandler}: the executor's options plus the card and the stores. */
+export interface AgentHandlerOptions extends Omit<AgentExecutorOptions, 'ownerResolver'> {
   /** The agent's v1.0 card; its interfaces decide which protocol versions each binding accepts. */
   card: AgentCard;
   /** Where tasks live (default: in memory, this process only). */
@@ -48,7 +48,7 @@ export interface HostedAgentOptions extends Omit<AgentExecutorOptions, 'ownerRes
  * queue delivers). It is traced: each call is a SERVER span named after its A2A method (see
  * `tracedRequestHandler`).
  */
-export interface HostedAgent {
+export interface AgentHandler {
   readonly requestHandler: A2ARequestHandler;
   readonly executor: SwitchboardAgentExecutor;
   readonly card: AgentCard;
@@ -60,10 +60,10 @@ export interface HostedAgent {
  * every binding (HTTP, queue) serves the same tasks the same way, under the same spans.
  *
  * @example
- * const hosted = createHostedAgent({ agent, model, card, approvals: new MemoryApprovalBoard() });
+ * const hosted = createAgentHandler({ agent, model, card, approvals: new MemoryApprovalBoard() });
  * const app = createA2aHttpApp({ requestHandler: hosted.requestHandler, card: hosted.card });
  */
-export function createHostedAgent({
+export function createAgentHandler({
   card,
   taskStore,
   ownerResolver,
@@ -71,7 +71,7 @@ export function createHostedAgent({
   requestTracer,
   shadow,
   ...executorOptions
-}: HostedAgentOptions): HostedAgent {
+}: AgentHandlerOptions): AgentHandler {
   const problems: string[] = [];
   if (!executorOptions.agent?.toolset) problems.push('agent must come from defineAgent(...)');
   if (typeof executorOptions.model?.generate !== 'function') {
@@ -84,14 +84,14 @@ export function createHostedAgent({
   }
   if (problems.length > 0) {
     throw new HostError('INVALID_OPTIONS', {
-      message: `createHostedAgent options are not valid: ${problems.join('; ')}.`,
+      message: `createAgentHandler options are not valid: ${problems.join('; ')}.`,
     });
   }
   const executor = new SwitchboardAgentExecutor({
     ...executorOptions,
     ...(ownerResolver ? { ownerResolver } : {}),
   });
-  const requestHandler = agentHandler({
+  const requestHandler = agentLayers({
     card,
     executor,
     taskStore,
