@@ -14,6 +14,7 @@
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/** @deprecated See `A2aError`. */
 export type {
   AgentExecutorOptions,
   AgentHost,
@@ -22,6 +23,7 @@ export type {
   HostAgentOptions,
   HostAuth,
   HostErrorCode,
+  HostErrorCode as A2aErrorCode,
   HostedAgent,
   HostedAgentOptions,
   HostLimits,
@@ -51,13 +53,19 @@ export type {
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
 /** @deprecated Import it from the package named below; docs/migration.md has the table. */
+/**
+ * @deprecated Each package has its own error class now (`HostError`, `IdentityError`, `DelegateError`,
+ * `ShadowError`, `RedisConnectionError`); this alias of `HostError` goes in the next release.
+ */
 export {
   buildAgentCard,
   concealInternalErrors,
   createHostedAgent,
   DEFAULT_REQUEST_LIMITS,
   HOST_ERRORS,
+  HOST_ERRORS as A2A_ERRORS,
   HostError,
+  HostError as A2aError,
   hostAgent,
   InternalServerError,
   LAST_EVENT_ID,
