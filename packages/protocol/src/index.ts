@@ -1,8 +1,15 @@
 // The vocabulary both sides of an A2A call share: message builders, metadata keys, terminal task states,
 // the card's permissions extension and skills, and the wire shapes of the operators' admin API.
 
-export { AdminErrorBody, ApprovalList, ApprovalReply, DecisionReply } from './admin-api.ts';
-export { BoardApproval, BoardStatus, boardEntry } from './board-approval.ts';
+export {
+  AdminErrorBody,
+  ApprovalList,
+  ApprovalReply,
+  BoardApproval,
+  BoardStatus,
+  boardEntry,
+  DecisionReply,
+} from './admin-api.ts';
 export { boardDeciderOf, markDecidedOnBoard } from './board-delivery.ts';
 export type { CallVariables } from './call-state.ts';
 export { callVariable, DECIDED_ON_BOARD, setCallVariable } from './call-state.ts';
