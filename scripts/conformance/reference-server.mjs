@@ -65,10 +65,10 @@ const textPart = (value) => ({
 });
 
 class ReplyExecutor {
-  cancelled = new Set();
+  canceled = new Set();
 
   cancelTask = async (taskId) => {
-    this.cancelled.add(taskId);
+    this.canceled.add(taskId);
   };
 
   async execute(context, bus) {
@@ -94,7 +94,7 @@ class ReplyExecutor {
     );
     bus.publish(status(TaskState.TASK_STATE_WORKING));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    if (this.cancelled.delete(taskId)) {
+    if (this.canceled.delete(taskId)) {
       bus.publish(status(TaskState.TASK_STATE_CANCELED));
       return;
     }

@@ -29,7 +29,7 @@ export const AGENT_ERRORS = {
     party: 'model',
     defaultMessage: 'The model did not produce data that matches the schema.',
   },
-  ABORTED: { party: 'caller', defaultMessage: 'The operation was cancelled.' },
+  ABORTED: { party: 'caller', defaultMessage: 'The operation was canceled.' },
 } as const satisfies Record<string, { party: ErrorParty; defaultMessage: string }>;
 
 /** A code from {@link AGENT_ERRORS}. */

@@ -366,7 +366,7 @@ describe('ContextWindow', () => {
     });
   });
 
-  it('stops when the request is already cancelled', async () => {
+  it('stops when the request is already canceled', async () => {
     const window = new ContextWindow({ logger: quiet });
     const signal = AbortSignal.abort();
     await expect(window.prepare({ messages: history, conversationId: 'c', signal })).rejects.toMatchObject({

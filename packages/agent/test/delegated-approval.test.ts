@@ -157,6 +157,6 @@ describe('an approval asked for by a delegate', () => {
     expect(next.stopReason).toBe('model');
     expect(next.pendingApprovals).toEqual([]);
     expect(handed).toEqual([]);
-    expect(next.toolCalls.map((call) => call.errorCode)).toEqual(['CANCELLED']);
+    expect(next.toolCalls.map((call) => call.errorCode)).toEqual(['CANCELED']);
   });
 });

@@ -126,7 +126,7 @@ describe('runAgent', () => {
     expect(toolMessages.map((message) => JSON.parse(message.content).data.key)).toEqual(['a', 'b', 'c']);
   });
 
-  it('can be cancelled: the running tool sees the abort and the run says it was cancelled', async () => {
+  it('can be canceled: the running tool sees the abort and the run says it was canceled', async () => {
     const controller = new AbortController();
     let sawAbort = false;
     const wait = defineTool({
@@ -149,10 +149,10 @@ describe('runAgent', () => {
       turns: [{ toolCalls: [{ name: 'wait_for_carrier' }] }, { text: 'never' }],
     });
     const result = await runAgent({ agent, model, input: 'wait', signal: controller.signal });
-    expect(result.stopReason).toBe('cancelled');
+    expect(result.stopReason).toBe('canceled');
     expect(sawAbort).toBe(true);
     expect(model.callCount).toBe(1);
-    expect(result.state.status).toBe('cancelled');
+    expect(result.state.status).toBe('canceled');
   });
 
   it('emits progress events in order, and streamAgent yields them as an async iterable', async () => {
@@ -455,7 +455,7 @@ describe('dangerous actions wait for a human', () => {
       audit,
     });
     expect(audit.records).toMatchObject([
-      { kind: 'tool_call', tool: 'refund_order', status: 'refused', errorCode: 'CANCELLED' },
+      { kind: 'tool_call', tool: 'refund_order', status: 'refused', errorCode: 'CANCELED' },
     ]);
     expect(counter.runs).toBe(0);
     expect(next.output).toBe('OK, no refund.');

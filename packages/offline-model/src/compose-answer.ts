@@ -60,7 +60,7 @@ const FAILURE_WORDS: Readonly<Partial<Record<ToolErrorCode, string>>> = {
   APPROVAL_DENIED: 'did not run, approval was denied',
   PERMISSION_DENIED: 'did not run, it is not permitted',
   INVALID_ARGUMENTS: 'failed, its arguments were rejected',
-  CANCELLED: 'was cancelled',
+  CANCELED: 'was canceled',
   DUPLICATE_SUPPRESSED: 'was not run again',
 };
 

@@ -90,8 +90,7 @@ export class OfflineModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    if (request.signal?.aborted)
-      throw new AgentError('ABORTED', { message: 'The model call was cancelled.' });
+    if (request.signal?.aborted) throw new AgentError('ABORTED', { message: 'The model call was canceled.' });
     const decision = decide(request, {
       minScore: this.#minScore,
       maxToolCalls: this.#maxToolCalls,

@@ -73,7 +73,7 @@ const cancelOrder = defineTool({
   whenToUse: 'The user no longer wants an order that is still on its way.',
   input: z.object({ orderId: OrderId }),
   risk: 'write',
-  handler: () => ({ cancelled: true }),
+  handler: () => ({ canceled: true }),
 });
 
 const ExtractTicket = z.object({

@@ -178,7 +178,7 @@ export class OpenAIChatModel implements ChatModel {
       throw toAgentError(error, this.#context, signal);
     }
     // The client ends the stream quietly on abort, so a cut-short answer must be caught here.
-    if (signal?.aborted) throw new AgentError('ABORTED', { message: 'The model call was cancelled.' });
+    if (signal?.aborted) throw new AgentError('ABORTED', { message: 'The model call was canceled.' });
     if (!assembler.finished) {
       throw new AgentError('MODEL_BAD_RESPONSE', {
         message: `The stream from the model endpoint at ${this.#context.endpoint} ended before the answer was complete.`,

@@ -35,7 +35,7 @@ export function toAgentError(error: unknown, context: EndpointContext, signal?: 
   if (error instanceof AgentError) return error;
   const { endpoint } = context;
   if (error instanceof APIUserAbortError || signal?.aborted) {
-    return new AgentError('ABORTED', { message: 'The model call was cancelled.', cause: error });
+    return new AgentError('ABORTED', { message: 'The model call was canceled.', cause: error });
   }
   if (error instanceof APIConnectionTimeoutError) {
     const limit = context.timeoutMs === undefined ? 'in time' : `within ${context.timeoutMs} ms`;

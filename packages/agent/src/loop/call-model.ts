@@ -70,7 +70,7 @@ export function callModel({
           logger.error({ err: error, agent, conversationId }, 'model call failed');
         span.setError(
           wrapped.code,
-          wrapped.code === 'ABORTED' ? 'cancelled' : `model call failed (${wrapped.code})`,
+          wrapped.code === 'ABORTED' ? 'canceled' : `model call failed (${wrapped.code})`,
         );
         throw wrapped;
       }

@@ -12,7 +12,7 @@ export type StopReason =
   | 'maxSteps'
   | 'failures'
   | 'approval'
-  | 'cancelled'
+  | 'canceled'
   | 'clarify'
   | 'unsupported';
 

@@ -111,7 +111,7 @@ const STATUS_OF: Record<StopReason, AgentStatus> = {
   approval: 'input_required',
   maxSteps: 'failed',
   failures: 'failed',
-  cancelled: 'cancelled',
+  canceled: 'canceled',
   clarify: 'input_required',
   unsupported: 'completed',
 };
@@ -269,14 +269,14 @@ class AgentRun {
       }
     }
     for (let taken = 0; taken < this.#maxSteps; taken++) {
-      if (this.#signal.aborted) return this.#finish('cancelled', stopMessages.cancelled());
+      if (this.#signal.aborted) return this.#finish('canceled', stopMessages.canceled());
       const step = ++this.#state.step;
       const assistant = await this.#step(step);
-      if (!assistant) return this.#finish('cancelled', stopMessages.cancelled());
+      if (!assistant) return this.#finish('canceled', stopMessages.canceled());
       const calls = assistant.tool_calls ?? [];
       if (calls.length === 0) return this.#finish('model', assistant.content ?? '');
       const waiting = await this.#runCalls(calls, step);
-      if (this.#signal.aborted) return this.#finish('cancelled', stopMessages.cancelled());
+      if (this.#signal.aborted) return this.#finish('canceled', stopMessages.canceled());
       if (waiting.length > 0) return this.#finish('approval', this.#approvalMessage(waiting));
       const stuck = this.#stuckTool();
       if (stuck) return this.#finish('failures', stopMessages.failures(stuck.tool, stuck.count, stuck.last));
@@ -284,7 +284,7 @@ class AgentRun {
     return this.#finish('maxSteps', stopMessages.maxSteps(this.#maxSteps));
   }
 
-  /** One model call; undefined when it was cancelled. */
+  /** One model call; undefined when it was canceled. */
   async #step(step: number): Promise<AssistantMessage | undefined> {
     const { agent, model } = this.#o;
     const started = performance.now();

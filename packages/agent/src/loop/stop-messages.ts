@@ -18,7 +18,7 @@ export const stopMessages = {
       'This needs an operator’s approval before I can go on:',
       ...requests.map((request) => `- ${request.text} (approval id ${request.id})`),
     ].join('\n'),
-  cancelled: () => 'The request was cancelled before it finished.',
+  canceled: () => 'The request was canceled before it finished.',
   withdrawn: (action: string) =>
     `Not done: ${action}. The user sent a new message before an operator approved it, so the request was withdrawn.`,
 } as const;

@@ -25,7 +25,11 @@ export const AgentState = z.object({
   version: z.literal(1),
   agent: z.string(),
   conversationId: z.string(),
-  status: z.enum(['working', 'completed', 'input_required', 'failed', 'cancelled']),
+  status: z.preprocess(
+    // Run state stored before 0.2 spelled it `cancelled`; it reads as the one spelling there is now.
+    (status) => (status === 'cancelled' ? 'canceled' : status),
+    z.enum(['working', 'completed', 'input_required', 'failed', 'canceled']),
+  ),
   step: z.number().int().nonnegative(),
   slots: z.object({
     confirmed: z.record(z.string(), z.unknown()),

@@ -72,7 +72,7 @@ export class ScriptedModel implements ChatModel {
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const { signal, ...recorded } = request;
-    if (signal?.aborted) throw new AgentError('ABORTED', { message: 'The model call was cancelled.' });
+    if (signal?.aborted) throw new AgentError('ABORTED', { message: 'The model call was canceled.' });
     this.requests.push(structuredClone(recorded));
     const index = this.#next++;
     const turn = this.#turns[index] ?? this.#whenExhausted;

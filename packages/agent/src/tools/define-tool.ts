@@ -9,7 +9,7 @@ import type { ApprovalWait, DelegatedApproval } from './approval-wait.ts';
 
 /** What a handler receives besides its validated arguments. */
 export interface ToolContext {
-  /** Aborted on timeout or when the run is cancelled; pass it on to I/O. */
+  /** Aborted on timeout or when the run is canceled; pass it on to I/O. */
   signal: AbortSignal;
   conversationId: string;
   callId: string;

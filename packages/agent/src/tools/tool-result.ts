@@ -8,7 +8,7 @@ export const TOOL_ERROR_CODES = [
   'APPROVAL_DENIED',
   'TIMEOUT',
   'TOOL_FAILED',
-  'CANCELLED',
+  'CANCELED',
   'DUPLICATE_SUPPRESSED',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];

@@ -126,7 +126,7 @@ const FINAL_STATE: Record<StopReason, TaskState> = {
   approval: TaskState.TASK_STATE_INPUT_REQUIRED,
   maxSteps: TaskState.TASK_STATE_FAILED,
   failures: TaskState.TASK_STATE_FAILED,
-  cancelled: TaskState.TASK_STATE_CANCELED,
+  canceled: TaskState.TASK_STATE_CANCELED,
   clarify: TaskState.TASK_STATE_INPUT_REQUIRED,
   unsupported: TaskState.TASK_STATE_COMPLETED,
 };

@@ -4,7 +4,7 @@ import type { AnyTool, ToolContext } from '../define-tool.ts';
 export type AttemptResult =
   | { kind: 'ok'; data: unknown }
   | { kind: 'timeout' }
-  | { kind: 'cancelled' }
+  | { kind: 'canceled' }
   | { kind: 'error'; error: unknown };
 
 /**
@@ -22,7 +22,7 @@ export async function invokeHandler({
   context: Omit<ToolContext, 'signal'>;
   signal: AbortSignal;
 }): Promise<AttemptResult> {
-  if (signal.aborted) return { kind: 'cancelled' };
+  if (signal.aborted) return { kind: 'canceled' };
   const timeout = new AbortController();
   const attemptSignal = AbortSignal.any([signal, timeout.signal]);
   let timer: NodeJS.Timeout | undefined;
@@ -32,14 +32,14 @@ export async function invokeHandler({
       timeout.abort();
       resolve({ kind: 'timeout' });
     }, tool.timeoutMs);
-    onAbort = () => resolve({ kind: 'cancelled' });
+    onAbort = () => resolve({ kind: 'canceled' });
     signal.addEventListener('abort', onAbort, { once: true });
   });
   const run = (async (): Promise<AttemptResult> => {
     try {
       return { kind: 'ok', data: await tool.handler(input, { ...context, signal: attemptSignal }) };
     } catch (error) {
-      if (signal.aborted) return { kind: 'cancelled' };
+      if (signal.aborted) return { kind: 'canceled' };
       if (timeout.signal.aborted) return { kind: 'timeout' };
       return { kind: 'error', error };
     }

@@ -10,7 +10,7 @@ export interface AttemptsResult {
 
 /**
  * Runs a handler until it answers, retrying failures and timeouts of idempotent tools up to
- * `tool.retries` times. The delay doubles per retry, capped at 2 s; a cancelled run is not retried.
+ * `tool.retries` times. The delay doubles per retry, capped at 2 s; a canceled run is not retried.
  * Each failed attempt is logged with its raw error; none of it reaches the model.
  */
 export async function runAttempts({
@@ -35,7 +35,7 @@ export async function runAttempts({
   let delay = firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     const result = await invokeHandler({ tool, input, context: { ...context, attempt }, signal });
-    if (result.kind === 'ok' || result.kind === 'cancelled') return { result, attempts: attempt };
+    if (result.kind === 'ok' || result.kind === 'canceled') return { result, attempts: attempt };
     if (result.kind === 'error') {
       logger.error({ err: result.error, ...logFields, attempt }, 'tool handler failed');
     } else {

@@ -110,7 +110,7 @@ export class ToolRunner {
     this.#gate.withdraw(call.id);
     const draft = this.#draft(call, step);
     draft.record.argumentsValid = true;
-    const outcome = await this.#ledger.fail(draft, { code: 'CANCELLED', message });
+    const outcome = await this.#ledger.fail(draft, { code: 'CANCELED', message });
     await this.#audit.toolCall({ outcome, startedAt });
     return outcome;
   }
@@ -195,10 +195,10 @@ export class ToolRunner {
           return this.#ledger.wait(draft, request);
         }
         return this.#ledger.succeed(draft, result.data);
-      case 'cancelled':
+      case 'canceled':
         return this.#ledger.fail(
           draft,
-          { code: 'CANCELLED', message: `The ${tool.name} call was cancelled.` },
+          { code: 'CANCELED', message: `The ${tool.name} call was canceled.` },
           'unknown',
         );
       case 'timeout':
