@@ -19,7 +19,7 @@ import {
 } from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
 const file = `${evalsDir}baseline.json`;
 
 const customers = customerFootprints();

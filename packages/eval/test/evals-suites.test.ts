@@ -13,7 +13,7 @@ import {
 } from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
 
 /**
  * The regression gate of CI: every suite of the repository's `evals/` on the offline model, compared

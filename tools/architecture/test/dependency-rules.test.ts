@@ -58,10 +58,26 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/a2a/src/protocol/__planted__.ts', `import '../http/${httpFile}';\n`);
     copy.write('packages/a2a/src/executor/__planted__.ts', "import '../redis/redis-task-store.ts';\n");
     // Across package boundaries.
-    copy.addWorkspaceDependency('packages/cli', 'apps/supervisor');
-    copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/supervisor';\n");
+    // An app of a user's (the tree holds none today) that the CLI lists and imports.
+    copy.write(
+      'apps/planted/package.json',
+      JSON.stringify({ name: '@switchboard/planted-app', exports: { '.': './src/index.ts' } }),
+    );
+    copy.write('apps/planted/src/index.ts', 'export const planted = 1;\n');
+    copy.addWorkspaceDependency('packages/cli', 'apps/planted');
+    copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/planted-app';\n");
+    // The platform imports the bundled example: its supervisor app, and its shop by relative path.
+    copy.addWorkspaceDependency('packages/cli', 'examples/customer-service/supervisor');
+    copy.write('packages/cli/src/__planted-example__.ts', "import '@switchboard/supervisor';\n");
+    copy.write(
+      'packages/eval/test/__planted-example__.ts',
+      "import '../../../examples/customer-service/shop/src/index.ts';\n",
+    );
     copy.write('packages/cli/src/__planted-deep__.ts', "import '@switchboard/a2a/src/errors.ts';\n");
-    copy.write('apps/demo/src/__planted__.ts', "import '../../../packages/semconv/src/index.ts';\n");
+    copy.write(
+      'examples/customer-service/demo/src/__planted__.ts',
+      "import '../../../../packages/semconv/src/index.ts';\n",
+    );
     // npm: a devDependency, a package the importer does not list, a file that is not there.
     copy.write('packages/agent/src/__planted-vitest__.ts', "import { expect } from 'vitest';\n");
     copy.write('packages/agent/src/__planted-unlisted__.ts', "import 'dependency-cruiser';\n");
@@ -146,21 +162,34 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
 
   it('finds a package importing an app, another package by relative path, or its internals', () => {
     expect(run.output).toContain(
-      violation(
-        'packages-not-to-apps',
-        'packages/cli/src/__planted-app__.ts',
-        'apps/supervisor/src/index.ts',
-      ),
+      violation('packages-not-to-apps', 'packages/cli/src/__planted-app__.ts', 'apps/planted/src/index.ts'),
     );
     expect(run.output).toContain(
       violation(
         'no-relative-import-across-packages',
-        'apps/demo/src/__planted__.ts',
+        'examples/customer-service/demo/src/__planted__.ts',
         'packages/semconv/src/index.ts',
       ),
     );
     expect(run.output).toContain(
       violation('no-deep-import', 'packages/cli/src/__planted-deep__.ts', '@switchboard/a2a/src/errors.ts'),
+    );
+  });
+
+  it('finds the platform importing an example, by name or by relative path, from src or a test', () => {
+    expect(run.output).toContain(
+      violation(
+        'platform-not-to-examples',
+        'packages/cli/src/__planted-example__.ts',
+        'examples/customer-service/supervisor/src/index.ts',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'platform-not-to-examples',
+        'packages/eval/test/__planted-example__.ts',
+        'examples/customer-service/shop/src/index.ts',
+      ),
     );
   });
 

@@ -30,8 +30,8 @@ import { REPO_ROOT } from '../system/system-services.ts';
 import { newTrace } from '../trace-context.ts';
 import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tokens.ts';
 
-/** Where the eval cases live by default: `<repo>/evals`. */
-export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'evals');
+/** Where the eval cases live by default: the bundled example's, `<repo>/examples/customer-service/evals`. */
+export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'examples/customer-service/evals');
 
 /** Options of {@link evalCommand}, as typed on the command line. */
 export interface EvalCommandOptions {

@@ -5,7 +5,7 @@ import { checkCard } from '@switchboard/cards';
 import { describe, expect, it } from 'vitest';
 import { AGENT_CARDS_DIR, CARD_PORTS, renderAgentCardFiles } from '../src/agent-cards.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const stale = (path: string) => `${path} is stale: run \`pnpm cards:generate\` and commit the result`;
 const files = renderAgentCardFiles();
 const cardFiles = files.filter((file) => !file.path.endsWith('.warnings.json'));

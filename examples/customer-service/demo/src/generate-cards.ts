@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_CARDS_DIR, renderAgentCardFiles } from './agent-cards.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const files = renderAgentCardFiles();
 const expected = new Set(files.map((file) => file.path));
 
