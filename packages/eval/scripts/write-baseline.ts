@@ -7,7 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import {
   baselineReport,
   formatReportJson,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compareReports,

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BootedSystem, bootSystem, devSettings, writeDevFile } from '@switchboard/cli';
+import { customerServiceTeam } from '@switchboard/customer-service-team';
 import { exitWithParent } from '@switchboard/service';
 import { ConfigError, type DemoConfig, loadConfig } from './config.ts';
 import { Conversation, DemoFailure } from './conversation.ts';
@@ -122,7 +123,8 @@ async function main(interrupt: AbortController): Promise<number> {
       redisUrl,
       namespace,
       port: config.port,
-      resetShop: true,
+      team: customerServiceTeam,
+      resetData: true,
       baseEnv: process.env,
       env: { SWITCHBOARD_SPAN_FILE: config.spanFile },
       onLog: logs.onLog,

@@ -2,9 +2,9 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { type AnyTool, type Principal, silentLogger, type ToolContext } from '@switchboard/agent';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type InProcessSystem, startInProcessSystem } from '../src/system/index.ts';
+import { type InProcessShop, startInProcessTeam } from '../src/in-process-team.ts';
 
-let system: InProcessSystem | undefined;
+let system: InProcessShop | undefined;
 afterEach(async () => {
   await system?.stop();
   system = undefined;
@@ -20,7 +20,7 @@ describe('the in-process system (A2A over HTTP, no queue)', () => {
         return tool.handler(input, context);
       },
     });
-    system = await startInProcessSystem({ port: 0, logger: silentLogger(), tool: record });
+    system = await startInProcessTeam({ port: 0, logger: silentLogger(), tool: record });
     const { access } = system;
     const asCustomer: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);

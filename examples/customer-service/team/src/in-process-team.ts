@@ -5,7 +5,6 @@ import {
   hostAgent,
   MemoryReplayGuard,
   publicKeyOf,
-  type ServicePrivateKey,
   type SkillSpec,
   serviceAssertionAuthenticator,
   serviceSigner,
@@ -13,83 +12,33 @@ import {
 } from '@switchboard/a2a';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
 import { delegationTools } from '@switchboard/a2a/delegate';
-import {
-  type Agent,
-  type AnyTool,
-  type AuditSink,
-  type ChatModel,
-  defineAgent,
-  type Logger,
-  MemoryIntentStore,
-} from '@switchboard/agent';
+import { type Agent, type AnyTool, defineAgent, MemoryIntentStore } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
-import { createCommsAgent } from '../agents/comms/comms-agent.ts';
-import { COMMS_SKILLS } from '../agents/comms/comms-skills.ts';
-import { createInventoryAgent } from '../agents/inventory/inventory-agent.ts';
-import { INVENTORY_SKILLS } from '../agents/inventory/inventory-skills.ts';
-import { createOrdersAgent } from '../agents/orders/orders-agent.ts';
-import { ORDERS_SKILLS } from '../agents/orders/orders-skills.ts';
-import { createSupervisorAgent, supervisorSkills } from '../agents/supervisor/supervisor-agent.ts';
-import { MemoryShopStore } from '../domain/memory-shop-store.ts';
-import { seedShop } from '../fixtures/seed-shop.ts';
-import { bundledShopFixture, DEFAULT_CUSTOMER, ShopFixture } from '../fixtures/shop-fixture.ts';
+import {
+  COMMS_SKILLS,
+  createCommsAgent,
+  createInventoryAgent,
+  createOrdersAgent,
+  createSupervisorAgent,
+  INVENTORY_SKILLS,
+  MemoryShopStore,
+  ORDERS_SKILLS,
+  seedShop,
+  supervisorSkills,
+} from '@switchboard/customer-service';
+import {
+  type InProcessTeam,
+  type TeamAccess,
+  type TeamInProcessOptions,
+  tokensToIds,
+  userTokens,
+} from '@switchboard/service/team';
+import { SHOP_USERS } from './shop-users.ts';
 
-/** How a client reaches the system, and the secrets it was started with. */
-export interface SystemAccess {
-  supervisorUrl: string;
-  /** The token of the customer the system is used as (`customerId`, by default the fixture's C001). */
-  token: string;
-  customerId: string;
-  /** A token of every customer of the fixture, by customer id (`customerId`'s is `token`). */
-  customers: Record<string, string>;
-  /** An operator's token (operator `operator`). */
-  adminToken: string;
-  /**
-   * Each service's private signing key, by service name (fresh for every start): what the services
-   * sign their requests to each other with. A test signs its own requests with one.
-   */
-  serviceKeys: Record<string, ServicePrivateKey>;
-  redisUrl: string;
-  namespace: string;
-}
-
-/** The system running in this process. */
-export interface InProcessSystem {
-  readonly access: SystemAccess;
+/** The shop in this process (see {@link startInProcessTeam}). */
+export interface InProcessShop extends InProcessTeam {
+  /** The shop's data, in memory. */
   readonly store: MemoryShopStore;
-  stop(): Promise<void>;
-}
-
-/** Options of {@link startInProcessSystem}. */
-export interface InProcessSystemOptions {
-  /** The supervisor's port (default 4100; 0 for any free port). */
-  port?: number;
-  /** The model of each agent (default: the offline planner). */
-  model?: (agent: string) => ChatModel;
-  logger: Logger;
-  /** Where every agent writes its audit records (tool calls, approval decisions). */
-  audit?: AuditSink;
-  /** Replaces a worker's tool, e.g. to inject a fault (a timeout, an error, malformed data). */
-  tool?: (agent: string, tool: AnyTool) => AnyTool;
-  /** Longest delegation (default 60 000 ms). */
-  hopTimeoutMs?: number;
-}
-
-/**
- * A fresh token for every customer of the bundled shop, the default customer's also as `token`:
- * who a local system (in process, `switchboard dev`, the demo) can be used as.
- */
-export function customerTokens(
-  newToken: () => string,
-): Pick<SystemAccess, 'token' | 'customerId' | 'customers'> {
-  const ids = ShopFixture.parse(bundledShopFixture()).customers.map((customer) => customer.id);
-  const customers = Object.fromEntries(ids.map((id) => [id, newToken()]));
-  return { token: customers[DEFAULT_CUSTOMER] ?? newToken(), customerId: DEFAULT_CUSTOMER, customers };
-}
-
-/** Customer tokens as the static-token list wants them: token → customer id. */
-export function tokensToIds(customers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(customers).map(([id, token]) => [token, id]));
 }
 
 /** The agent with each tool passed through `replace`, its prompt and permissions unchanged. */
@@ -110,20 +59,20 @@ function withTools(agent: Agent, replace: ((agent: string, tool: AnyTool) => Any
  * server on a loopback port, the supervisor delegates to the workers over A2A JSON-RPC on HTTP
  * instead of queues, and tasks, approvals and shop data live in memory (gone when it stops).
  */
-export async function startInProcessSystem({
+export async function startInProcessTeam({
   port = 4100,
   model = () => new OfflineModel(),
   logger,
   audit,
   tool,
   hopTimeoutMs = 60_000,
-}: InProcessSystemOptions): Promise<InProcessSystem> {
+}: TeamInProcessOptions): Promise<InProcessShop> {
   const secret = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
   const keyOf = (service: string) => generateServiceKey({ service, label: 'in-process' }).privateKey;
   const supervisorKey = keyOf('supervisor');
-  const access: SystemAccess = {
+  const access: TeamAccess = {
     supervisorUrl: '',
-    ...customerTokens(() => secret('cust')),
+    ...userTokens(SHOP_USERS, () => secret('cust')),
     adminToken: secret('ops'),
     serviceKeys: {
       supervisor: supervisorKey,

@@ -1,0 +1,4 @@
+export type { InProcessShop } from './in-process-team.ts';
+export { startInProcessTeam } from './in-process-team.ts';
+export { SHOP_USERS } from './shop-users.ts';
+export { default as customerServiceTeam } from './team.ts';

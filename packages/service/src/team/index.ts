@@ -1,0 +1,12 @@
+export type {
+  InProcessTeam,
+  Team,
+  TeamAccess,
+  TeamInProcessOptions,
+  TeamSeedOptions,
+  TeamSeedResult,
+  TeamService,
+  TeamUserFootprint,
+  TeamUsers,
+} from './team.ts';
+export { defineTeam, teamServices, tokensToIds, userTokens } from './team.ts';
