@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { buildAgentCard, type SkillSpec } from '@switchboard/a2a';
-import { acceptPeerCards, delegationTools } from '@switchboard/a2a/delegate';
+import { acceptPeerCards } from '@switchboard/a2a/delegate';
 import { a2aHttpInterfaces } from '@switchboard/a2a/http';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
@@ -11,12 +11,11 @@ import {
   createCommsAgent,
   createInventoryAgent,
   createOrdersAgent,
-  createSupervisorAgent,
   INVENTORY_SKILLS,
   MemoryShopStore,
   ORDERS_SKILLS,
-  supervisorSkills,
 } from '@switchboard/customer-service';
+import { supervisorAgent } from '@switchboard/supervisor';
 
 /** Where the committed cards live, relative to the repository root. */
 export const AGENT_CARDS_DIR = 'agent-cards';
@@ -79,14 +78,13 @@ export function buildSystemCards(): AgentCard[] {
     if (!peer.accepted) throw new Error(`The card of a worker is not valid: ${peer.reason}`);
     return [peer.card];
   });
-  const tools = delegationTools({
+  const supervisor = supervisorAgent({
     peers,
     clientFor: () => {
       throw new Error('Generating cards never delegates.');
     },
   });
-  const supervisor = createSupervisorAgent({ tools });
-  return [...workers, serviceCard(supervisor, supervisorSkills(supervisor))];
+  return [...workers, serviceCard(supervisor.agent, supervisor.skills)];
 }
 
 /**

@@ -1,13 +1,5 @@
 /** The inventory worker service. A bad setting stops it with the variable named (exit 2). */
-import { createInventoryAgent, INVENTORY_SKILLS, RedisShopStore } from '@switchboard/customer-service';
 import { runWorkerService } from '@switchboard/service';
+import { INVENTORY_SERVICE, inventorySetup } from './setup.ts';
 
-await runWorkerService({
-  env: process.env,
-  service: 'inventory',
-  defaultPort: 4102,
-  setup: ({ redis, config }) => ({
-    agent: createInventoryAgent({ store: new RedisShopStore({ redis, prefix: config.namespace }) }),
-    skills: INVENTORY_SKILLS,
-  }),
-});
+await runWorkerService({ env: process.env, ...INVENTORY_SERVICE, setup: inventorySetup });

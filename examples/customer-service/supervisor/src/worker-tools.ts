@@ -1,11 +1,11 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { ServiceSigner } from '@switchboard/a2a';
-import { delegationTools, type PeerCardSignatures, shadowPeerCard } from '@switchboard/a2a/delegate';
+import { type PeerCardSignatures, shadowPeerCard } from '@switchboard/a2a/delegate';
 import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/a2a/registry';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
-import { createSupervisorAgent } from '@switchboard/customer-service';
+import { supervisorAgent } from './supervisor-agent.ts';
 import { findWorkers, onceEach, workerCards } from './worker-cards.ts';
 
 /** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */
@@ -111,7 +111,7 @@ export class WorkerTools {
 
   #build(peers: readonly AgentCard[], role: 'live' | 'shadow' = 'live'): Agent {
     const { queue, hopTimeoutMs, workerWaitMs, signer, logger } = this.#o;
-    const tools = delegationTools({
+    const { agent } = supervisorAgent({
       peers,
       timeoutMs: hopTimeoutMs,
       // A worker's shadow is not in the registry: its delegations just wait for the hop timeout.
@@ -131,9 +131,9 @@ export class WorkerTools {
       },
     });
     logger.info(
-      { peers: peers.map((card) => card.name), tools: tools.map((tool) => tool.name), role },
+      { peers: peers.map((card) => card.name), tools: agent.toolset.list().map((tool) => tool.name), role },
       'delegation tools built',
     );
-    return createSupervisorAgent({ tools });
+    return agent;
   }
 }

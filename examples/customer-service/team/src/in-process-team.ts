@@ -11,20 +11,17 @@ import {
   trustedKeys,
 } from '@switchboard/a2a';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/a2a/approvals';
-import { delegationTools } from '@switchboard/a2a/delegate';
-import { type Agent, type AnyTool, defineAgent, MemoryIntentStore } from '@switchboard/agent';
+import { type Agent, MemoryIntentStore } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/agent/offline';
 import {
   COMMS_SKILLS,
   createCommsAgent,
   createInventoryAgent,
   createOrdersAgent,
-  createSupervisorAgent,
   INVENTORY_SKILLS,
   MemoryShopStore,
   ORDERS_SKILLS,
   seedShop,
-  supervisorSkills,
 } from '@switchboard/customer-service';
 import {
   type InProcessTeam,
@@ -33,7 +30,10 @@ import {
   tokensToIds,
   userTokens,
 } from '@switchboard/service/team';
+import { supervisorAgent } from '@switchboard/supervisor';
 import { SHOP_USERS } from './shop-users.ts';
+import { startTeamOnRedis } from './team-on-redis.ts';
+import { withTools } from './with-tools.ts';
 
 /** The shop in this process (see {@link startInProcessTeam}). */
 export interface InProcessShop extends InProcessTeam {
@@ -41,17 +41,13 @@ export interface InProcessShop extends InProcessTeam {
   readonly store: MemoryShopStore;
 }
 
-/** The agent with each tool passed through `replace`, its prompt and permissions unchanged. */
-function withTools(agent: Agent, replace: ((agent: string, tool: AnyTool) => AnyTool) | undefined): Agent {
-  if (!replace) return agent;
-  return defineAgent({
-    name: agent.name,
-    description: agent.description,
-    instructions: agent.instructions,
-    tools: agent.toolset.list().map((tool) => replace(agent.name, tool)),
-    permissions: { tools: [...agent.permitted] },
-    modelSettings: agent.modelSettings,
-  });
+/**
+ * The whole team in this process. With `redis`, the production way (`startTeamOnRedis`: every
+ * service's own setup served by `runAgentService`, delegating over the queue binding); without it,
+ * in memory over loopback HTTP (`startTeamInMemory`).
+ */
+export function startInProcessTeam(options: TeamInProcessOptions): Promise<InProcessTeam> {
+  return options.redis ? startTeamOnRedis({ ...options, redis: options.redis }) : startTeamInMemory(options);
 }
 
 /**
@@ -59,7 +55,7 @@ function withTools(agent: Agent, replace: ((agent: string, tool: AnyTool) => Any
  * server on a loopback port, the supervisor delegates to the workers over A2A JSON-RPC on HTTP
  * instead of queues, and tasks, approvals and shop data live in memory (gone when it stops).
  */
-export async function startInProcessTeam({
+export async function startTeamInMemory({
   port = 4100,
   model = () => new OfflineModel(),
   logger,
@@ -140,7 +136,7 @@ export async function startInProcessTeam({
       serve(withTools(createCommsAgent({ store, model: model('comms') }), tool), COMMS_SKILLS, 0, false),
     ]);
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()] });
-    const tools = delegationTools({
+    const supervisor = supervisorAgent({
       peers: workers,
       clientFor: (card) => factory.createFromAgentCard(card),
       signer: serviceSigner({
@@ -150,8 +146,7 @@ export async function startInProcessTeam({
       timeoutMs: hopTimeoutMs,
       logger,
     });
-    const supervisor = createSupervisorAgent({ tools });
-    await serve(supervisor, supervisorSkills(supervisor), port, true);
+    await serve(supervisor.agent, supervisor.skills, port, true);
   } catch (error) {
     for (const close of closers) await close();
     throw error;

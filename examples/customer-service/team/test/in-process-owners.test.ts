@@ -9,11 +9,11 @@ import {
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { silentLogger } from '@switchboard/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InProcessShop, startInProcessTeam } from '../src/in-process-team.ts';
+import { type InProcessShop, startTeamInMemory } from '../src/in-process-team.ts';
 
 let system: InProcessShop;
 beforeAll(async () => {
-  system = await startInProcessTeam({ port: 0, logger: silentLogger() });
+  system = await startTeamInMemory({ port: 0, logger: silentLogger() });
 });
 afterAll(() => system?.stop());
 

@@ -2,7 +2,7 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from
 import { sendMessageRequest, userMessage } from '@switchboard/a2a';
 import { type AnyTool, type Principal, silentLogger, type ToolContext } from '@switchboard/agent';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type InProcessShop, startInProcessTeam } from '../src/in-process-team.ts';
+import { type InProcessShop, startTeamInMemory } from '../src/in-process-team.ts';
 
 let system: InProcessShop | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ describe('the in-process system (A2A over HTTP, no queue)', () => {
         return tool.handler(input, context);
       },
     });
-    system = await startInProcessTeam({ port: 0, logger: silentLogger(), tool: record });
+    system = await startTeamInMemory({ port: 0, logger: silentLogger(), tool: record });
     const { access } = system;
     const asCustomer: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);

@@ -25,6 +25,7 @@ import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
+import { redisAnswers } from '../system/local-redis.ts';
 import { loadTeam } from '../team/load-team.ts';
 import { newTrace } from '../trace-context.ts';
 import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tokens.ts';
@@ -131,7 +132,17 @@ async function openTarget(
     apiKey: options.env.OPENAI_API_KEY?.trim() || undefined,
     baseURL: options.env.OPENAI_BASE_URL?.trim() || undefined,
   });
-  return inProcessTarget({ startSystem: team.startInProcess, models, customers });
+  // The production path when Redis answers (the queue binding, Redis stores, a namespace per case);
+  // in memory over loopback HTTP only without it.
+  const redisUrl = options.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
+  const onRedis = options.env.REDIS_CLUSTER_NODES === undefined && (await redisAnswers(redisUrl));
+  return inProcessTarget({
+    startSystem: onRedis
+      ? (start) => team.startInProcess({ ...start, redis: { url: redisUrl } })
+      : (start) => team.startInProcess(start),
+    models,
+    customers,
+  });
 }
 
 /**

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { generateServiceKey, publicKeyOf } from '@switchboard/a2a';
+import { generateServiceKey } from '@switchboard/a2a';
 import {
+  serviceKeyEnvironment,
   type Team,
   type TeamAccess,
   type TeamService,
+  teamEnvironment,
   teamServices,
-  tokensToIds,
   userTokens,
 } from '@switchboard/service/team';
 import { loadTeam } from '../team/load-team.ts';
@@ -103,16 +104,7 @@ export async function launchSystem({
     redisUrl,
     namespace,
   };
-  const common: Record<string, string> = {
-    REDIS_URL: redisUrl,
-    SWITCHBOARD_NAMESPACE: namespace,
-    SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: Object.values(access.serviceKeys).map(publicKeyOf) }),
-    SWITCHBOARD_CUSTOMER_TOKENS: Object.entries(tokensToIds(access.customers))
-      .map(([secret, id]) => `${secret}=${id}`)
-      .join(','),
-    SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,
-    ...env,
-  };
+  const common: Record<string, string> = { ...teamEnvironment(access), ...env };
   const portOf = (service: TeamService, replica: number) =>
     replica === 1
       ? (ports[service.name] ?? service.port)
@@ -125,7 +117,7 @@ export async function launchSystem({
         port: portOf(service, replica),
         env: {
           ...baseEnv,
-          SWITCHBOARD_SERVICE_KEY: JSON.stringify(access.serviceKeys[service.name]),
+          ...serviceKeyEnvironment(access, service.name),
           ...common,
           ...(serviceEnv[service.name] ?? {}),
         },

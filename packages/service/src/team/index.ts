@@ -10,3 +10,4 @@ export type {
   TeamUsers,
 } from './team.ts';
 export { defineTeam, teamServices, tokensToIds, userTokens } from './team.ts';
+export { serviceKeyEnvironment, teamEnvironment } from './team-environment.ts';
