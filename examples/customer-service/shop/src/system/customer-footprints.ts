@@ -30,7 +30,7 @@ export interface CustomerFootprint {
  * that two customers share (a city both live in) identifies neither and is left out.
  *
  * @example
- * inProcessTarget({ startSystem: startInProcessSystem, models, customers: customerFootprints() });
+ * inProcessTarget({ startSystem: startInProcessTeam, models, customers: customerFootprints() });
  */
 export function customerFootprints(fixture: unknown = bundledShopFixture()): CustomerFootprint[] {
   const shop = ShopFixture.parse(fixture);
