@@ -2,7 +2,7 @@
  * The dependency rules of Switchboard, checked by `pnpm run lint` (docs/architecture.md draws them and says
  * why). Every rule is an error: the lint step fails naming the rule and the two files.
  *
- *   depcruise --config .dependency-cruiser.mjs packages apps bench e2e infra tools
+ *   depcruise --config .dependency-cruiser.mjs packages examples bench e2e infra tools
  *
  * Paths are relative to the folder depcruise runs in (the repository root). A workspace package imported
  * by name resolves through its node_modules symlink to its real folder (`packages/a2a/src/index.ts`), so
@@ -14,7 +14,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 /** The workspace packages, from pnpm-workspace.yaml's globs: folder, name and manifest. */
 function workspacePackages() {
   const dirs = ['bench', 'e2e', 'infra'];
-  for (const parent of ['apps', 'packages', 'tools'])
+  // An example is a folder of packages of its own: `examples/<example>/<package>`.
+  const examples = existsSync('examples')
+    ? readdirSync('examples')
+        .sort()
+        .map((example) => `examples/${example}`)
+    : [];
+  for (const parent of ['apps', 'packages', 'tools', ...examples])
     if (existsSync(parent))
       for (const child of readdirSync(parent).sort())
         if (existsSync(`${parent}/${child}/package.json`)) dirs.push(`${parent}/${child}`);
@@ -28,7 +34,7 @@ const either = (alternatives) => `(?:${alternatives.join('|')})`;
 
 const PACKAGES = workspacePackages();
 /** A file in one of our packages, capturing the package's folder as $1. */
-const IN_A_PACKAGE = '^((?:apps|packages|tools)/[^/]+|bench|e2e|infra)/';
+const IN_A_PACKAGE = '^((?:apps|packages|tools|examples/[^/]+)/[^/]+|bench|e2e|infra)/';
 /** Any file of ours, by its resolved path, or an import of ours that did not resolve, by its name. */
 const OURS = [IN_A_PACKAGE, '^@switchboard/'];
 /** A package of ours, by its folder or by its name (`agent` → packages/agent/…, @switchboard/agent…). */
@@ -76,7 +82,8 @@ function undeclaredWorkspaceImports() {
   });
 }
 
-const APPS_AND_TOOLS = PACKAGES.filter(({ dir }) => !dir.startsWith('packages/'));
+const APPS_AND_TOOLS = PACKAGES.filter(({ dir }) => !/^(?:packages|examples)\//.test(dir));
+const EXAMPLES = PACKAGES.filter(({ dir }) => dir.startsWith('examples/'));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -201,6 +208,21 @@ export default {
       },
     },
     {
+      name: 'platform-not-to-examples',
+      comment:
+        'The platform (packages/*) names no example: an example (examples/<example>/*) is built on the packages, as a user builds a team, and never the other way. A launcher that runs a team loads it at run time from a path (`--team`), it does not import it.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: {
+        path: [
+          '^examples/',
+          ...(EXAMPLES.length > 0
+            ? [`^${either(EXAMPLES.map(({ manifest }) => escapeRegExp(manifest.name)))}(?:/|$)`]
+            : []),
+        ],
+      },
+    },
+    {
       name: 'no-relative-import-across-packages',
       comment:
         "A relative path into another package's folder (../../host/src/…) skips its package.json: import it by its name (@switchboard/host) and list it in dependencies.",
@@ -272,7 +294,7 @@ export default {
       comment:
         "src/ and bin/ run where only the package's dependencies are installed (the image runs `pnpm install --prod`): they import no devDependency (vitest, @types/*, typescript…). Move the package to dependencies, or the import to test/.",
       severity: 'error',
-      from: { path: '^(?:apps|packages)/[^/]+/(?:src|bin)/' },
+      from: { path: '^(?:apps|packages|examples/[^/]+)/[^/]+/(?:src|bin)/' },
       to: { dependencyTypes: ['npm-dev'] },
     },
     ...undeclaredWorkspaceImports(),
@@ -299,7 +321,7 @@ export default {
     // Each file's own package.json (the closest), not the root's merged in: a package lists what it uses.
     combinedDependencies: false,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(?:apps|packages|tools)/[^/]+/dist/|^(?:bench|e2e|infra)/dist/' },
+    exclude: { path: '^(?:apps|packages|tools|examples/[^/]+)/[^/]+/dist/|^(?:bench|e2e|infra)/dist/' },
     // Node's resolution, as our imports are written: `.ts` specifiers, packages through their `exports`
     // (the default condition names the `.ts` sources) and their symlinks, resolved to the real folder.
     enhancedResolveOptions: {

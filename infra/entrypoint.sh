@@ -19,7 +19,7 @@ case "$service" in
 esac
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-app="$root/apps/$service"
+app="$root/examples/customer-service/$service"
 if [ ! -f "$app/src/main.ts" ]; then
   echo "switchboard: $app/src/main.ts is missing: this image was built without the $service service; rebuild it from the repository root with infra/Dockerfile" >&2
   exit 2

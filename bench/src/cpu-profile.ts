@@ -40,7 +40,7 @@ export interface ProfileSummary {
 export function shortUrl(url: string): string {
   const inPackage = /.*\/node_modules\/((@[^/]+\/)?[^/]+\/.*)$/.exec(url)?.[1];
   if (inPackage) return inPackage;
-  return url.replace(/^file:\/\/.*?\/(packages|apps|bench)\//, '$1/').replace(/^file:\/\//, '');
+  return url.replace(/^file:\/\/.*?\/(packages|apps|examples|bench)\//, '$1/').replace(/^file:\/\//, '');
 }
 
 const functionLabel = ({ functionName, url, lineNumber }: CpuProfile['nodes'][number]['callFrame']) =>

@@ -22,7 +22,7 @@ function rollup(text: string, field: string): number {
 }
 
 if (dir) {
-  const service = /apps\/([^/]+)\//.exec(process.argv[1] ?? '')?.[1] ?? 'process';
+  const service = /(?:apps|examples\/[^/]+)\/([^/]+)\//.exec(process.argv[1] ?? '')?.[1] ?? 'process';
   const file = join(dir, `memory-${service}-${process.pid}.jsonl`);
   const started = Date.now();
   setInterval(() => {

@@ -83,7 +83,7 @@ export const CONCERN_RULES: readonly ConcernRule[] = [
   { concern: 'A2A SDK other', url: SDK },
   { concern: 'Switchboard agent runtime', url: OUR('agent/') },
   { concern: 'Switchboard queue transport', url: OUR('a2a-bullmq/') },
-  { concern: 'Switchboard other', url: /\/(packages|apps)\// },
+  { concern: 'Switchboard other', url: /\/(packages|apps|examples)\// },
   { concern: 'JSON', fn: /^(JSON\.)?(parse|stringify)$/, url: /^$/ },
 ];
 

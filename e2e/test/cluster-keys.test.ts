@@ -10,7 +10,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { BULLMQ_BINDING, defaultQueueAddress, queueUrl, ReplyWriter } from '@switchboard/a2a-bullmq';
+import {
+  BULLMQ_BINDING,
+  defaultQueueAddress,
+  queueUrl,
+  ReplyWriter,
+} from '@switchboard/a2a-bullmq';
 import { argumentsHash, silentLogger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { AgentRegistry } from '@switchboard/delegate';
@@ -189,7 +194,7 @@ const EXERCISES: Record<string, Exercise> = {
     await pairs.record('t6', { role: 'shadow', ...side });
     await pairs.list();
   },
-  'packages/customer-service/src/domain/redis-shop-store.ts': async (redis, ns) => {
+  'examples/customer-service/shop/src/domain/redis-shop-store.ts': async (redis, ns) => {
     const store = new RedisShopStore({ redis, prefix: ns });
     await seedShop({ store, reset: true });
     await store.refundOrder({ orderId: 'A10086', idempotencyKey: 'walk-refund' });
@@ -216,9 +221,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The `src/` files of every package and app that hold a script or a multi-key call. */
+/** The `src/` files of every package and of the example that hold a script or a multi-key call. */
 function filesWithScripts(): string[] {
-  return ['packages', 'apps']
+  return ['packages', 'examples/customer-service']
     .flatMap((group) =>
       readdirSync(join(root, group)).flatMap((name) => {
         try {
@@ -240,7 +245,7 @@ const RUN_BY: Record<string, string> = {
   'packages/host/src/tasks/task-list-window.ts': 'packages/host/src/tasks/redis-task-store.ts',
   'packages/host/src/tasks/guarded-save.ts': 'packages/host/src/tasks/redis-task-store.ts',
   // The demo clears its namespace on one local Redis only; it never runs on a cluster.
-  'apps/demo/src/demo-namespace.ts': 'none',
+  'examples/customer-service/demo/src/demo-namespace.ts': 'none',
 };
 
 describe('the scripts and multi-key calls of the sources', () => {

@@ -133,7 +133,7 @@ describe('the system on a scripted OpenAI-compatible server (the real openai cli
 describe('a service with a wrong setting', () => {
   it('stops at startup, naming the variable and how to fix it', async () => {
     const orders = spawnGroup({
-      args: [join(REPO_ROOT, 'apps/orders/src/main.ts')],
+      args: [join(REPO_ROOT, 'examples/customer-service/orders/src/main.ts')],
       env: {
         ...process.env,
         PORT: 'eighty',

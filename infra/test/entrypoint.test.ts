@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INFRA_DIR, REPO_ROOT, SERVICES } from './support/paths.ts';
+import { INFRA_DIR, REPO_ROOT, SERVICES, serviceDir } from './support/paths.ts';
 
 const SCRIPT = join(INFRA_DIR, 'entrypoint.sh');
 
@@ -45,13 +45,13 @@ describe('infra/entrypoint.sh', () => {
     expect(result.stderr).toContain('unknown service');
   });
 
-  it.each(SERVICES)('resolves %s to its apps/<service>/src/main.ts', async (service) => {
+  it.each(SERVICES)('resolves %s to its examples/customer-service/<service>/src/main.ts', async (service) => {
     const result = await runEntrypoint([], {
       SWITCHBOARD_SERVICE: service,
       SWITCHBOARD_ENTRYPOINT_DRY_RUN: '1',
     });
     expect(result.code).toBe(0);
-    const appDir = join(REPO_ROOT, 'apps', service);
+    const appDir = join(REPO_ROOT, serviceDir(service));
     expect(result.stdout.trim()).toBe(`cd ${appDir} && exec node src/main.ts`);
     expect(existsSync(join(appDir, 'src/main.ts'))).toBe(true);
   });
@@ -69,7 +69,7 @@ describe('infra/entrypoint.sh', () => {
       SWITCHBOARD_SERVICE: 'orders',
       SWITCHBOARD_ENTRYPOINT_DRY_RUN: '1',
     });
-    expect(result.stdout).toContain(join(REPO_ROOT, 'apps', 'comms'));
+    expect(result.stdout).toContain(join(REPO_ROOT, serviceDir('comms')));
   });
 
   it.each(SERVICES)('really starts %s with node alone (which stops at its missing key)', async (service) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runtimeClosure, runtimeImports, workspacePackages } from './support/imports.ts';
 import { installedClosure, readLockfile } from './support/lockfile.ts';
-import { readRepoFile, SERVICES } from './support/paths.ts';
+import { readRepoFile, SERVICES, serviceDir } from './support/paths.ts';
 
 /**
  * The image installs production dependencies only (`pnpm install --prod`), so a package that imports
@@ -15,7 +15,7 @@ describe('what the image runs', () => {
   /** Packages the Dockerfile links into a package's node_modules by hand: `ln -s … packages/<p>/node_modules/<name>`. */
   const linked = [
     ...readRepoFile('infra/Dockerfile').matchAll(
-      /ln -s \S+ ((?:apps|packages)\/[^/\s]+)\/node_modules\/(\S+)/g,
+      /ln -s \S+ ((?:examples\/[^/\s]+|packages)\/[^/\s]+)\/node_modules\/(\S+)/g,
     ),
   ].map((match) => `${match[1]} ${match[2]}`);
 
@@ -55,7 +55,7 @@ describe('what the image installs', () => {
   // `pnpm install --prod` at the root installs the production dependencies of every workspace package.
   const everyPackage = Object.keys(lockfile.importers);
   const installed = installedClosure(lockfile, everyPackage);
-  const services = [...SERVICES.map((service) => `apps/${service}`), 'packages/cli'];
+  const services = [...SERVICES.map(serviceDir), 'packages/cli'];
 
   it('holds what the services and the CLI run, and none of the test tools', () => {
     const running = installedClosure(lockfile, services);

@@ -6,7 +6,7 @@ import { createRedisConnection } from '@switchboard/redis';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseDockerfile, type Stage } from './support/dockerfile.ts';
-import { readRepoFile } from './support/paths.ts';
+import { readRepoFile, serviceDir } from './support/paths.ts';
 import { buildRuntimeLayout, type RuntimeLayout } from './support/runtime-layout.ts';
 
 const runtime = parseDockerfile(readRepoFile('infra/Dockerfile')).stages.at(-1) as Stage;
@@ -111,6 +111,6 @@ describe('the image, run as its non-root user without an OTLP endpoint', () => {
     const orders = startAsImageUser(layout, withoutSpanFile);
     expect(await orders.waitForExit({ timeoutMs: START_MS })).toBe(2);
     expect(orders.stderr()).toContain('orders failed to start');
-    expect(orders.stderr()).toContain(`${join(layout.app, 'apps/orders/.switchboard')}`);
+    expect(orders.stderr()).toContain(`${join(layout.app, serviceDir('orders'), '.switchboard')}`);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths.ts';
@@ -10,12 +10,14 @@ export interface WorkspacePackage {
   dependencies: Record<string, string>;
 }
 
-/** The packages under `apps/` and `packages/`, by name. */
+/** The packages under `packages/` and `examples/<example>/`, by name. */
 export function workspacePackages(): Map<string, WorkspacePackage> {
   const packages = new Map<string, WorkspacePackage>();
-  for (const parent of ['apps', 'packages']) {
+  const examples = readdirSync(join(REPO_ROOT, 'examples')).map((example) => `examples/${example}`);
+  for (const parent of ['packages', ...examples]) {
     for (const child of readdirSync(join(REPO_ROOT, parent))) {
       const dir = `${parent}/${child}`;
+      if (!existsSync(join(REPO_ROOT, dir, 'package.json'))) continue;
       const json = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package.json'), 'utf8')) as {
         name: string;
         dependencies?: Record<string, string>;

@@ -6,8 +6,11 @@ export const INFRA_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** The repository root, with a trailing slash. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The services the one image runs, as `apps/<service>`. */
+/** The services the one image runs, as `examples/customer-service/<service>`. */
 export const SERVICES = ['supervisor', 'orders', 'inventory', 'comms'] as const;
+/** The folder of a service the image runs, from the repository root. */
+export const serviceDir = (service: string): string => `examples/customer-service/${service}`;
+
 /** The services that consume a queue and scale on it. */
 export const WORKERS = ['orders', 'inventory', 'comms'] as const;
 

@@ -64,7 +64,7 @@ const inApp = (app: string, path: string) => join(app, path.replace(/^(\/app\/?|
  * made read-only, as root-owned files are for the image's user. `node_modules` is the
  * repository's installed tree, hard-linked rather than copied (see `linkTree`), and `bin/node` the
  * node these tests run on: the workspace's own links inside each package
- * (`apps/orders/node_modules/@switchboard/service` → `packages/service`) are copied as they are, so
+ * (`examples/customer-service/orders/node_modules/@switchboard/service` → `packages/service`) are copied as they are, so
  * they resolve inside the layout.
  */
 export function buildRuntimeLayout(stage: Stage): RuntimeLayout {

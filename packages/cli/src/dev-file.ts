@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SystemAccess } from '@switchboard/customer-service/system';
+import type { TeamAccess } from '@switchboard/service/team';
 import { z } from 'zod';
 import { CliError } from './errors.ts';
 
@@ -104,7 +104,7 @@ export async function writeDevFile({ settings, cwd = process.cwd() }: { settings
  * The settings of a local system as `.switchboard/dev.json` holds them: its URL, the default
  * customer's and the operator's tokens, and every caller's token as an identity for `--as`.
  */
-export function devSettings(access: SystemAccess): DevFile {
+export function devSettings(access: TeamAccess): DevFile {
   return {
     supervisorUrl: access.supervisorUrl,
     token: access.token,

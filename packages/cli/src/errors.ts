@@ -14,6 +14,7 @@ export const CLI_ERRORS = {
   BAD_REPLY: { exit: EXIT.problems, message: 'The server’s reply could not be read.' },
   SERVICE_EXITED: { exit: EXIT.problems, message: 'A service of the system exited before it was ready.' },
   SERVICE_NOT_READY: { exit: EXIT.problems, message: 'A service of the system was not ready in time.' },
+  NO_TEAM: { exit: EXIT.usage, message: 'No team was found to run.' },
 } as const satisfies Record<string, { exit: ExitCode; message: string }>;
 
 /** A code from {@link CLI_ERRORS}. */

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { DEFAULT_CASES_DIR, evalCommand } from './commands/eval.ts';
 import { routingEvalCommand } from './commands/eval-routing.ts';
 import type { CliConfig } from './config.ts';
-import type { Output } from './io/output.ts';
+import { reportFailure } from './errors.ts';
+import { EXIT, type Output } from './io/output.ts';
+import { TEAM_HELP } from './system-commands.ts';
+import { loadTeam } from './team/load-team.ts';
 
 const EVAL_HELP = `
 Cases are files <cases>/<suite>/<id>.yaml; suites: normal, boundary, malicious, failure.
@@ -74,11 +77,13 @@ export function addEvalCommands({
     .option('--accept-threshold <n>', 'eval routing: least relevance to trust the best (default 0.4)')
     .option('--embeddings <model>', 'eval routing: add embedding recall with this model (OPENAI_BASE_URL)')
     .option('--requests <file>', 'eval routing: the labelled requests, requests (default) or holdout')
+    .option('--team <dir-or-module>', TEAM_HELP)
     .addHelpText('after', EVAL_HELP)
     .action(
       async (
         suite: string | undefined,
         options: {
+          team?: string;
           cases?: string;
           model: string;
           url?: string | boolean;
@@ -98,8 +103,20 @@ export function addEvalCommands({
         },
       ) => {
         if (suite === 'routing') {
+          let casesDir = options.cases;
+          try {
+            casesDir ??= (await loadTeam({ team: options.team })).team.evals?.cases;
+          } catch (error) {
+            exit.code = reportFailure({ error, output });
+            return;
+          }
+          if (!casesDir) {
+            output.err('The team names no eval cases: pass --cases <dir> (the folder that holds routing/).');
+            exit.code = EXIT.usage;
+            return;
+          }
           exit.code = await routingEvalCommand({
-            casesDir: options.cases ?? DEFAULT_CASES_DIR,
+            casesDir,
             ...options,
             env: config.env,
             output,

@@ -1,4 +1,5 @@
-export type { SystemAccess } from '@switchboard/customer-service/system';
+/** @deprecated The access of a running team: use `TeamAccess` of `@switchboard/service/team`. */
+export type { TeamAccess as SystemAccess } from '@switchboard/service/team';
 export type { ResolvedSetting, ResolveSettingsOptions, SupervisorSetting } from './config.ts';
 export { resolveSettings, SUPERVISOR_SETTINGS } from './config.ts';
 export { DEV_FILE, DevFile, devSettings, readDevFile, writeDevFile } from './dev-file.ts';
@@ -18,4 +19,5 @@ export type { RestartPolicy } from './system/restart-policy.ts';
 export type { RunningService, ServiceLogLine } from './system/service-process.ts';
 export type { ServiceCrashed, ServiceRestarted, SystemEvent, SystemGaveUp } from './system/system-event.ts';
 export { describeExit, describeSystemEvent } from './system/system-event.ts';
-export { REPO_ROOT, SYSTEM_SERVICES } from './system/system-services.ts';
+export type { LoadedTeam, LoadTeamOptions } from './team/load-team.ts';
+export { BUNDLED_TEAM, loadTeam, REPO_ROOT } from './team/load-team.ts';

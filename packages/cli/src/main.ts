@@ -175,8 +175,8 @@ async function run({
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    output.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.problems;
+    // A CliError (no team to run, say) says what to do, and its code says how to exit.
+    return reportFailure({ error, output });
   }
 }
 

@@ -9,6 +9,10 @@ import { redisTarget } from './system/redis-target.ts';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
+/** What `--team` takes, for every command that runs a team. */
+export const TEAM_HELP =
+  'the team to run: its team module (default export defineTeam({...})) or the folder holding it as team.ts or src/team.ts (default: the bundled example, examples/customer-service)';
+
 function port(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65_532)
@@ -40,20 +44,30 @@ export function addSystemCommands({
     )
     .option('--port <port>', 'the supervisor’s port; the workers take the next three', port, 4100)
     .option('--in-process', 'run every agent in this process, without Redis', false)
-    .action(async (options: { redisUrl?: string; namespace?: string; port: number; inProcess: boolean }) => {
-      exit.code = await devCommand({
-        redisUrl: options.redisUrl ?? config.redisUrl ?? DEFAULT_REDIS,
-        namespace: options.namespace ?? config.namespace ?? 'switchboard',
-        env: config.env,
-        port: options.port,
-        inProcess: options.inProcess,
-        output,
-      });
-    });
+    .option('--team <dir-or-module>', TEAM_HELP)
+    .action(
+      async (options: {
+        team?: string;
+        redisUrl?: string;
+        namespace?: string;
+        port: number;
+        inProcess: boolean;
+      }) => {
+        exit.code = await devCommand({
+          team: options.team,
+          redisUrl: options.redisUrl ?? config.redisUrl ?? DEFAULT_REDIS,
+          namespace: options.namespace ?? config.namespace ?? 'switchboard',
+          env: config.env,
+          port: options.port,
+          inProcess: options.inProcess,
+          output,
+        });
+      },
+    );
   program
     .command('seed')
     .description(
-      'Load the shop’s fixture (customers, products, orders) into Redis; running it again adds nothing.',
+      'Load the team’s data into Redis (the bundled example: the shop’s customers, products and orders); running it again adds nothing.',
     )
     .option(
       '--redis-url <url>',
@@ -63,11 +77,13 @@ export function addSystemCommands({
       '--namespace <name>',
       'default: SWITCHBOARD_NAMESPACE, then .switchboard/dev.json, then switchboard',
     )
-    .option('--file <fixture.json>', 'load this fixture instead of the bundled shop')
-    .option('--reset', 'remove the shop’s data first (refunds and outbox too)', false)
+    .option('--file <fixture.json>', 'load this data file instead of the team’s bundled data')
+    .option('--reset', 'remove the team’s data first (the shop: refunds and outbox too)', false)
     .option('--json', 'print the counts as JSON', false)
+    .option('--team <dir-or-module>', TEAM_HELP)
     .action(
       async (options: {
+        team?: string;
         redisUrl?: string;
         namespace?: string;
         file?: string;
@@ -83,6 +99,7 @@ export function addSystemCommands({
           return;
         }
         exit.code = await seedCommand({
+          team: options.team,
           redis: redis.options,
           namespace: options.namespace ?? config.namespace ?? dev?.prefix ?? 'switchboard',
           file: options.file,

@@ -47,7 +47,9 @@ async function startDev(args: string[], { ipc = false }: { ipc?: boolean } = {})
 function servicePid(dev: number, service: string): number {
   const children = readFileSync(`/proc/${dev}/task/${dev}/children`, 'utf8').trim().split(/\s+/).map(Number);
   const pid = children.find((child) =>
-    readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(`apps/${service}/src/main.ts`),
+    readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(
+      `examples/customer-service/${service}/src/main.ts`,
+    ),
   );
   if (pid === undefined) throw new Error(`dev (${dev}) has no ${service} process`);
   return pid;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@switchboard/agent';
-import { startInProcessSystem } from '@switchboard/customer-service/system';
 import { EvalReport } from '@switchboard/eval';
 import { describe, expect, it } from 'vitest';
+import { loadTeam } from '../src/team/load-team.ts';
 import { hasStack, switchboard } from './support.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../eval/test/fixtures/cases/', import.meta.url));
@@ -87,7 +87,8 @@ describe('switchboard eval', () => {
   }, 60_000);
 
   it('runs against a deployment as each case’s customer, with the tokens of SWITCHBOARD_EVAL_TOKENS', async () => {
-    const system = await startInProcessSystem({ port: 0, logger: silentLogger() });
+    const { team } = await loadTeam();
+    const system = await team.startInProcess({ port: 0, logger: silentLogger() });
     try {
       const cwd = await mkdtemp(join(tmpdir(), 'switchboard-eval-url-'));
       await mkdir(join(cwd, 'evals', 'malicious'), { recursive: true });

@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { createRedisConnection } from '@switchboard/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
+import { loadTeam } from '../src/team/load-team.ts';
 import { closedPort, switchboard } from './support.ts';
 
 /**
@@ -96,7 +96,7 @@ beforeAll(async () => {
   redis = createRedisConnection({ url: redisUrl });
   const spans = join(mkdtempSync(join(tmpdir(), 'switchboard-hygiene-')), 'spans.jsonl');
   for (const namespace of namespaces) {
-    await seedShop({ store: new RedisShopStore({ redis, prefix: namespace }) });
+    await (await loadTeam()).team.seed?.({ redis, namespace });
     systems.push(
       await launchSystem({
         redisUrl,

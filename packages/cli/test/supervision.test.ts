@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
-import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { createRedisConnection } from '@switchboard/redis';
+import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
 import { describeSystemEvent, type SystemEvent } from '../src/system/system-event.ts';
+import { loadTeam } from '../src/team/load-team.ts';
 import { closedPort, switchboard } from './support.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -33,7 +33,7 @@ function crash(name: string): number {
 }
 
 beforeAll(async () => {
-  await seedShop({ store: new RedisShopStore({ redis, prefix: namespace }) });
+  await (await loadTeam()).team.seed?.({ redis, namespace });
   system = await launchSystem({
     redisUrl,
     namespace,

@@ -7,7 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import {
   baselineReport,
   formatReportJson,
@@ -19,7 +20,7 @@ import {
 } from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
 const file = `${evalsDir}baseline.json`;
 
 const customers = customerFootprints();

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compareReports,
@@ -13,7 +14,7 @@ import {
 } from '../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../evals/', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
 
 /**
  * The regression gate of CI: every suite of the repository's `evals/` on the offline model, compared

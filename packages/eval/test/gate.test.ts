@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startInProcessSystem } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import { describe, expect, it } from 'vitest';
 import {
   type CaseResult,

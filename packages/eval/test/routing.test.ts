@@ -7,7 +7,9 @@ import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { expectedTools, formatRoutingReport, loadRoutingCatalogue, runRoutingEval } from '../src/index.ts';
 
-const REPO_CATALOGUE = fileURLToPath(new URL('../../../evals/routing/', import.meta.url));
+const REPO_CATALOGUE = fileURLToPath(
+  new URL('../../../examples/customer-service/evals/routing/', import.meta.url),
+);
 const FIXTURE = fileURLToPath(new URL('./fixtures/cases/routing/', import.meta.url));
 
 describe('the routing catalogue', () => {

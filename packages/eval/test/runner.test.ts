@@ -11,7 +11,8 @@ import {
   streamFromResponse,
   type ToolCallAuditRecord,
 } from '@switchboard/agent';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CaseRecorder,

@@ -24,7 +24,12 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
+import {
+  A2aQueueServer,
+  BULLMQ_BINDING,
+  QueueTransportFactory,
+  queueUrl,
+} from '@switchboard/a2a-bullmq';
 import {
   type AgentTracer,
   defineAgent,

@@ -24,7 +24,7 @@ export interface ReplayGuard {
 
 /**
  * A {@link ReplayGuard} in this process's memory: for a single process (the in-process system,
- * tests). Replicas share `RedisReplayGuard` of `@switchboard/a2a/redis` instead.
+ * tests). Replicas share `RedisReplayGuard` of `@switchboard/identity` instead.
  *
  * @example
  * serviceAssertionAuthenticator({ audience: 'orders', trustedKeys, replay: new MemoryReplayGuard() });

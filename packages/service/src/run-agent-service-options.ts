@@ -1,3 +1,5 @@
+import type { AuditSink, ChatModel, Logger } from '@switchboard/agent';
+import type { Telemetry } from '@switchboard/telemetry';
 import type { ServiceConfig } from './config/service-config.ts';
 import type { AgentSetup, ServiceContext } from './service-setup.ts';
 
@@ -18,6 +20,18 @@ export interface RunAgentServiceOptions {
    * that started this one with an IPC channel goes away (`exitWithParent`). Default true.
    */
   handleSignals?: boolean;
+  /**
+   * For several services in one process (a team run in process on Redis): the process's telemetry,
+   * started once by the caller, instead of an OpenTelemetry SDK per service (default: one started
+   * for this service from `config`). The service's close shuts down what it is given.
+   */
+  telemetry?: Telemetry;
+  /** The service's logger (default: JSON lines on stdout at `config.logLevel`). */
+  logger?: Logger;
+  /** The agent's model (default: the one `config.model` names). */
+  model?: ChatModel;
+  /** Where the agent's audit records go (default: the service's log). */
+  audit?: AuditSink;
 }
 
 /** A running service. */

@@ -13,17 +13,19 @@ import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-se
  * await runAgentService({ config, setup: ({ redis }) => ({ agent: createOrdersAgent({ store: new RedisShopStore({ redis }) }) }) });
  */
 export async function runAgentService(options: RunAgentServiceOptions): Promise<RunningAgentService> {
-  const { config, version = '0.1.0', handleSignals = true } = options;
+  const { config, version = '0.1.0', handleSignals = true, telemetry: shared } = options;
   // First, so that a launcher that dies while this service is still starting is not missed.
   const parent = handleSignals ? watchParent() : undefined;
-  const telemetry = await startTelemetry({
-    serviceName: config.service,
-    serviceVersion: version,
-    environment: config.environment,
-    instanceId: config.instanceId,
-    ...(config.otlpEndpoint ? { otlpEndpoint: config.otlpEndpoint } : { spanFile: config.spanFile }),
-    ...(config.jaegerUiUrl ? { jaegerUiUrl: config.jaegerUiUrl } : {}),
-  });
+  const telemetry =
+    shared ??
+    (await startTelemetry({
+      serviceName: config.service,
+      serviceVersion: version,
+      environment: config.environment,
+      instanceId: config.instanceId,
+      ...(config.otlpEndpoint ? { otlpEndpoint: config.otlpEndpoint } : { spanFile: config.spanFile }),
+      ...(config.jaegerUiUrl ? { jaegerUiUrl: config.jaegerUiUrl } : {}),
+    }));
   // Loaded after tracing started, so the HTTP and Redis modules are instrumented.
   const { startServing } = await import('./start-serving.ts');
   return startServing({ ...options, version, telemetry, parent });

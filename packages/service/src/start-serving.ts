@@ -87,13 +87,16 @@ export async function startServing({
   handleSignals = true,
   telemetry,
   parent,
+  logger: givenLogger,
+  model: givenModel,
+  audit: givenAudit,
 }: RunAgentServiceOptions & {
   version: string;
   telemetry: Telemetry;
   /** The launcher this process follows (started with an IPC channel), watched since the process began. */
   parent: ParentWatch | undefined;
 }): Promise<RunningAgentService> {
-  const logger = createLogger({ serviceName: config.service, level: config.logLevel });
+  const logger = givenLogger ?? createLogger({ serviceName: config.service, level: config.logLevel });
   const redis = await connectRedis(config.redis);
   let lastRedisWarning = 0;
   redis.on('error', (error: Error) => {
@@ -118,7 +121,9 @@ export async function startServing({
         logger.warn({ node: name }, 'Redis Cluster node left; its slots move to a replica');
     });
   }
-  const { model, label } = createModel(config.model);
+  const { model, label } = givenModel
+    ? { model: givenModel, label: `${givenModel.modelId} (${givenModel.provider}, given)` }
+    : createModel(config.model);
   // Reply streams live under the namespace too, as every other key of the system.
   const queue = new QueueTransportFactory({
     redis,
@@ -182,7 +187,7 @@ export async function startServing({
     maxTurns: config.historyTurns,
     logger,
   });
-  const audit = new LogAuditSink(logger);
+  const audit = givenAudit ?? new LogAuditSink(logger);
   const shadow = config.shadow
     ? startShadow({
         config: config.shadow,

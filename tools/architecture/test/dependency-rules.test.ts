@@ -49,7 +49,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.addWorkspaceDependency('packages/openai', 'packages/offline-model', 'devDependencies');
     copy.write('packages/openai/test/__planted__.ts', "import '@switchboard/offline-model';\n");
     // The offline planner imports hosting (not listed).
-    copy.write('packages/offline-model/src/__planted__.ts', "import '@switchboard/a2a';\n");
+    copy.write('packages/offline-model/src/__planted__.ts', "import '@switchboard/host';\n");
     copy.write('packages/cards/src/__planted__.ts', "import '@switchboard/semconv';\n");
     copy.write('packages/semconv/src/__planted__.ts', "import { readFileSync } from 'node:fs';\n");
     // Two folders of the card toolkit that import each other.
@@ -75,10 +75,26 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     );
     copy.write('packages/cli/src/__planted-host__.ts', "import '@switchboard/host';\n");
     // Across package boundaries.
-    copy.addWorkspaceDependency('packages/cli', 'apps/supervisor');
-    copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/supervisor';\n");
+    // An app of a user's (the tree holds none today) that the CLI lists and imports.
+    copy.write(
+      'apps/planted/package.json',
+      JSON.stringify({ name: '@switchboard/planted-app', exports: { '.': './src/index.ts' } }),
+    );
+    copy.write('apps/planted/src/index.ts', 'export const planted = 1;\n');
+    copy.addWorkspaceDependency('packages/cli', 'apps/planted');
+    copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/planted-app';\n");
+    // The platform imports the bundled example: its supervisor app, and its shop by relative path.
+    copy.addWorkspaceDependency('packages/cli', 'examples/customer-service/supervisor');
+    copy.write('packages/cli/src/__planted-example__.ts', "import '@switchboard/supervisor';\n");
+    copy.write(
+      'packages/eval/test/__planted-example__.ts',
+      "import '../../../examples/customer-service/shop/src/index.ts';\n",
+    );
     copy.write('packages/cli/src/__planted-deep__.ts', "import '@switchboard/host/src/errors.ts';\n");
-    copy.write('apps/demo/src/__planted__.ts', "import '../../../packages/semconv/src/index.ts';\n");
+    copy.write(
+      'examples/customer-service/demo/src/__planted__.ts',
+      "import '../../../../packages/semconv/src/index.ts';\n",
+    );
     // npm: a devDependency, a package the importer does not list, a file that is not there.
     copy.write('packages/agent/src/__planted-vitest__.ts', "import { expect } from 'vitest';\n");
     copy.write('packages/agent/src/__planted-unlisted__.ts', "import 'dependency-cruiser';\n");
@@ -120,7 +136,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
       violation(
         'offline-model-imports-only-agent-and-semconv',
         'packages/offline-model/src/__planted__.ts',
-        '@switchboard/a2a',
+        '@switchboard/host',
       ),
     );
     expect(run.output).toContain(
@@ -209,21 +225,34 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
 
   it('finds a package importing an app, another package by relative path, or its internals', () => {
     expect(run.output).toContain(
-      violation(
-        'packages-not-to-apps',
-        'packages/cli/src/__planted-app__.ts',
-        'apps/supervisor/src/index.ts',
-      ),
+      violation('packages-not-to-apps', 'packages/cli/src/__planted-app__.ts', 'apps/planted/src/index.ts'),
     );
     expect(run.output).toContain(
       violation(
         'no-relative-import-across-packages',
-        'apps/demo/src/__planted__.ts',
+        'examples/customer-service/demo/src/__planted__.ts',
         'packages/semconv/src/index.ts',
       ),
     );
     expect(run.output).toContain(
       violation('no-deep-import', 'packages/cli/src/__planted-deep__.ts', '@switchboard/host/src/errors.ts'),
+    );
+  });
+
+  it('finds the platform importing an example, by name or by relative path, from src or a test', () => {
+    expect(run.output).toContain(
+      violation(
+        'platform-not-to-examples',
+        'packages/cli/src/__planted-example__.ts',
+        'examples/customer-service/supervisor/src/index.ts',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'platform-not-to-examples',
+        'packages/eval/test/__planted-example__.ts',
+        'examples/customer-service/shop/src/index.ts',
+      ),
     );
   });
 

@@ -15,7 +15,8 @@ function tablePaths(): Set<string> {
 
 /** Every workspace package folder: what a newcomer would look for in the table. */
 function workspaceFolders(): string[] {
-  return ['packages', 'apps', 'tools'].flatMap((tree) =>
+  const examples = readdirSync(join(REPO_ROOT, 'examples')).map((example) => `examples/${example}`);
+  return ['packages', 'tools', ...examples].flatMap((tree) =>
     readdirSync(join(REPO_ROOT, tree), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => `${tree}/${entry.name}`),
@@ -23,7 +24,7 @@ function workspaceFolders(): string[] {
 }
 
 describe("the README's repository table", () => {
-  it('names every package, app and tool folder of the tree, and nothing that is not there', () => {
+  it('names every package, tool and example folder of the tree, and nothing that is not there', () => {
     const named = tablePaths();
     expect(workspaceFolders().filter((folder) => !named.has(folder))).toEqual([]);
     const missing = [...named].filter((path) => !existsSync(join(REPO_ROOT, path)));

@@ -6,9 +6,12 @@ import { EXIT, type Output } from '../io/output.ts';
 import { bootSystem } from '../system/boot-system.ts';
 import { formatLogLine } from '../system/log-line.ts';
 import { describeSystemEvent } from '../system/system-event.ts';
+import { loadTeam } from '../team/load-team.ts';
 
 /** Options of {@link devCommand}. */
 export interface DevCommandOptions {
+  /** `--team`: the team to run (a module or its folder; default: the bundled example). */
+  team?: string | undefined;
   redisUrl: string;
   namespace: string;
   port: number;
@@ -55,6 +58,7 @@ const stopRequested = () =>
  * keeps crashing stops the system, and the command exits 1.
  */
 export async function devCommand({
+  team: teamPath,
   redisUrl,
   namespace,
   port,
@@ -63,8 +67,10 @@ export async function devCommand({
   output,
   until = stopRequested(),
 }: DevCommandOptions): Promise<number> {
-  output.out('Starting the Switchboard customer-service system…');
+  const { team } = await loadTeam({ team: teamPath });
+  output.out(`Starting the Switchboard ${team.title}…`);
   const system = await bootSystem({
+    team,
     redisUrl,
     namespace,
     port,
@@ -84,14 +90,9 @@ export async function devCommand({
     `  supervisor  ${access.supervisorUrl}  (card: ${access.supervisorUrl}/.well-known/agent-card.json)`,
   );
   output.out(`  settings    ${DEV_FILE} (the switchboard command reads its URL and tokens from there)`);
+  const tryCommands = team.tryCommands?.(access) ?? ['switchboard approvals list', 'switchboard trace last'];
   output.out('Try:');
-  output.out('  switchboard ask "Where is my order A10086 and when will it arrive?"');
-  output.out('  switchboard ask "Please refund order A10086, the kettle arrived broken."');
-  output.out('  switchboard approvals list');
-  output.out(
-    `  switchboard ask --as C002 "Where is my order A10087?"   (you are customer ${access.customerId}; --as acts as another)`,
-  );
-  output.out('  switchboard trace last');
+  for (const command of tryCommands) output.out(`  ${command}`);
   output.out('Press Ctrl-C to stop.');
   const failure = await Promise.race([until.then(() => undefined), system.failed]);
   output.out('Stopping…');

@@ -1,6 +1,4 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
 import {
   compareReports,
   customersWithoutToken,
@@ -21,23 +19,28 @@ import {
   runEvals,
   SUITES,
 } from '@switchboard/eval';
+import type { Team } from '@switchboard/service/team';
 import { connectSupervisor } from '../a2a/supervisor-client.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
-import { REPO_ROOT } from '../system/system-services.ts';
+import { redisAnswers } from '../system/local-redis.ts';
+import { loadTeam } from '../team/load-team.ts';
 import { newTrace } from '../trace-context.ts';
 import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tokens.ts';
 
-/** Where the eval cases live by default: `<repo>/evals`. */
-export const DEFAULT_CASES_DIR = join(REPO_ROOT, 'evals');
+/** Where the eval cases live by default, in words: the team's (`evals.cases` of its module). */
+export const DEFAULT_CASES_DIR =
+  "the team's eval cases (the bundled example's: examples/customer-service/evals)";
 
 /** Options of {@link evalCommand}, as typed on the command line. */
 export interface EvalCommandOptions {
+  /** `--team`: the team to evaluate (a module or its folder; default: the bundled example). */
+  team?: string | undefined;
   /** The suite to run; every suite when absent. */
   suite?: string | undefined;
-  /** `--cases`: the directory holding the suite folders (default `<repo>/evals`). */
+  /** `--cases`: the directory holding the suite folders (default: the team's `evals.cases`). */
   cases?: string | undefined;
   /** `--model`: `offline` (default), `scripted` or a model name. */
   model: string;
@@ -79,9 +82,13 @@ function parseNumber(
   return `${flag} ${text} must be ${range}`;
 }
 
-async function openTarget(options: EvalCommandOptions, cases: readonly LoadedCase[]): Promise<EvalTarget> {
-  // The eval runner knows no domain: the customer-service system, and its bundled shop's customers, are what it evaluates here.
-  const customers = customerFootprints();
+async function openTarget(
+  options: EvalCommandOptions,
+  team: Team,
+  cases: readonly LoadedCase[],
+): Promise<EvalTarget> {
+  // The eval runner knows no domain: the team, and its users' data, are what it evaluates here.
+  const customers = team.evals?.users?.() ?? [];
   if (options.url !== undefined && options.url !== false) {
     const settings = await resolveSettings({
       need: ['url', 'adminToken'],
@@ -125,7 +132,17 @@ async function openTarget(options: EvalCommandOptions, cases: readonly LoadedCas
     apiKey: options.env.OPENAI_API_KEY?.trim() || undefined,
     baseURL: options.env.OPENAI_BASE_URL?.trim() || undefined,
   });
-  return inProcessTarget({ startSystem: startInProcessSystem, models, customers });
+  // The production path when Redis answers (the queue binding, Redis stores, a namespace per case);
+  // in memory over loopback HTTP only without it.
+  const redisUrl = options.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
+  const onRedis = options.env.REDIS_CLUSTER_NODES === undefined && (await redisAnswers(redisUrl));
+  return inProcessTarget({
+    startSystem: onRedis
+      ? (start) => team.startInProcess({ ...start, redis: { url: redisUrl } })
+      : (start) => team.startInProcess(start),
+    models,
+    customers,
+  });
 }
 
 /**
@@ -150,17 +167,24 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
       return EXIT.usage;
     }
   }
-  const dir = options.cases ?? DEFAULT_CASES_DIR;
   let report: EvalReport;
   let gate: GateResult | undefined;
   try {
+    const { team } = await loadTeam({ team: options.team });
+    const dir = options.cases ?? team.evals?.cases;
+    if (!dir) {
+      output.err(
+        `The ${team.title} names no eval cases: pass --cases <dir> (the folder of the suite folders).`,
+      );
+      return EXIT.usage;
+    }
     const baseline = options.baseline ? await readReport({ file: options.baseline }) : undefined;
     const cases = await loadCases({
       dir,
       suite: options.suite && isSuite(options.suite) ? options.suite : undefined,
-      customers: customerFootprints().map((customer) => customer.id),
+      customers: team.evals?.users?.().map((customer) => customer.id) ?? [...team.users.ids],
     });
-    const target = await openTarget(options, cases);
+    const target = await openTarget(options, team, cases);
     output.err(
       `Running ${cases.length} eval case${cases.length === 1 ? '' : 's'} on ${target.model} (${target.label})…`,
     );

@@ -1,24 +1,27 @@
 import { readFile } from 'node:fs/promises';
-import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { createRedisConnection, type RedisConnectionOptions } from '@switchboard/redis';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
 import { describeRedis } from '../system/redis-target.ts';
+import { loadTeam } from '../team/load-team.ts';
 
 /** Options of {@link seedCommand}. */
 export interface SeedCommandOptions {
+  /** `--team`: the team to seed (a module or its folder; default: the bundled example). */
+  team?: string | undefined;
   /** One Redis node by URL, or a Redis Cluster (`clusterNodes`), with its login. */
   redis: RedisConnectionOptions;
   namespace: string;
-  /** A fixture file to load instead of the bundled shop. */
+  /** A data file (JSON) to load instead of the team's bundled data. */
   file: string | undefined;
   reset: boolean;
   json: boolean;
   output: Output;
 }
 
-/** `switchboard seed`: loads the shop fixture (or a file) into Redis, where every replica reads it. */
+/** `switchboard seed`: loads the team's data (or a file) into Redis, where every replica reads it. */
 export async function seedCommand({
+  team: teamPath,
   redis: target,
   namespace,
   file,
@@ -26,6 +29,11 @@ export async function seedCommand({
   json,
   output,
 }: SeedCommandOptions): Promise<number> {
+  const { team } = await loadTeam({ team: teamPath });
+  if (!team.seed) {
+    output.err(`The ${team.title} has no data to seed: its team module defines no seed.`);
+    return EXIT.usage;
+  }
   const where = describeRedis(target);
   if (!(await redisAnswers(target, 5_000))) {
     output.err(
@@ -46,25 +54,22 @@ export async function seedCommand({
   }
   const redis = createRedisConnection(target);
   try {
-    const result = await seedShop({
-      store: new RedisShopStore({ redis, prefix: namespace }),
-      ...(fixture === undefined ? {} : { fixture }),
+    const result = await team.seed({
+      redis,
+      namespace,
+      ...(fixture === undefined ? {} : { data: fixture }),
       reset,
     });
-    if (json) output.out(JSON.stringify(result));
-    else
-      output.out(
-        `Seeded the shop in ${where} (namespace ${namespace}): ${result.customers} customers, ${result.products} products, ${result.orders} orders, ${result.refunds} refunds; ${result.inserted} records were new.`,
-      );
+    if (result.kind === 'invalid') {
+      output.err(`The fixture is not valid: ${result.message}`);
+      return EXIT.usage;
+    }
+    if (json) output.out(JSON.stringify(result.counts));
+    else output.out(`Seeded ${result.what} in ${where} (namespace ${namespace}): ${result.summary}.`);
     return EXIT.ok;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    output.err(
-      code === 'INVALID_FIXTURE'
-        ? `The fixture is not valid: ${(error as Error).message}`
-        : `Seeding failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return code === 'INVALID_FIXTURE' ? EXIT.usage : EXIT.problems;
+    output.err(`Seeding failed: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.problems;
   } finally {
     await redis.quit();
   }

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Logger } from '@switchboard/agent';
-import { RedisShopStore, seedShop } from '@switchboard/customer-service';
-import { type SystemAccess, startInProcessSystem } from '@switchboard/customer-service/system';
 import { createRedisConnection } from '@switchboard/redis';
+import type { Logger } from '@switchboard/agent';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
+import { type Team, type TeamAccess, teamServices } from '@switchboard/service/team';
+import { loadTeam } from '../team/load-team.ts';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';
 import type { RestartPolicy } from './restart-policy.ts';
@@ -16,7 +16,7 @@ export type SystemMode = 'processes' | 'in-process';
 /** A booted system, however it runs. */
 export interface BootedSystem {
   mode: SystemMode;
-  access: SystemAccess;
+  access: TeamAccess;
   /** Says where Redis came from, or why the system runs in one process. */
   note: string;
   /** The processes, when `mode` is `processes`. */
@@ -38,14 +38,19 @@ const LOCAL_JOB_LOCK_MS = 5_000;
 
 /** Options of {@link bootSystem}. */
 export interface BootSystemOptions {
+  /** The team to run (default: the bundled example's, found from the working directory). */
+  team?: Team;
   redisUrl: string;
   namespace?: string;
-  /** The supervisor's port (default 4100; workers take the next three). */
+  /**
+   * The supervisor's port (default: the team's, 4100 for the bundled one); every service's port
+   * moves by as much (the bundled workers take the next three).
+   */
   port?: number;
   /** Force one process (no Redis needed). */
   inProcess?: boolean;
-  /** Reload the shop from the fixture, dropping refunds and emails of earlier runs (default false). */
-  resetShop?: boolean;
+  /** Seed the team's data afresh, dropping what earlier runs changed (default false). */
+  resetData?: boolean;
   /**
    * The environment the services start from and read their settings from (models, OTLP endpoint):
    * pass the caller's own environment (default: empty).
@@ -77,18 +82,19 @@ function logEvent(logger: Logger) {
 }
 
 /**
- * Boots the customer-service system the best way this machine allows: on the Redis at `redisUrl`;
- * else on a `redis-server` started here; else in one process without Redis (and says so). The shop
- * data is seeded from the bundled fixture. Service processes that crash are restarted (`restart`),
+ * Boots a team the best way this machine allows: on the Redis at `redisUrl`; else on a
+ * `redis-server` started here; else in one process without Redis (and says so). The team's data is
+ * seeded first (its `seed`, when it has one). Service processes that crash are restarted (`restart`),
  * and hold their jobs' locks for 5 s unless `SWITCHBOARD_JOB_LOCK_MS` says otherwise, so a crashed
  * service's running jobs move to its new process within seconds.
  */
 export async function bootSystem({
+  team: given,
   redisUrl,
   namespace = 'switchboard',
-  port = 4100,
+  port: supervisorPort,
   inProcess = false,
-  resetShop = false,
+  resetData = false,
   baseEnv = {},
   env = {},
   onLog,
@@ -96,9 +102,11 @@ export async function bootSystem({
   logger,
   onEvent = logEvent(logger),
 }: BootSystemOptions): Promise<BootedSystem> {
+  const team = given ?? (await loadTeam()).team;
+  const port = supervisorPort ?? team.supervisor.port;
   const redis = inProcess ? undefined : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
-    const system = await startInProcessSystem({
+    const system = await team.startInProcess({
       port,
       logger,
       model: (agent) => modelFor({ ...baseEnv, ...env }, agent),
@@ -114,18 +122,23 @@ export async function bootSystem({
       stop: () => system.stop(),
     };
   }
-  const connection = createRedisConnection({ url: redisUrl });
-  try {
-    await seedShop({ store: new RedisShopStore({ redis: connection, prefix: namespace }), reset: resetShop });
-  } finally {
-    await connection.quit();
+  if (team.seed) {
+    const connection = createRedisConnection({ url: redisUrl });
+    try {
+      const seeded = await team.seed({ redis: connection, namespace, reset: resetData });
+      if (seeded.kind === 'invalid') throw new Error(`The team's data is not valid: ${seeded.message}`);
+    } finally {
+      await connection.quit();
+    }
   }
+  const shift = port - team.supervisor.port;
   try {
     const launched = await launchSystem({
+      team,
       redisUrl,
       namespace,
       baseEnv,
-      ports: { supervisor: port, orders: port + 1, inventory: port + 2, comms: port + 3 },
+      ports: Object.fromEntries(teamServices(team).map((service) => [service.name, service.port + shift])),
       env: {
         SWITCHBOARD_SPAN_FILE: resolve('.switchboard/spans.jsonl'),
         // The jobs a crashed service was running move to its restarted process once their lock

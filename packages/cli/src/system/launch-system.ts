@@ -1,18 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { customerTokens, type SystemAccess, tokensToIds } from '@switchboard/customer-service/system';
-import { generateServiceKey, publicKeyOf } from '@switchboard/identity';
+import { generateServiceKey } from '@switchboard/identity';
+import {
+  serviceKeyEnvironment,
+  type Team,
+  type TeamAccess,
+  type TeamService,
+  teamEnvironment,
+  teamServices,
+  userTokens,
+} from '@switchboard/service/team';
+import { loadTeam } from '../team/load-team.ts';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
 import { type RunningService, type ServiceLogLine, ServiceProcess } from './service-process.ts';
 import type { SystemEvent, SystemGaveUp } from './system-event.ts';
-import { SYSTEM_SERVICES, type SystemService } from './system-services.ts';
 
 /** Options of {@link launchSystem}. */
 export interface LaunchSystemOptions {
+  /** The team whose services run (default: the bundled example's, found from the working directory). */
+  team?: Team;
   redisUrl: string;
   /** Redis key namespace of this system (default `switchboard`); a test uses a unique one. */
   namespace?: string;
-  /** Ports by service name (default 4100-4103); 0 is not allowed, the card needs the real port. */
+  /** Ports by service name (default: each service's own); 0 is not allowed, the card needs the real port. */
   ports?: Readonly<Record<string, number>>;
   /**
    * Processes per worker (default 1). Replica `n` (from 2) is named `<service>-<n>` and listens on
@@ -42,7 +52,7 @@ export interface LaunchSystemOptions {
 
 /** A running system. */
 export interface LaunchedSystem {
-  readonly access: SystemAccess;
+  readonly access: TeamAccess;
   /** The current process of each service (a restart replaces its entry). */
   readonly services: ReadonlyMap<string, RunningService>;
   /** Starts one service again (after it stopped), and waits until it is ready. */
@@ -59,7 +69,7 @@ export interface LaunchedSystem {
 const token = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
 
 /**
- * Starts the customer-service system: each service its own `node` child process (workers first,
+ * Starts a team: each service its own `node` child process running its entry file (workers first,
  * then the supervisor, which finds them in the registry), with fresh tokens and a fresh signing key
  * per service (all trusted by all), waiting until each logs that it is ready. With `restart`, a service that exits by itself is reported (`onEvent`) and
  * restarted with backoff, so the work queued for it is taken up again within seconds; one that
@@ -68,6 +78,7 @@ const token = (label: string) => `${label}-${randomBytes(18).toString('base64url
  * `bootSystem`), the end-to-end tests and the bench.
  */
 export async function launchSystem({
+  team: given,
   redisUrl,
   namespace = 'switchboard',
   ports = {},
@@ -80,31 +91,21 @@ export async function launchSystem({
   restart = false,
   onEvent,
 }: LaunchSystemOptions): Promise<LaunchedSystem> {
-  const access: SystemAccess = {
-    supervisorUrl: `http://127.0.0.1:${ports.supervisor ?? 4100}`,
-    ...customerTokens(() => token('cust')),
+  const team = given ?? (await loadTeam()).team;
+  const services = teamServices(team);
+  const access: TeamAccess = {
+    supervisorUrl: `http://127.0.0.1:${ports[team.supervisor.name] ?? team.supervisor.port}`,
+    ...userTokens(team.users, () => token('cust')),
     adminToken: token('ops'),
     // A fresh signing key per service, every start; every service trusts all their public keys.
     serviceKeys: Object.fromEntries(
-      SYSTEM_SERVICES.map(({ name }) => [
-        name,
-        generateServiceKey({ service: name, label: 'dev' }).privateKey,
-      ]),
+      services.map(({ name }) => [name, generateServiceKey({ service: name, label: 'dev' }).privateKey]),
     ),
     redisUrl,
     namespace,
   };
-  const common: Record<string, string> = {
-    REDIS_URL: redisUrl,
-    SWITCHBOARD_NAMESPACE: namespace,
-    SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: Object.values(access.serviceKeys).map(publicKeyOf) }),
-    SWITCHBOARD_CUSTOMER_TOKENS: Object.entries(tokensToIds(access.customers))
-      .map(([secret, id]) => `${secret}=${id}`)
-      .join(','),
-    SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,
-    ...env,
-  };
-  const portOf = (service: SystemService, replica: number) =>
+  const common: Record<string, string> = { ...teamEnvironment(access), ...env };
+  const portOf = (service: TeamService, replica: number) =>
     replica === 1
       ? (ports[service.name] ?? service.port)
       : (ports[`${service.name}-${replica}`] ?? (ports[service.name] ?? service.port) + 100 * (replica - 1));
@@ -116,7 +117,7 @@ export async function launchSystem({
         port: portOf(service, replica),
         env: {
           ...baseEnv,
-          SWITCHBOARD_SERVICE_KEY: JSON.stringify(access.serviceKeys[service.name]),
+          ...serviceKeyEnvironment(access, service.name),
           ...common,
           ...(serviceEnv[service.name] ?? {}),
         },
@@ -127,15 +128,14 @@ export async function launchSystem({
     onEvent,
   });
   try {
-    const workers = SYSTEM_SERVICES.filter((service) => service.name !== 'supervisor').flatMap((service) =>
+    const workers = team.workers.flatMap((service) =>
       Array.from({ length: Math.max(1, replicas[service.name] ?? 1) }, (_, i) => ({
         service,
         replica: i + 1,
       })),
     );
     await Promise.all(workers.map(({ service, replica }) => processes.start(service, replica)));
-    const supervisor = SYSTEM_SERVICES.find((service) => service.name === 'supervisor');
-    if (supervisor) await processes.start(supervisor, 1);
+    await processes.start(team.supervisor, 1);
   } catch (error) {
     await processes.stop();
     throw error;
@@ -145,7 +145,7 @@ export async function launchSystem({
     services: processes.services,
     restart: async (name) => {
       const [base = '', replica = '1'] = name.split(/-(?=\d+$)/);
-      const service = SYSTEM_SERVICES.find((entry) => entry.name === base);
+      const service = services.find((entry) => entry.name === base);
       if (!service) throw new Error(`There is no service "${name}".`);
       return processes.start(service, Number(replica));
     },

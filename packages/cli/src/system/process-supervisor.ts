@@ -1,13 +1,13 @@
+import type { TeamService } from '@switchboard/service/team';
 import { CliError } from '../errors.ts';
 import { CrashHistory, type ResolvedRestartPolicy } from './restart-policy.ts';
 import type { ServiceProcess } from './service-process.ts';
 import { describeExit, type SystemEvent, type SystemGaveUp, systemEvent } from './system-event.ts';
-import type { SystemService } from './system-services.ts';
 
 /** Options of {@link ProcessSupervisor}. */
 export interface ProcessSupervisorOptions {
   /** Spawns one process of a service (it is not ready yet). */
-  spawn: (service: SystemService, replica: number) => ServiceProcess;
+  spawn: (service: TeamService, replica: number) => ServiceProcess;
   readyTimeoutMs: number;
   /** How crashed services are restarted; without one they stay down. */
   policy: ResolvedRestartPolicy | undefined;
@@ -39,7 +39,7 @@ export class ProcessSupervisor {
   }
 
   /** Starts one process of a service, waits until it is ready, and watches it from then on. */
-  async start(service: SystemService, replica: number): Promise<ServiceProcess> {
+  async start(service: TeamService, replica: number): Promise<ServiceProcess> {
     const running = this.#spawn(service, replica);
     await running.ready(this.#o.readyTimeoutMs);
     this.#watch(running, service, replica);
@@ -56,14 +56,14 @@ export class ProcessSupervisor {
     return this.#stopping;
   }
 
-  #spawn(service: SystemService, replica: number): ServiceProcess {
+  #spawn(service: TeamService, replica: number): ServiceProcess {
     const running = this.#o.spawn(service, replica);
     // In the map from the start, so a stop while it starts stops it too.
     this.services.set(running.name, running);
     return running;
   }
 
-  #watch(running: ServiceProcess, service: SystemService, replica: number): void {
+  #watch(running: ServiceProcess, service: TeamService, replica: number): void {
     const { policy } = this.#o;
     if (!policy) return;
     void running.exited.then((exit) => {
@@ -95,7 +95,7 @@ export class ProcessSupervisor {
     });
   }
 
-  async #restart(service: SystemService, replica: number, crashes: number): Promise<void> {
+  async #restart(service: TeamService, replica: number, crashes: number): Promise<void> {
     const next = this.#spawn(service, replica);
     try {
       await next.ready(this.#o.readyTimeoutMs);

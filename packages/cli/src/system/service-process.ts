@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { TeamService } from '@switchboard/service/team';
 import { CliError } from '../errors.ts';
-import { type SystemService, serviceEntry } from './system-services.ts';
 
 /** One line a service logged, parsed when it was JSON. */
 export interface ServiceLogLine {
@@ -24,7 +24,7 @@ export interface RunningService {
 
 /** Options of {@link ServiceProcess}. */
 export interface ServiceProcessOptions {
-  service: SystemService;
+  service: TeamService;
   /** 1 for the first process of a service; replica `n` is named `<service>-<n>`. */
   replica: number;
   port: number;
@@ -52,7 +52,7 @@ export class ServiceProcess implements RunningService {
     this.name = replica === 1 ? service.name : `${service.name}-${replica}`;
     this.port = port;
     // An absolute entry, so the services start from any working directory.
-    this.child = spawn(process.execPath, [serviceEntry(service)], {
+    this.child = spawn(process.execPath, [service.entry], {
       cwd: process.cwd(),
       env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -13,8 +13,8 @@ import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 /** Options of {@link inProcessTarget}. */
 export interface InProcessTargetOptions {
   /**
-   * Starts the system under test, fresh for each case (e.g. `startInProcessSystem` of
-   * `@switchboard/customer-service/system`).
+   * Starts the system under test, fresh for each case (e.g. a team's `startInProcess`, see
+   * `@switchboard/service/team`).
    */
   startSystem: StartSystem;
   /** The agents' models (see `openModelSource`); closed with the target. */
@@ -71,11 +71,10 @@ function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undef
  * what reached the asker or the supervisor of another customer's data.
  *
  * @example
- * import { customerFootprints, startInProcessSystem } from '@switchboard/customer-service/system';
  * const target = inProcessTarget({
- *   startSystem: startInProcessSystem,
+ *   startSystem: team.startInProcess, // a team module's default export (`@switchboard/service/team`)
  *   models: await openModelSource({ model: 'offline' }),
- *   customers: customerFootprints(),
+ *   customers: team.evals?.users?.(),
  * });
  */
 export function inProcessTarget({

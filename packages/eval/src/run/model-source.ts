@@ -44,7 +44,7 @@ export function newCanary(): string {
  *
  * @example
  * const models = await openModelSource({ model: 'scripted' });
- * // ... startInProcessSystem({ model: (agent) => models.modelFor(agent), ... })
+ * // ... team.startInProcess({ model: (agent) => models.modelFor(agent), ... })
  * await models.close();
  */
 export async function openModelSource({

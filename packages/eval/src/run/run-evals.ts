@@ -29,7 +29,7 @@ export interface RunEvalsOptions {
  *
  * @example
  * const cases = await loadCases({ dir: 'evals' });
- * const target = inProcessTarget({ startSystem: startInProcessSystem, models: await openModelSource() });
+ * const target = inProcessTarget({ startSystem: team.startInProcess, models: await openModelSource() });
  * const report = await runEvals({ cases, target });
  * process.stdout.write(formatTerminalReport({ report }));
  */

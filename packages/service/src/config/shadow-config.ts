@@ -3,7 +3,7 @@ import type { ConfigProblem } from './config-error.ts';
 import { type ModelConfig, readModelConfig } from './model-config.ts';
 
 /**
- * An agent's shadow (see `@switchboard/a2a/shadow`): a candidate that gets a copy of a share of the
+ * An agent's shadow (see `@switchboard/shadow`): a candidate that gets a copy of a share of the
  * agent's new requests in the background and never answers. Off unless its variables are set.
  */
 export interface ShadowConfig {

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The folders of the workspace that the lint step's checks read, and the root files they need. */
-const TREES = ['packages', 'apps', 'bench', 'e2e', 'infra', 'tools'];
+const TREES = ['packages', 'apps', 'examples', 'bench', 'e2e', 'infra', 'tools'];
 const ROOT_FILES = [
   'package.json',
   'pnpm-workspace.yaml',
@@ -64,7 +73,7 @@ export class WorkspaceCopy {
   readonly root = mkdtempSync(join(tmpdir(), 'switchboard-architecture-'));
 
   constructor() {
-    for (const tree of TREES)
+    for (const tree of TREES.filter((name) => existsSync(join(REPO_ROOT, name))))
       cpSync(join(REPO_ROOT, tree), join(this.root, tree), {
         recursive: true,
         verbatimSymlinks: true,

@@ -1,0 +1,68 @@
+import { serviceOfKeyId, trustedKeys } from '@switchboard/identity';
+import { supervisorSkills } from '@switchboard/customer-service';
+import type { AgentSetup, ServiceContext } from '@switchboard/service';
+import type { SupervisorConfig } from './config.ts';
+import { discoverWorkers } from './discover-workers.ts';
+import { onceEach } from './worker-cards.ts';
+import { WorkerTools } from './worker-tools.ts';
+
+/** How often the supervisor re-reads the workers' cards from the registry. */
+const REFRESH_MS = 10_000;
+
+/**
+ * The supervisor service's composition, the one place a supervisor is assembled: finds the workers
+ * in the registry (each card signed by its own service's key from the trusted set, as
+ * `config.peerCards` asks), builds the supervisor agent over delegation tools on their queues
+ * (`WorkerTools`, refreshed every 10 s, waiting for a live replica), and its shadow. Its main and an
+ * in-process run of the team both serve it with `runAgentService`.
+ *
+ * @example
+ * await runAgentService({ config, approvalsBoard: true, setup: supervisorSetup(config) });
+ */
+export function supervisorSetup(config: SupervisorConfig): (context: ServiceContext) => Promise<AgentSetup> {
+  return async ({ registry, queue, signer, logger }) => {
+    const signatures = {
+      keys: trustedKeys({ source: config.trustedKeys, logger }).resolve,
+      policy: config.peerCards,
+      mayCardSign: (agent: string, kid: string) => serviceOfKeyId(kid) === agent,
+    };
+    const cardLogger = onceEach(logger);
+    const peers = await discoverWorkers({
+      registry,
+      names: config.workers,
+      timeoutMs: config.discoveryTimeoutMs,
+      logger: cardLogger,
+      signatures,
+    });
+    const workers = new WorkerTools(
+      {
+        registry,
+        queue,
+        names: config.workers,
+        hopTimeoutMs: config.hopTimeoutMs,
+        workerWaitMs: config.workerWaitMs,
+        signer,
+        signatures,
+        logger,
+        cardLogger,
+      },
+      peers,
+    );
+    const timer = setInterval(() => {
+      workers
+        .refresh()
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'could not refresh the workers from the registry'),
+        );
+    }, REFRESH_MS);
+    timer.unref();
+    const skills = supervisorSkills(workers.agent);
+    return {
+      agent: workers.agent,
+      currentAgent: () => workers.agent,
+      shadowAgent: () => workers.shadowAgent,
+      ...(skills ? { skills } : {}),
+      close: async () => clearInterval(timer),
+    };
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The customer-service shop as a team: what `switchboard dev`, `seed` and `eval` and the demo run.
+ * The launcher loads this module at run time (`--team`, or this one in the checkout by default).
+ */
+import { fileURLToPath } from 'node:url';
+import { isCustomerServiceError, RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { customerFootprints } from '@switchboard/customer-service/system';
+import { defineTeam, type TeamSeedOptions, type TeamSeedResult } from '@switchboard/service/team';
+import { startInProcessTeam } from './in-process-team.ts';
+import { SHOP_USERS } from './shop-users.ts';
+
+/** The file a service's process runs: its app's `./main` export. */
+const mainOf = (app: string) => fileURLToPath(import.meta.resolve(`${app}/main`));
+
+/** Loads the shop fixture (the bundled one, or `data`) into the Redis the services read. */
+async function seed({ redis, namespace, data, reset = false }: TeamSeedOptions): Promise<TeamSeedResult> {
+  try {
+    const result = await seedShop({
+      store: new RedisShopStore({ redis, prefix: namespace }),
+      ...(data === undefined ? {} : { fixture: data }),
+      reset,
+    });
+    return {
+      kind: 'seeded',
+      what: 'the shop',
+      summary: `${result.customers} customers, ${result.products} products, ${result.orders} orders, ${result.refunds} refunds; ${result.inserted} records were new`,
+      counts: { ...result },
+    };
+  } catch (error) {
+    if (isCustomerServiceError(error) && error.code === 'INVALID_FIXTURE')
+      return { kind: 'invalid', message: error.message };
+    throw error;
+  }
+}
+
+/** The customer-service team: three workers and the supervisor, on the bundled shop. */
+export default defineTeam({
+  title: 'customer-service system',
+  workers: [
+    { name: 'orders', entry: mainOf('@switchboard/orders'), port: 4101 },
+    { name: 'inventory', entry: mainOf('@switchboard/inventory'), port: 4102 },
+    { name: 'comms', entry: mainOf('@switchboard/comms'), port: 4103 },
+  ],
+  supervisor: { name: 'supervisor', entry: mainOf('@switchboard/supervisor'), port: 4100 },
+  users: SHOP_USERS,
+  seed,
+  startInProcess: startInProcessTeam,
+  evals: { cases: fileURLToPath(new URL('../../evals/', import.meta.url)), users: customerFootprints },
+  tryCommands: (access) => [
+    'switchboard ask "Where is my order A10086 and when will it arrive?"',
+    'switchboard ask "Please refund order A10086, the kettle arrived broken."',
+    'switchboard approvals list',
+    `switchboard ask --as C002 "Where is my order A10087?"   (you are customer ${access.customerId}; --as acts as another)`,
+    'switchboard trace last',
+  ],
+});

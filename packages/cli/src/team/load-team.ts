@@ -1,0 +1,90 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Team } from '@switchboard/service/team';
+import { CliError } from '../errors.ts';
+
+/** Where the bundled example's team module sits in a checkout of this repository. */
+export const BUNDLED_TEAM = join('examples', 'customer-service', 'team', 'src', 'team.ts');
+
+/** This checkout's root: the CLI's own repository (`packages/cli/src/team` → four folders up). */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Options of {@link loadTeam}. */
+export interface LoadTeamOptions {
+  /**
+   * `--team`: a team module (a `.ts` or `.js` file whose default export is a `Team`), or a folder
+   * holding one as `team.ts`, `src/team.ts` or `team/src/team.ts`. Default: the bundled example's,
+   * found from `cwd` upwards, else in this CLI's checkout.
+   */
+  team?: string | undefined;
+  /** Where a relative `team` and the search for the bundled one start (default: the current directory). */
+  cwd?: string;
+}
+
+/** A team, and the module it was loaded from. */
+export interface LoadedTeam {
+  team: Team;
+  module: string;
+}
+
+const CANDIDATES = ['team.ts', join('src', 'team.ts'), join('team', 'src', 'team.ts')];
+
+/** The team module a path names: the file itself, or the first candidate in the folder. */
+function moduleAt(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  if (statSync(path).isFile()) return path;
+  return CANDIDATES.map((candidate) => join(path, candidate)).find((file) => existsSync(file));
+}
+
+/** The bundled example's team module, in `from` or a folder above it. */
+function bundledFrom(from: string): string | undefined {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, BUNDLED_TEAM))) return join(dir, BUNDLED_TEAM);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+const looksLikeTeam = (value: unknown): value is Team => {
+  const team = value as Partial<Team> | undefined;
+  return (
+    typeof team === 'object' &&
+    team !== null &&
+    Array.isArray(team.workers) &&
+    typeof team.supervisor?.name === 'string' &&
+    typeof team.startInProcess === 'function'
+  );
+};
+
+/**
+ * Loads the team a command runs, at run time (`import()` of its module): the CLI depends on no team.
+ * Throws `CliError` `NO_TEAM` saying what to pass when there is none, or when the module's default
+ * export is not a team.
+ */
+export async function loadTeam({ team, cwd = process.cwd() }: LoadTeamOptions = {}): Promise<LoadedTeam> {
+  const module =
+    team === undefined ? (bundledFrom(cwd) ?? bundledFrom(REPO_ROOT)) : moduleAt(resolve(cwd, team));
+  if (!module) {
+    throw new CliError('NO_TEAM', {
+      message:
+        team === undefined
+          ? `No team to run: there is no ${BUNDLED_TEAM} in ${cwd} or a folder above it. Pass --team <dir-or-module>: a team module (its default export is defineTeam({...}) of @switchboard/service/team), or the folder that holds it as team.ts or src/team.ts.`
+          : `No team at ${team}: pass a team module (a .ts file whose default export is defineTeam({...}) of @switchboard/service/team), or the folder that holds it as team.ts or src/team.ts.`,
+    });
+  }
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(pathToFileURL(module).href)) as { default?: unknown };
+  } catch (error) {
+    throw new CliError('NO_TEAM', {
+      message: `The team module ${relative(cwd, module) || module} failed to load: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  if (!looksLikeTeam(loaded.default)) {
+    throw new CliError('NO_TEAM', {
+      message: `${relative(cwd, module) || module} is not a team module: its default export must be defineTeam({ workers, supervisor, users, startInProcess, … }) of @switchboard/service/team.`,
+    });
+  }
+  return { team: loaded.default, module };
+}
