@@ -10,12 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import {
-  BULLMQ_BINDING,
-  defaultQueueAddress,
-  queueUrl,
-  ReplyWriter,
-} from '@switchboard/a2a-bullmq';
+import { BULLMQ_BINDING, defaultQueueAddress, queueUrl, ReplyWriter } from '@switchboard/a2a-bullmq';
 import { argumentsHash, silentLogger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { AgentRegistry } from '@switchboard/delegate';

@@ -1,4 +1,4 @@
-import { readRedisConfig } from '@switchboard/service';
+import { readRedisConfig } from '@switchboard/config';
 import { describe, expect, it } from 'vitest';
 import { composeValidator, environmentOf, errorLines } from './support/compose.ts';
 import { readRepoFile } from './support/paths.ts';

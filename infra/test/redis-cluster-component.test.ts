@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadServiceConfig } from '@switchboard/service';
+import { ConfigError } from '@switchboard/config';
+import { loadServiceConfig } from '@switchboard/service';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   containerEnv,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { TeamAccess } from '@switchboard/service/team';
+import type { TeamAccess } from '@switchboard/team';
 import { z } from 'zod';
 import { CliError } from './errors.ts';
 

@@ -1,5 +1,5 @@
-/** @deprecated The access of a running team: use `TeamAccess` of `@switchboard/service/team`. */
-export type { TeamAccess as SystemAccess } from '@switchboard/service/team';
+/** @deprecated The access of a running team: use `TeamAccess` of `@switchboard/team`. */
+export type { TeamAccess as SystemAccess } from '@switchboard/team';
 export type { ResolvedSetting, ResolveSettingsOptions, SupervisorSetting } from './config.ts';
 export { resolveSettings, SUPERVISOR_SETTINGS } from './config.ts';
 export { DEV_FILE, DevFile, devSettings, readDevFile, writeDevFile } from './dev-file.ts';

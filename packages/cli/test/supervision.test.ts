@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedisConnection } from '@switchboard/redis';
 import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LaunchedSystem, launchSystem } from '../src/system/launch-system.ts';
 import { describeSystemEvent, type SystemEvent } from '../src/system/system-event.ts';

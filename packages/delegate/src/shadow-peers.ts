@@ -1,10 +1,5 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import {
-  BULLMQ_BINDING,
-  parseQueueUrl,
-  type QueueAddress,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { BULLMQ_BINDING, parseQueueUrl, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { DelegateError } from './errors.ts';
 
 const SHADOW_SUFFIX = '.shadow';

@@ -1,11 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler, TaskStore } from '@a2a-js/sdk/server';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  type QueueAddress,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, type QueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import { type IntentStore, type Logger, stderrLogger } from '@switchboard/agent';
 import type { AgentRegistry, Registration } from '@switchboard/delegate';
 import {

@@ -2,23 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, JsonRpcTransportFactory, type RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { PrincipalUser, staticTokenAuthenticator } from '@switchboard/identity';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type A2aHttpServer,
-  a2aHttpInterfaces,
-  createA2aHttpApp,
-  startA2aHttpServer,
-} from '../src/http.ts';
+import { type A2aHttpServer, a2aHttpInterfaces, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
 import { buildAgentCard, createAgentHandler, deduplicateMessages } from '../src/index.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
 import { keysOf, testRedis } from './support/redis.ts';

@@ -23,12 +23,7 @@ import * as Sdk03 from 'a2a-sdk-03/client';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  a2aHttpInterfaces,
-  agentCardRoute,
-  createA2aHttpApp,
-  startA2aHttpServer,
-} from '../src/http.ts';
+import { a2aHttpInterfaces, agentCardRoute, createA2aHttpApp, startA2aHttpServer } from '../src/http.ts';
 import { buildAgentCard, createAgentHandler } from '../src/index.ts';
 import { type Host, partsText, sendTask, startHost } from './support/http-host.ts';
 import { refundTool } from './support/refund-tool.ts';

@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { MemoryIntentStore, silentLogger } from '@switchboard/agent';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildAgentCard, deduplicateMessages, SwitchboardAgentExecutor } from '../src/index.ts';

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { AgentRegistry, clientForAgent } from '@switchboard/delegate';

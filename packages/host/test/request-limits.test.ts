@@ -10,12 +10,7 @@ import { type ChatModel, type ChatRequest, defineAgent, streamFromResponse } fro
 import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { sendMessageRequest, textPart, userMessage } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  type AgentHost,
-  type HostLimits,
-  hostAgent,
-  RedisLimitCounters,
-} from '../src/index.ts';
+import { type AgentHost, type HostLimits, hostAgent, RedisLimitCounters } from '../src/index.ts';
 import { keysOf, testRedis } from './support/redis.ts';
 
 const redis = testRedis();

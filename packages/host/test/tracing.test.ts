@@ -24,12 +24,7 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import {
-  A2aQueueServer,
-  BULLMQ_BINDING,
-  QueueTransportFactory,
-  queueUrl,
-} from '@switchboard/a2a-bullmq';
+import { A2aQueueServer, BULLMQ_BINDING, QueueTransportFactory, queueUrl } from '@switchboard/a2a-bullmq';
 import {
   type AgentTracer,
   defineAgent,

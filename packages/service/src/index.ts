@@ -1,12 +1,20 @@
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+export type { ConfigProblem, ModelConfig } from '@switchboard/config';
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+export {
+  ConfigError,
+  createModel,
+  DEFAULT_OPENAI_MODEL,
+  readModelConfig,
+  readRedisConfig,
+} from '@switchboard/config';
 export type { CardConfig } from './config/card-config.ts';
-export type { ConfigProblem } from './config/config-error.ts';
-export { ConfigError } from './config/config-error.ts';
-export type { ModelConfig } from './config/model-config.ts';
-export { DEFAULT_OPENAI_MODEL, readModelConfig } from './config/model-config.ts';
-export { readRedisConfig } from './config/redis-config.ts';
 export type { LoadServiceConfigOptions, ServiceConfig } from './config/service-config.ts';
 export { loadServiceConfig } from './config/service-config.ts';
-export { createModel } from './create-model.ts';
 export type { ExitWithParentOptions, ParentWatch } from './exit-with-parent.ts';
 export { DrainTimeoutError, exitWithParent, watchParent } from './exit-with-parent.ts';
 export { LogAuditSink } from './log-audit-sink.ts';

@@ -1,4 +1,4 @@
-import { ConfigError } from './config/config-error.ts';
+import { ConfigError } from '@switchboard/config';
 
 /** The exit code of a service that cannot start: a wrong setting, or a dependency it cannot reach. */
 const CANNOT_START = 2;

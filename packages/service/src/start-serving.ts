@@ -1,5 +1,6 @@
 import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
+import { createModel } from '@switchboard/config';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -26,7 +27,6 @@ import {
   redactUrl,
 } from '@switchboard/redis';
 import { createLogger, type Telemetry } from '@switchboard/telemetry';
-import { createModel } from './create-model.ts';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';

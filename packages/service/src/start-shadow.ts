@@ -1,5 +1,6 @@
 import type { QueueAddress } from '@switchboard/a2a-bullmq';
 import type { Agent, AgentTracer, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+import { createModel } from '@switchboard/config';
 import { shadowQueueAddress } from '@switchboard/delegate';
 import { type AgentHost, hostAgent, type RunStateStore } from '@switchboard/host';
 import type { Authenticator } from '@switchboard/identity';
@@ -13,7 +14,6 @@ import {
   startShadowWorker,
 } from '@switchboard/shadow';
 import type { ShadowConfig } from './config/shadow-config.ts';
-import { createModel } from './create-model.ts';
 
 /** A service's shadow: the tap its host copies through, and the worker that runs the copies. */
 export interface ServiceShadow {

@@ -1,11 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { buildAgentCard } from '@switchboard/host';
-import { type SkillSpec } from '@switchboard/protocol';
-import { acceptPeerCards } from '@switchboard/delegate';
-import { a2aHttpInterfaces } from '@switchboard/host/http';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl } from '@switchboard/a2a-bullmq';
 import type { Agent } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/offline-model';
 import { renderAgentCard } from '@switchboard/cards';
 import {
   COMMS_SKILLS,
@@ -16,6 +11,11 @@ import {
   MemoryShopStore,
   ORDERS_SKILLS,
 } from '@switchboard/customer-service';
+import { acceptPeerCards } from '@switchboard/delegate';
+import { buildAgentCard } from '@switchboard/host';
+import { a2aHttpInterfaces } from '@switchboard/host/http';
+import { OfflineModel } from '@switchboard/offline-model';
+import type { SkillSpec } from '@switchboard/protocol';
 import { supervisorAgent } from '@switchboard/supervisor';
 
 /** Where the committed cards live, relative to the repository root. */

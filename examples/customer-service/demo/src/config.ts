@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type ModelConfig, readModelConfig } from '@switchboard/service';
+import { type ModelConfig, readModelConfig } from '@switchboard/config';
 import { z } from 'zod';
 
 /** The agents of the system, in the order the demo names them. */

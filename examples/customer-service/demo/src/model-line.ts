@@ -1,4 +1,4 @@
-import type { ModelConfig } from '@switchboard/service';
+import type { ModelConfig } from '@switchboard/config';
 
 const OFFLINE = 'the offline planner (deterministic, no network, not an LLM)';
 const HOW_TO_SWITCH =

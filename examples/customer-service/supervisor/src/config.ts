@@ -1,5 +1,6 @@
+import { ConfigError } from '@switchboard/config';
 import { PEER_CARD_POLICIES, type PeerCardPolicy } from '@switchboard/delegate';
-import { ConfigError, loadServiceConfig, type ServiceConfig } from '@switchboard/service';
+import { loadServiceConfig, type ServiceConfig } from '@switchboard/service';
 import { z } from 'zod';
 
 /** The supervisor's configuration: the common service settings plus the workers it waits for. */

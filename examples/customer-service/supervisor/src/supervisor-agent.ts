@@ -1,7 +1,7 @@
-import type { SkillSpec } from '@switchboard/protocol';
-import { type DelegationToolsOptions, delegationTools } from '@switchboard/delegate';
 import type { Agent } from '@switchboard/agent';
 import { createSupervisorAgent, supervisorSkills } from '@switchboard/customer-service';
+import { type DelegationToolsOptions, delegationTools } from '@switchboard/delegate';
+import type { SkillSpec } from '@switchboard/protocol';
 
 /**
  * The supervisor agent over one delegation tool per worker skill (`delegationTools` of the peers'

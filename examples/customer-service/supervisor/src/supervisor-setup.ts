@@ -1,5 +1,5 @@
-import { serviceOfKeyId, trustedKeys } from '@switchboard/identity';
 import { supervisorSkills } from '@switchboard/customer-service';
+import { serviceOfKeyId, trustedKeys } from '@switchboard/identity';
 import type { AgentSetup, ServiceContext } from '@switchboard/service';
 import type { SupervisorConfig } from './config.ts';
 import { discoverWorkers } from './discover-workers.ts';

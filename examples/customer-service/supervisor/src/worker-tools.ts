@@ -1,10 +1,14 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import type { ServiceSigner } from '@switchboard/identity';
-import { type PeerCardSignatures, shadowPeerCard } from '@switchboard/delegate';
-import { type AgentRegistry, clientFromRegistryEntry } from '@switchboard/delegate';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
+import {
+  type AgentRegistry,
+  clientFromRegistryEntry,
+  type PeerCardSignatures,
+  shadowPeerCard,
+} from '@switchboard/delegate';
+import type { ServiceSigner } from '@switchboard/identity';
 import { supervisorAgent } from './supervisor-agent.ts';
 import { findWorkers, onceEach, workerCards } from './worker-cards.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from '@switchboard/config';
 import { generateServiceKey } from '@switchboard/identity';
-import { ConfigError } from '@switchboard/service';
 import { describe, expect, it } from 'vitest';
 import { loadSupervisorConfig } from '../src/config.ts';
 

@@ -1,18 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import {
-  generateServiceKey,
-  MemoryReplayGuard,
-  publicKeyOf,
-  serviceAssertionAuthenticator,
-  serviceSigner,
-  trustedKeys,
-} from '@switchboard/identity';
-import { hostAgent } from '@switchboard/host';
-import { type SkillSpec } from '@switchboard/protocol';
-import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { type Agent, MemoryIntentStore } from '@switchboard/agent';
-import { OfflineModel } from '@switchboard/offline-model';
 import {
   COMMS_SKILLS,
   createCommsAgent,
@@ -23,14 +11,26 @@ import {
   ORDERS_SKILLS,
   seedShop,
 } from '@switchboard/customer-service';
+import { hostAgent } from '@switchboard/host';
+import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
+import {
+  generateServiceKey,
+  MemoryReplayGuard,
+  publicKeyOf,
+  serviceAssertionAuthenticator,
+  serviceSigner,
+  trustedKeys,
+} from '@switchboard/identity';
+import { OfflineModel } from '@switchboard/offline-model';
+import type { SkillSpec } from '@switchboard/protocol';
+import { supervisorAgent } from '@switchboard/supervisor';
 import {
   type InProcessTeam,
   type TeamAccess,
   type TeamInProcessOptions,
   tokensToIds,
   userTokens,
-} from '@switchboard/service/team';
-import { supervisorAgent } from '@switchboard/supervisor';
+} from '@switchboard/team';
 import { SHOP_USERS } from './shop-users.ts';
 import { startTeamOnRedis } from './team-on-redis.ts';
 import { withTools } from './with-tools.ts';

@@ -1,5 +1,5 @@
 import { bundledShopFixture, DEFAULT_CUSTOMER, ShopFixture } from '@switchboard/customer-service';
-import type { TeamUsers } from '@switchboard/service/team';
+import type { TeamUsers } from '@switchboard/team';
 
 /** The customers of the bundled shop: who a local run can be used as, Ada Lovelace (C001) by default. */
 export const SHOP_USERS: TeamUsers = {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { generateServiceKey } from '@switchboard/identity';
-import { createRedisConnection, scanKeys } from '@switchboard/redis';
 import { type AnyTool, noopTracer } from '@switchboard/agent';
 import { COMMS_SERVICE, commsSetup } from '@switchboard/comms/setup';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { generateServiceKey } from '@switchboard/identity';
 import { INVENTORY_SERVICE, inventorySetup } from '@switchboard/inventory/setup';
 import { ORDERS_SERVICE, ordersSetup } from '@switchboard/orders/setup';
+import { createRedisConnection, scanKeys } from '@switchboard/redis';
 import {
   type AgentSetup,
   loadServiceConfig,
@@ -15,6 +15,7 @@ import {
   type ServiceConfig,
   type ServiceContext,
 } from '@switchboard/service';
+import { loadSupervisorConfig, supervisorSetup } from '@switchboard/supervisor';
 import {
   type InProcessTeam,
   serviceKeyEnvironment,
@@ -22,8 +23,7 @@ import {
   type TeamInProcessOptions,
   teamEnvironment,
   userTokens,
-} from '@switchboard/service/team';
-import { loadSupervisorConfig, supervisorSetup } from '@switchboard/supervisor';
+} from '@switchboard/team';
 import { SHOP_USERS } from './shop-users.ts';
 import { withTools } from './with-tools.ts';
 

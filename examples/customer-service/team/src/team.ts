@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { isCustomerServiceError, RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { defineTeam, type TeamSeedOptions, type TeamSeedResult } from '@switchboard/service/team';
+import { defineTeam, type TeamSeedOptions, type TeamSeedResult } from '@switchboard/team';
 import { startInProcessTeam } from './in-process-team.ts';
 import { SHOP_USERS } from './shop-users.ts';
 

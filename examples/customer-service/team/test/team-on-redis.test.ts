@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { MemoryAuditSink, silentLogger } from '@switchboard/agent';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { createRedisConnection, scanKeys } from '@switchboard/redis';
-import { MemoryAuditSink, silentLogger } from '@switchboard/agent';
-import type { InProcessTeam } from '@switchboard/service/team';
+import type { InProcessTeam } from '@switchboard/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessTeam } from '../src/in-process-team.ts';
 

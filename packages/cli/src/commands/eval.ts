@@ -19,7 +19,7 @@ import {
   runEvals,
   SUITES,
 } from '@switchboard/eval';
-import type { Team } from '@switchboard/service/team';
+import type { Team } from '@switchboard/team';
 import { connectSupervisor } from '../a2a/supervisor-client.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';

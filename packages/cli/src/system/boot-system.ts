@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { createRedisConnection } from '@switchboard/redis';
 import type { Logger } from '@switchboard/agent';
-import { ConfigError, createModel, readModelConfig } from '@switchboard/service';
-import { type Team, type TeamAccess, teamServices } from '@switchboard/service/team';
+import { ConfigError, createModel, readModelConfig } from '@switchboard/config';
+import { createRedisConnection } from '@switchboard/redis';
+import { type Team, type TeamAccess, teamServices } from '@switchboard/team';
 import { loadTeam } from '../team/load-team.ts';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';

@@ -8,7 +8,7 @@ import {
   teamEnvironment,
   teamServices,
   userTokens,
-} from '@switchboard/service/team';
+} from '@switchboard/team';
 import { loadTeam } from '../team/load-team.ts';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';

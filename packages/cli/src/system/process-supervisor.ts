@@ -1,4 +1,4 @@
-import type { TeamService } from '@switchboard/service/team';
+import type { TeamService } from '@switchboard/team';
 import { CliError } from '../errors.ts';
 import { CrashHistory, type ResolvedRestartPolicy } from './restart-policy.ts';
 import type { ServiceProcess } from './service-process.ts';

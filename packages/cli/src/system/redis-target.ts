@@ -1,5 +1,5 @@
+import { type ConfigProblem, readRedisConfig } from '@switchboard/config';
 import { type RedisConnectionOptions, redactUrl } from '@switchboard/redis';
-import { type ConfigProblem, readRedisConfig } from '@switchboard/service';
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { TeamService } from '@switchboard/service/team';
+import type { TeamService } from '@switchboard/team';
 import { CliError } from '../errors.ts';
 
 /** One line a service logged, parsed when it was JSON. */

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Team } from '@switchboard/service/team';
+import type { Team } from '@switchboard/team';
 import { CliError } from '../errors.ts';
 
 /** Where the bundled example's team module sits in a checkout of this repository. */
@@ -68,8 +68,8 @@ export async function loadTeam({ team, cwd = process.cwd() }: LoadTeamOptions = 
     throw new CliError('NO_TEAM', {
       message:
         team === undefined
-          ? `No team to run: there is no ${BUNDLED_TEAM} in ${cwd} or a folder above it. Pass --team <dir-or-module>: a team module (its default export is defineTeam({...}) of @switchboard/service/team), or the folder that holds it as team.ts or src/team.ts.`
-          : `No team at ${team}: pass a team module (a .ts file whose default export is defineTeam({...}) of @switchboard/service/team), or the folder that holds it as team.ts or src/team.ts.`,
+          ? `No team to run: there is no ${BUNDLED_TEAM} in ${cwd} or a folder above it. Pass --team <dir-or-module>: a team module (its default export is defineTeam({...}) of @switchboard/team), or the folder that holds it as team.ts or src/team.ts.`
+          : `No team at ${team}: pass a team module (a .ts file whose default export is defineTeam({...}) of @switchboard/team), or the folder that holds it as team.ts or src/team.ts.`,
     });
   }
   let loaded: { default?: unknown };
@@ -83,7 +83,7 @@ export async function loadTeam({ team, cwd = process.cwd() }: LoadTeamOptions = 
   }
   if (!looksLikeTeam(loaded.default)) {
     throw new CliError('NO_TEAM', {
-      message: `${relative(cwd, module) || module} is not a team module: its default export must be defineTeam({ workers, supervisor, users, startInProcess, … }) of @switchboard/service/team.`,
+      message: `${relative(cwd, module) || module} is not a team module: its default export must be defineTeam({ workers, supervisor, users, startInProcess, … }) of @switchboard/team.`,
     });
   }
   return { team: loaded.default, module };

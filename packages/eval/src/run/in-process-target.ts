@@ -14,7 +14,7 @@ import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 export interface InProcessTargetOptions {
   /**
    * Starts the system under test, fresh for each case (e.g. a team's `startInProcess`, see
-   * `@switchboard/service/team`).
+   * `@switchboard/team`).
    */
   startSystem: StartSystem;
   /** The agents' models (see `openModelSource`); closed with the target. */
@@ -72,7 +72,7 @@ function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undef
  *
  * @example
  * const target = inProcessTarget({
- *   startSystem: team.startInProcess, // a team module's default export (`@switchboard/service/team`)
+ *   startSystem: team.startInProcess, // a team module's default export (`@switchboard/team`)
  *   models: await openModelSource({ model: 'offline' }),
  *   customers: team.evals?.users?.(),
  * });

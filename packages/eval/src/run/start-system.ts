@@ -37,6 +37,6 @@ export interface StartedSystem {
 /**
  * Starts a fresh system in this process for one case: a supervisor agent over A2A HTTP and the worker
  * agents it delegates to, with clean data. The team supplies it (`startInProcess` of a team module,
- * `@switchboard/service/team`), so the eval runner depends on no domain.
+ * `@switchboard/team`), so the eval runner depends on no domain.
  */
 export type StartSystem = (options: StartSystemOptions) => Promise<StartedSystem>;

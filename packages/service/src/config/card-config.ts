@@ -1,5 +1,5 @@
+import type { ConfigProblem } from '@switchboard/config';
 import { UNVERSIONED_CARD_SHAPES, type UnversionedCardShape } from '@switchboard/host/http';
-import type { ConfigProblem } from './config-error.ts';
 
 /** How a service publishes its agent card. */
 export interface CardConfig {

@@ -1,5 +1,5 @@
+import type { ConfigProblem } from '@switchboard/config';
 import { JwtAuthenticatorOptions } from '@switchboard/identity';
-import type { ConfigProblem } from './config-error.ts';
 
 /** The variable of each identity provider option. */
 const VARIABLES = {

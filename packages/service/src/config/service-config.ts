@@ -1,5 +1,17 @@
 import { hostname } from 'node:os';
 import {
+  ConfigError,
+  type ConfigProblem,
+  HttpUrl,
+  Millis,
+  type ModelConfig,
+  Port,
+  readModelConfig,
+  readRedisConfig,
+  TokenList,
+  WholeNumber,
+} from '@switchboard/config';
+import {
   type JwtAuthenticatorOptions,
   type ServicePrivateKey,
   staticTokenProblems,
@@ -9,11 +21,7 @@ import type { RedisConnectionOptions } from '@switchboard/redis';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { type CardConfig, readCardConfig } from './card-config.ts';
-import { ConfigError, type ConfigProblem } from './config-error.ts';
-import { HttpUrl, Millis, Port, TokenList, WholeNumber } from './env-values.ts';
-import { type ModelConfig, readModelConfig } from './model-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
-import { readRedisConfig } from './redis-config.ts';
 import { readServiceKeysConfig } from './service-keys-config.ts';
 import { readShadowConfig, type ShadowConfig } from './shadow-config.ts';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ConfigProblem } from '@switchboard/config';
 import {
   ownKeyProblem,
   readServiceKey,
@@ -7,7 +8,6 @@ import {
   type ServicePrivateKey,
   type TrustedKeysSource,
 } from '@switchboard/identity';
-import type { ConfigProblem } from './config-error.ts';
 
 /** How a service proves itself to its peers and checks theirs. */
 export interface ServiceKeysConfig {

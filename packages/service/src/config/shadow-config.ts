@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { ConfigProblem } from './config-error.ts';
-import { type ModelConfig, readModelConfig } from './model-config.ts';
+import type { ConfigProblem } from '@switchboard/config';
+import { type ModelConfig, readModelConfig } from '@switchboard/config';
 
 /**
  * An agent's shadow (see `@switchboard/shadow`): a candidate that gets a copy of a share of the

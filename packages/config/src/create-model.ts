@@ -1,7 +1,7 @@
 import type { ChatModel } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/offline-model';
 import { OpenAIChatModel } from '@switchboard/openai';
-import type { ModelConfig } from './config/model-config.ts';
+import type { ModelConfig } from './model-config.ts';
 
 /** The model of a service and a line that says which it is, for the startup log. */
 export function createModel(config: ModelConfig): { model: ChatModel; label: string } {

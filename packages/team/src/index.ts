@@ -1,3 +1,5 @@
+// A team as code: what a launcher (`switchboard dev`, `switchboard eval`) needs of a team to run it, in
+// processes or in one process, and the environment each of its services gets.
 export type {
   InProcessTeam,
   Team,

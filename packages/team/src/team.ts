@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
+import type { AnyTool, AuditSink, ChatModel, Logger } from '@switchboard/agent';
 import type { ServicePrivateKey } from '@switchboard/identity';
 import type { RedisConnection } from '@switchboard/redis';
-import type { AnyTool, AuditSink, ChatModel, Logger } from '@switchboard/agent';
 
 /**
  * A service of a team, as a launcher starts it: one `node <entry>` process per replica, which reads
