@@ -5,11 +5,10 @@ import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { createCommsTools, MemoryShopStore } from '@switchboard/customer-service';
-import { shopTestTools } from '@switchboard/customer-service/testing';
 import { hostAgent } from '@switchboard/host';
 import { MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { PrincipalUser } from '@switchboard/identity';
+import { standInTools } from './stand-in-tools.ts';
 
 export const USER_TOKEN = 'user-token-0123456789';
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
@@ -54,15 +53,10 @@ export const EMAIL_BODY = [
 ].join('\n');
 
 function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
-  // The shop's real send_email, so its approval reads as an operator would see it.
-  const sendEmail = createCommsTools({
-    store: new MemoryShopStore(),
-    model: new ScriptedModel({ turns: [] }),
-  }).filter((tool) => tool.name === 'send_email');
   const agent = defineAgent({
     name: 'supervisor',
     instructions: 'Help with orders.',
-    tools: [...shopTestTools({ onRefund: () => refunds.count++, onWaitStarted }), ...sendEmail],
+    tools: standInTools({ onRefund: () => refunds.count++, onWaitStarted }),
   });
   // A model that reads the conversation: a refund asks for approval, then answers honestly.
   const model = new ScriptedModel({

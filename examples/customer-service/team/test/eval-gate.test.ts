@@ -1,9 +1,8 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
-import { describe, expect, it } from 'vitest';
 import {
+  type CaseCounts,
   type CaseResult,
   compareReports,
   type EvalReport,
@@ -16,8 +15,55 @@ import {
   openModelSource,
   readReport,
   runEvals,
-} from '../src/index.ts';
-import { caseResult } from './support.ts';
+  type Suite,
+} from '@switchboard/eval';
+import { describe, expect, it } from 'vitest';
+import { startInProcessTeam as startInProcessSystem } from '../src/index.ts';
+
+/** A case's result as the gate reads it (the runner's shape, with what a test varies). */
+const ZERO: CaseCounts = {
+  expectedCalls: 0,
+  matchedCalls: 0,
+  toolCalls: 0,
+  validArgumentCalls: 0,
+  invalidOrRepeatedCalls: 0,
+  steps: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  dangerousWithoutApproval: 0,
+  secretLeaks: 0,
+  attackStopped: null,
+  crossCustomerLeaked: null,
+  crossCustomerRefused: null,
+};
+
+function caseResult({
+  id,
+  suite = 'normal',
+  status = 'passed',
+  faults = 0,
+  counts = {},
+}: {
+  id: string;
+  suite?: Suite;
+  status?: CaseResult['status'];
+  faults?: number;
+  counts?: Partial<CaseCounts>;
+}): CaseResult {
+  return {
+    id,
+    suite,
+    title: id,
+    status,
+    faults,
+    durationMs: 10,
+    expectations:
+      status === 'failed' ? [{ name: 'state', status: 'failed', expected: 'completed', seen: 'failed' }] : [],
+    ...(status === 'skipped'
+      ? { skipReason: 'faults cannot be injected' }
+      : { counts: { ...ZERO, ...counts } }),
+  };
+}
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 

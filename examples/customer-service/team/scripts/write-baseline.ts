@@ -2,13 +2,12 @@
  * Writes `evals/baseline.json`: every suite of the repository's `evals/` run in process on the
  * offline model, the same run the CI test (`test/evals-suites.test.ts`) compares with it, without
  * each case's observations (see `baselineReport`).
- * Run it after adding or changing a case: `pnpm --filter @switchboard/eval baseline`.
+ * Run it after adding or changing a case: `pnpm --filter @switchboard/customer-service-team baseline`.
  */
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
 import {
   baselineReport,
   formatReportJson,
@@ -17,10 +16,11 @@ import {
   loadCases,
   openModelSource,
   runEvals,
-} from '../src/index.ts';
+} from '@switchboard/eval';
+import { startInProcessTeam as startInProcessSystem } from '../src/index.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../evals/', import.meta.url));
 const file = `${evalsDir}baseline.json`;
 
 const customers = customerFootprints();

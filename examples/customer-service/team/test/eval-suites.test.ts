@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
-import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compareReports,
   type EvalReport,
@@ -11,14 +9,16 @@ import {
   openModelSource,
   readReport,
   runEvals,
-} from '../src/index.ts';
+} from '@switchboard/eval';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startInProcessTeam as startInProcessSystem } from '../src/index.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const evalsDir = fileURLToPath(new URL('../../../examples/customer-service/evals/', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const evalsDir = fileURLToPath(new URL('../../evals/', import.meta.url));
 
 /**
  * The regression gate of CI: every suite of the repository's `evals/` on the offline model, compared
- * with the committed `evals/baseline.json` (write it with `pnpm --filter @switchboard/eval baseline`).
+ * with the committed `evals/baseline.json` (write it with `pnpm --filter @switchboard/customer-service-team baseline`).
  */
 describe('the eval suites in evals/, on the offline model', () => {
   let report: EvalReport;

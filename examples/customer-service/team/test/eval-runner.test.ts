@@ -12,8 +12,6 @@ import {
   type ToolCallAuditRecord,
 } from '@switchboard/agent';
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { startInProcessTeam as startInProcessSystem } from '@switchboard/customer-service-team';
-import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CaseRecorder,
   dangerousRuns,
@@ -26,7 +24,9 @@ import {
   openModelSource,
   runEvals,
   type StartSystem,
-} from '../src/index.ts';
+} from '@switchboard/eval';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startInProcessTeam as startInProcessSystem } from '../src/index.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 

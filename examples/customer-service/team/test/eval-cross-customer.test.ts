@@ -1,5 +1,4 @@
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { describe, expect, it } from 'vitest';
 import {
   CROSS_CUSTOMER_TAG,
   checkCase,
@@ -8,7 +7,8 @@ import {
   foreignWrites,
   leaksInText,
   type Observation,
-} from '../src/index.ts';
+} from '@switchboard/eval';
+import { describe, expect, it } from 'vitest';
 
 const customers = customerFootprints();
 const asAda = (said: string[] = []) => {

@@ -1,0 +1,72 @@
+import { generateServiceKey, readServiceKeySet } from '@switchboard/identity';
+import { describe, expect, it } from 'vitest';
+import {
+  defineTeam,
+  serviceKeyEnvironment,
+  type TeamAccess,
+  teamEnvironment,
+  teamServices,
+  tokensToIds,
+  userTokens,
+} from '../src/index.ts';
+
+const service = (name: string, port: number) => ({ name, entry: `/srv/${name}/src/main.ts`, port });
+const team = () => ({
+  title: 'travel desk',
+  workers: [service('flights', 4101), service('weather', 4102)],
+  supervisor: service('supervisor', 4100),
+  users: { ids: ['traveller-1', 'traveller-2'], defaultUser: 'traveller-1' },
+  startInProcess: async () => {
+    throw new Error('not in this test');
+  },
+});
+
+describe('defineTeam', () => {
+  it('keeps a valid team as it is, its workers started first', () => {
+    const defined = defineTeam(team());
+    expect(teamServices(defined).map((s) => s.name)).toEqual(['flights', 'weather', 'supervisor']);
+  });
+
+  it('says everything that is wrong with a team, at once', () => {
+    const bad = {
+      ...team(),
+      workers: [service('Flights', 4101), { ...service('weather', 0), entry: 'src/main.ts' }],
+      users: { ids: ['traveller-1'], defaultUser: 'someone' },
+    };
+    expect(() => defineTeam(bad)).toThrow(
+      /"Flights" must be lower-case.*weather: entry must be an absolute path.*weather: port must be a whole number.*defaultUser "someone" must be one of users.ids/,
+    );
+  });
+});
+
+describe("a running team's access", () => {
+  let count = 0;
+  const access: TeamAccess = {
+    supervisorUrl: 'http://127.0.0.1:4100',
+    ...userTokens(
+      { ids: ['traveller-1', 'traveller-2'], defaultUser: 'traveller-2' },
+      () => `tok-${++count}`,
+    ),
+    adminToken: 'ops-token',
+    serviceKeys: { flights: generateServiceKey({ service: 'flights', label: 'test' }).privateKey },
+    redisUrl: 'redis://127.0.0.1:6379',
+    namespace: 'travel',
+  };
+
+  it('gives each user a token, the default user also as the token', () => {
+    expect(Object.keys(access.customers)).toEqual(['traveller-1', 'traveller-2']);
+    expect(access.token).toBe(access.customers['traveller-2']);
+    expect(tokensToIds(access.customers)[access.token]).toBe('traveller-2');
+  });
+
+  it("is what each service's environment holds, public keys only, its own key apart", () => {
+    const env = teamEnvironment(access);
+    expect(env.SWITCHBOARD_NAMESPACE).toBe('travel');
+    expect(env.SWITCHBOARD_OPERATOR_TOKENS).toBe('ops-token=operator');
+    const trusted = readServiceKeySet(JSON.parse(env.SWITCHBOARD_TRUSTED_KEYS ?? '{}'));
+    expect(trusted.ok && trusted.keySet.keys).toHaveLength(1);
+    expect(JSON.stringify(env)).not.toContain('"d"');
+    expect(serviceKeyEnvironment(access, 'flights').SWITCHBOARD_SERVICE_KEY).toContain('"d"');
+    expect(serviceKeyEnvironment(access, 'weather')).toEqual({});
+  });
+});
