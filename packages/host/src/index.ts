@@ -17,6 +17,8 @@ export type { HostErrorCode } from './errors.ts';
 export { HOST_ERRORS, HostError } from './errors.ts';
 export type { AgentExecutorOptions } from './executor/agent-executor.ts';
 export { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
+export type { TaskStartedHook } from './executor/task-started.ts';
+export { TASK_STARTED_HOOK } from './executor/task-started.ts';
 export type {
   AgentHost,
   HostAgentOptions,

@@ -72,6 +72,9 @@ export function setQueueDelivery(context: ServerCallContext, delivery: QueueDeli
 }
 
 /**
+ * @deprecated The hook is hosting's contract between a delivery policy and its executor, and moved to
+ * `@switchboard/host` (`TASK_STARTED_HOOK`, the same key); this copy goes in the next release.
+ *
  * A `ServerCallContext.state` key: a delivery policy puts a {@link TaskStartedHook} there to learn
  * which task a request started, and an agent executor that supports it calls the hook once the
  * task id is known, before the work begins. With it, a redelivered job can continue the task its
@@ -84,7 +87,7 @@ export function setQueueDelivery(context: ServerCallContext, delivery: QueueDeli
  */
 export const TASK_STARTED_HOOK = 'switchboard.a2a.taskStarted';
 
-/** Called once a request's task id is known, before the agent runs. */
+/** @deprecated Moved to `@switchboard/host` with {@link TASK_STARTED_HOOK}. Called once a request's task id is known, before the agent runs. */
 export type TaskStartedHook = (started: {
   taskId: string;
   contextId: string;

@@ -8,7 +8,6 @@ import {
   type ServerCallContext,
   type User,
 } from '@a2a-js/sdk/server';
-import { TASK_STARTED_HOOK } from '@switchboard/a2a-bullmq';
 import {
   type Agent,
   type AgentRunResult,
@@ -46,6 +45,7 @@ import { MemoryRunStateStore, type RunStateStore } from '../runs/run-state-store
 import type { TaskLedger } from '../runs/task-ledger.ts';
 import { progressOf } from './progress.ts';
 import { TaskPublisher } from './task-publisher.ts';
+import { TASK_STARTED_HOOK } from './task-started.ts';
 
 /** Options of {@link SwitchboardAgentExecutor}. */
 export interface AgentExecutorOptions {

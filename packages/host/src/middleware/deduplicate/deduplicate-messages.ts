@@ -18,20 +18,14 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { queueDeliveryOf, TASK_STARTED_HOOK, type TaskStartedHook } from '@switchboard/a2a-bullmq';
+import { queueDeliveryOf } from '@switchboard/a2a-bullmq';
 import { type Logger, stderrLogger } from '@switchboard/agent';
 import { setCallVariable, TERMINAL_TASK_STATES } from '@switchboard/protocol';
 import type { RedisConnection } from '@switchboard/redis';
 import { HostError } from '../../errors.ts';
+import { TASK_STARTED_HOOK, type TaskStartedHook } from '../../executor/task-started.ts';
 import { stillRunning, untilTaskStops } from '../../tasks/detached-task.ts';
 import { MessageDedup } from './message-dedup.ts';
-
-declare module '@switchboard/protocol' {
-  interface CallVariables {
-    /** Set by this layer for the executor: how it reports that the message started its task. */
-    [TASK_STARTED_HOOK]: TaskStartedHook;
-  }
-}
 
 /** Options of {@link deduplicateMessages}. */
 export interface DeduplicateMessagesOptions {
@@ -75,7 +69,7 @@ function withMessage(
  *   answered with the task the first one started (its state for `SendMessage`, a subscription for
  *   `SendStreamingMessage`).
  * - A job that BullMQ delivers again after its worker died continues the task it had started (the
- *   executor reports the task through the binding's `TASK_STARTED_HOOK`), in the same conversation:
+ *   executor reports the task through its `TASK_STARTED_HOOK`), in the same conversation:
  *   a message that starts one gets a `contextId` derived from its `messageId`.
  *
  * Requests that did not come over the queue (no `queueDeliveryOf`) pass through unchanged, so the
