@@ -254,7 +254,7 @@ export default {
     },
     ...layers('packages/agent', [
       ['testing'],
-      ['index.ts'],
+      ['index.ts', 'deprecated.ts'],
       ['structured'],
       ['loop'],
       ['routing'],
@@ -274,7 +274,7 @@ export default {
     // the bindings (HTTP) and the handler layers, the executor, then what it persists (runs, approvals,
     // tasks), the card, the errors at the bottom. Each feature folder owns its Redis implementation.
     ...layers('packages/host', [
-      ['index.ts', 'http.ts', 'redis.ts', 'approvals.ts'],
+      ['index.ts', 'http.ts', 'redis.ts', 'approvals.ts', 'deprecated.ts'],
       ['host-agent.ts'],
       ['agent-handler.ts'],
       ['pipeline.ts'],

@@ -1,8 +1,6 @@
 // @switchboard/a2a/approvals is deprecated: approvals moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type {
   ApprovalBoard,
   BoardDecision,
@@ -10,8 +8,6 @@ export type {
   TaskApprovals,
 } from '@switchboard/host/approvals';
 export { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   AdminErrorBody,
   ApprovalList,

@@ -1,11 +1,5 @@
 // @switchboard/a2a/delegate is deprecated: the caller's side moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type {
   DelegateOutcome,
   DelegationToolsOptions,
@@ -15,11 +9,6 @@ export type {
   PeerCardSignatures,
   SignedCallOptions,
 } from '@switchboard/delegate';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   acceptPeerCard,
   acceptPeerCards,

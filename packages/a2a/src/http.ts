@@ -1,10 +1,5 @@
 // @switchboard/a2a/http is deprecated: the HTTP binding moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type {
   A2aHttpAppOptions,
   A2aHttpServer,
@@ -14,11 +9,6 @@ export type {
   StartA2aHttpServerOptions,
   UnversionedCardShape,
 } from '@switchboard/host/http';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   a2aHttpInterfaces,
   adminApprovalsRouter,

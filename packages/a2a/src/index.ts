@@ -1,20 +1,6 @@
 // @switchboard/a2a is deprecated: hosting, identity and the protocol's vocabulary moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated See `A2aError`. */
 export type {
   AgentExecutorOptions,
   AgentHost,
@@ -40,19 +26,6 @@ export type {
   TaskLedger,
   WindowCount,
 } from '@switchboard/host';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 /**
  * @deprecated Each package has its own error class now (`HostError`, `IdentityError`, `DelegateError`,
  * `ShadowError`, `RedisConnectionError`); this alias of `HostError` goes in the next release.
@@ -92,15 +65,6 @@ export type {
   TrustedKeysOptions,
   TrustedKeysSource,
 } from '@switchboard/identity';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   bearerToken,
   CallerId,
@@ -133,10 +97,7 @@ export {
   staticTokenProblems,
   trustedKeys,
 } from '@switchboard/identity';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type { SkillSpec } from '@switchboard/protocol';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,

@@ -1,8 +1,5 @@
 // @switchboard/a2a/registry is deprecated: the agent registry moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type {
   AgentRegistryOptions,
   RegisterOptions,
@@ -11,6 +8,4 @@ export type {
   RegistryEntry,
   RegistryInstance,
 } from '@switchboard/delegate';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export { AgentRegistry, clientForAgent, clientFromRegistryEntry } from '@switchboard/delegate';

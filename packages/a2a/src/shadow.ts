@@ -1,14 +1,6 @@
 // @switchboard/a2a/shadow is deprecated: shadow mode moved to their own packages
 // (docs/migration.md lists every name's new home). These re-exports go in the next release.
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export { shadowPeerCard, shadowQueueAddress } from '@switchboard/delegate';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export type {
   JudgePairOptions,
   PairComparison,
@@ -22,16 +14,6 @@ export type {
   ShadowWorker,
   ShadowWorkerOptions,
 } from '@switchboard/shadow';
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
-/** @deprecated Import it from the package named below; docs/migration.md has the table. */
 export {
   comparePair,
   inShadowShare,

@@ -22,6 +22,8 @@ export type { TrimHistoryOptions, TrimResult } from './context/trim-history.ts';
 export { trimHistory } from './context/trim-history.ts';
 export type { SplitHistory } from './context/turns.ts';
 export { splitTurns } from './context/turns.ts';
+export type { TaskStatus } from './deprecated.ts';
+export { createTaskState, TaskState } from './deprecated.ts';
 export type { AgentErrorCode, ErrorParty } from './errors.ts';
 export { AGENT_ERRORS, AgentError, isAgentError } from './errors.ts';
 export type { Agent, AgentOptions } from './loop/agent.ts';
@@ -102,17 +104,8 @@ export type {
 } from './routing/routing-decision.ts';
 export type { RouteRequest } from './routing/tool-router.ts';
 export { ToolRouter } from './routing/tool-router.ts';
-/** @deprecated Renamed `AgentStatus`; this alias goes in the next release. */
-export type { AgentStatus, AgentStatus as TaskStatus } from './state/agent-state.ts';
-/** @deprecated Renamed `AgentState` (the SDK's `TaskState` is the A2A task's state); this alias goes in the next release. */
-/** @deprecated Renamed `createAgentState`; this alias goes in the next release. */
-export {
-  AgentState,
-  AgentState as TaskState,
-  createAgentState,
-  createAgentState as createTaskState,
-  ToolLogEntry,
-} from './state/agent-state.ts';
+export type { AgentStatus } from './state/agent-state.ts';
+export { AgentState, createAgentState, ToolLogEntry } from './state/agent-state.ts';
 export type {
   IntentBegin,
   IntentFinish,

@@ -2,17 +2,12 @@
 // its ports, the card it publishes, the request limits, the handler layers and the errors. The parts a
 // user picks separately have their own entry points: /http, /redis and /approvals.
 
-/** @deprecated Renamed `AgentHandler` and `AgentHandlerOptions`; these aliases go in the next release. */
-export type {
-  AgentHandler,
-  AgentHandler as HostedAgent,
-  AgentHandlerOptions,
-  AgentHandlerOptions as HostedAgentOptions,
-} from './agent-handler.ts';
-/** @deprecated Renamed `createAgentHandler` (beside `hostAgent`, which serves it); this alias goes in the next release. */
-export { createAgentHandler, createAgentHandler as createHostedAgent } from './agent-handler.ts';
+export type { AgentHandler, AgentHandlerOptions } from './agent-handler.ts';
+export { createAgentHandler } from './agent-handler.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
+export type { HostedAgent, HostedAgentOptions } from './deprecated.ts';
+export { createHostedAgent } from './deprecated.ts';
 export type { HostErrorCode } from './errors.ts';
 export { HOST_ERRORS, HostError } from './errors.ts';
 export type { AgentExecutorOptions } from './executor/agent-executor.ts';
