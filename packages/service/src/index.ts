@@ -1,10 +1,5 @@
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
+// The settings readers moved to @switchboard/config; these re-exports of them go in the next release.
 export type { ConfigProblem, ModelConfig } from '@switchboard/config';
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
-/** @deprecated Import it from `@switchboard/config`; this re-export goes in the next release. */
 export {
   ConfigError,
   createModel,
