@@ -1,5 +1,14 @@
 #!/usr/bin/env node
 // Node 24 runs the TypeScript sources itself (type stripping), so the command works from a fresh clone
-// with no build step and no transpiler.
-const { main } = await import('../src/main.ts');
-process.exitCode = await main(process.argv.slice(2), { env: process.env });
+// with no build step and no transpiler. An older Node cannot: it is told so, and what to run instead.
+if (process.features.typescript) {
+  const { main } = await import('../src/main.ts');
+  process.exitCode = await main(process.argv.slice(2), { env: process.env });
+} else {
+  process.stderr.write(
+    `switchboard needs Node.js 24 or newer, which runs its TypeScript sources as they are; this is Node.js ${process.version} (${process.execPath})` +
+      `${process.versions.node.split('.')[0] >= 24 ? ' with type stripping turned off' : ''}.\n` +
+      'Run it with the Node.js the project installs: `pnpm exec switchboard ...` (or `pnpm switchboard ...` at the repository root), or put node_modules/.bin first on your PATH.\n',
+  );
+  process.exitCode = 2;
+}
