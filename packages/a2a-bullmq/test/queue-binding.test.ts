@@ -151,7 +151,10 @@ describe('the BullMQ binding, through the SDK client', () => {
 
   it('times out a call nobody serves, with a clear error, and leaves no waiter behind', async () => {
     const { card } = await setup();
-    await server.close();
+    // Bounded as afterEach bounds it: a worker that has just started can take the whole default grace
+    // (30 s, the test's own timeout) to close on a Redis Cluster under load; that is close's promise,
+    // not what this test is about.
+    await server.close({ graceMs: 2_000 });
     const quick = new QueueTransportFactory({ redis, timeoutMs: 300, logger: silent });
     const lonely = await new ClientFactory({ transports: [quick] }).createFromAgentCard(card);
     const error = await lonely.getTask({ tenant: '', id: 'x' }).catch((caught: unknown) => caught);
