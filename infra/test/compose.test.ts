@@ -2,8 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateServiceKey } from '@switchboard/identity';
-import { loadServiceConfig } from '@switchboard/service';
-import { loadSupervisorConfig } from '@switchboard/supervisor';
+import { loadServiceConfig, loadSupervisorConfig } from '@switchboard/service';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   composeValidator,

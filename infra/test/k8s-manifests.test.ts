@@ -2,8 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@switchboard/config';
-import { loadServiceConfig } from '@switchboard/service';
-import { loadSupervisorConfig } from '@switchboard/supervisor';
+import { loadServiceConfig, loadSupervisorConfig } from '@switchboard/service';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   containerEnv,

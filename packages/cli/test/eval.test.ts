@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@switchboard/agent';
 import { EvalReport } from '@switchboard/eval';
 import { describe, expect, it } from 'vitest';
-import { loadTeam } from '../src/team/load-team.ts';
+import { loadTeam, startInProcess } from '../src/team/load-team.ts';
 import { hasStack, switchboard } from './support.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../eval/test/fixtures/cases/', import.meta.url));
@@ -87,8 +87,8 @@ describe('switchboard eval', () => {
   }, 60_000);
 
   it('runs against a deployment as each case’s customer, with the tokens of SWITCHBOARD_EVAL_TOKENS', async () => {
-    const { team } = await loadTeam();
-    const system = await team.startInProcess({ port: 0, logger: silentLogger() });
+    const { team, module } = await loadTeam();
+    const system = await startInProcess(team, module, { port: 0, logger: silentLogger() });
     try {
       const cwd = await mkdtemp(join(tmpdir(), 'switchboard-eval-url-'));
       await mkdir(join(cwd, 'evals', 'malicious'), { recursive: true });

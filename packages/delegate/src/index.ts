@@ -1,5 +1,6 @@
 // The caller's side: accept peers' cards, turn their skills into tools that delegate over A2A, sign those
-// calls, follow the registry of agents, and make SDK clients for the agents it lists.
+// calls, follow the registry of agents, make SDK clients for the agents it lists, and assemble a
+// supervisor over the workers it finds there (`WorkerTools`).
 export type { PeerCard } from './accept-peer-card.ts';
 export { acceptPeerCard, acceptPeerCards } from './accept-peer-card.ts';
 export type { PeerCardPolicy, PeerCardSignatures } from './accept-signed-peer-cards.ts';
@@ -16,3 +17,9 @@ export type { LiveReplicas } from './replica-watch.ts';
 export { reachesShadowsOnly, shadowPeerCard, shadowQueueAddress } from './shadow-peers.ts';
 export type { SignedCallOptions } from './signed-calls.ts';
 export { signedCallOptions, signQueuedRequests } from './signed-calls.ts';
+export { discoverWorkers } from './workers/discover-workers.ts';
+export type { SupervisorSpec } from './workers/supervisor-agent.ts';
+export { supervisorAgent, supervisorName } from './workers/supervisor-agent.ts';
+export { findWorkers, onceEach, workerCards } from './workers/worker-cards.ts';
+export type { WorkerToolsOptions } from './workers/worker-tools.ts';
+export { WorkerTools } from './workers/worker-tools.ts';

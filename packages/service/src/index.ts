@@ -20,3 +20,17 @@ export { runServiceMain } from './run-service-main.ts';
 export type { RunWorkerServiceOptions } from './run-worker-service.ts';
 export { runWorkerService } from './run-worker-service.ts';
 export type { AgentSetup, ServiceContext } from './service-setup.ts';
+export type { RunSupervisorServiceOptions } from './supervisor/run-supervisor-service.ts';
+export { runSupervisorService } from './supervisor/run-supervisor-service.ts';
+export type { SupervisorConfig, SupervisorConfigDefaults } from './supervisor/supervisor-config.ts';
+export { loadSupervisorConfig } from './supervisor/supervisor-config.ts';
+export { supervisorSetup } from './supervisor/supervisor-setup.ts';
+export type { ServeTeamServiceOptions } from './team/serve-team-service.ts';
+export { serveTeamService } from './team/serve-team-service.ts';
+export {
+  startTeamInMemory,
+  startTeamInProcess,
+  startTeamOnRedis,
+  withTools,
+} from './team/start-team-in-process.ts';
+export { workerSetup } from './team/worker-setup.ts';

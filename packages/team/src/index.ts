@@ -1,10 +1,20 @@
-// A team as code: what a launcher (`switchboard dev`, `switchboard eval`) needs of a team to run it, in
-// processes or in one process, and the environment each of its services gets.
+// A team as code: its supervisor and workers, its users, and what a launcher (`switchboard dev`,
+// `switchboard eval`) needs of it to run it, in processes or in one process, with the environment
+// each of its services gets. Running it is `@switchboard/service`'s (`serveTeamService`, `startTeamInProcess`).
+export type {
+  SupervisorDefinition,
+  SupervisorOptions,
+  WorkerContext,
+  WorkerDefinition,
+  WorkerOptions,
+} from './definitions.ts';
+export { defineSupervisor, defineWorker } from './definitions.ts';
 export type {
   InProcessTeam,
   Team,
   TeamAccess,
   TeamInProcessOptions,
+  TeamOptions,
   TeamSeedOptions,
   TeamSeedResult,
   TeamService,

@@ -2,19 +2,14 @@ import { isAbsolute } from 'node:path';
 import type { AnyTool, AuditSink, ChatModel, Logger } from '@switchboard/agent';
 import type { ServicePrivateKey } from '@switchboard/identity';
 import type { RedisConnection } from '@switchboard/redis';
+import type { SupervisorDefinition, WorkerDefinition } from './definitions.ts';
 
 /**
- * A service of a team, as a launcher starts it: one `node <entry>` process per replica, which reads
- * its settings from the environment the launcher gives it (`PORT`, `REDIS_URL`, the tokens and keys).
+ * A service of a team as a launcher starts it: one process per replica, running its own main
+ * (`entry`) or the platform's (`serveTeamService` of `@switchboard/service`), which reads its settings
+ * from the environment the launcher gives it (`PORT`, `REDIS_URL`, the tokens and keys).
  */
-export interface TeamService {
-  /** The service's (and its agent's) name, e.g. `orders`: also its Redis queue's and its key's. */
-  name: string;
-  /** The absolute path of the file its process runs (an app's `src/main.ts`). */
-  entry: string;
-  /** Its HTTP port when the launcher is given none. */
-  port: number;
-}
+export type TeamService = WorkerDefinition | SupervisorDefinition;
 
 /** Who a local run of the team (`switchboard dev`, an in-process run) can be used as. */
 export interface TeamUsers {
@@ -99,64 +94,100 @@ export interface TeamUserFootprint {
 }
 
 /**
- * A team as a launcher runs it (`switchboard dev`, `seed`, `eval`, the demo): its services, how
- * to seed it, who a local run can be used as, and how it starts in one process. A team module's
- * default export is one, made with {@link defineTeam}.
+ * A team as code: its supervisor and workers (each an agent with its instructions, tools,
+ * permissions and card skills), its users for local runs, and optionally its data and eval cases.
+ * What `switchboard dev`, `seed` and `eval` run; a team module's default export is one, made with
+ * {@link defineTeam}.
  *
  * @example
  * // team.ts
  * export default defineTeam({
  *   title: 'travel desk',
- *   workers: [{ name: 'flights', entry: fileURLToPath(import.meta.resolve('@travel/flights/main')), port: 4101 }],
- *   supervisor: { name: 'supervisor', entry: …, port: 4100 },
- *   users: { ids: ['traveller-1'], defaultUser: 'traveller-1' },
- *   startInProcess: (options) => startTravelDesk(options),
+ *   supervisor: defineSupervisor({ description: 'The travel desk.', instructions: '…' }),
+ *   workers: [flights, weather],
+ *   users: ['traveller-1', 'traveller-2'],
  * });
  */
 export interface Team {
-  /** What the launcher calls it, e.g. `customer-service system` ("Starting the Switchboard …"). */
+  /** What the launcher calls it, e.g. `travel desk` ("Starting the travel desk …"). */
   title: string;
   /** The worker services, started first (the supervisor waits for them in the registry). */
-  workers: readonly TeamService[];
+  workers: readonly WorkerDefinition[];
   /** The service users talk to (its approvals board and admin API are the team's). */
-  supervisor: TeamService;
+  supervisor: SupervisorDefinition;
   users: TeamUsers;
   /** Loads the team's data into Redis before its services start (`switchboard seed`); optional. */
   seed?: (options: TeamSeedOptions) => Promise<TeamSeedResult>;
-  /** The whole team in this process (`switchboard dev --in-process`, `switchboard eval`). */
-  startInProcess: (options: TeamInProcessOptions) => Promise<InProcessTeam>;
+  /**
+   * The whole team in this process, when the team runs it its own way (default: the platform's,
+   * `startTeamInProcess` of `@switchboard/service`, on Redis or in memory).
+   */
+  startInProcess?: (options: TeamInProcessOptions) => Promise<InProcessTeam>;
   /** The team's eval cases: their folder (one folder per suite) and its users' data; optional. */
   evals?: { cases: string; users?: () => readonly TeamUserFootprint[] };
   /** The commands `switchboard dev` suggests once the team runs (each a line after "Try:"). */
   tryCommands?: (access: TeamAccess) => readonly string[];
 }
 
+/** What {@link defineTeam} takes: a {@link Team}, its users as a list (the first is the default). */
+export interface TeamOptions extends Omit<Team, 'title' | 'users'> {
+  /** Default `team`. */
+  title?: string;
+  /** The users a local run makes a token for: their ids (the first is the default), or ids and the default. */
+  users: readonly string[] | TeamUsers;
+}
+
+const NAME = /^[a-z][a-z0-9_-]*$/;
+
 /**
- * Checks a team and returns it: service names unique and lower-case, entry files absolute,
- * ports whole numbers, the default user one of the users. Throws a `TypeError` saying what to fix.
+ * Checks a team and returns it: service names unique and lower-case, entry files absolute, ports
+ * whole numbers (a worker without one gets the supervisor's + its place), at least one user, the
+ * default user one of them. Throws a `TypeError` saying everything there is to fix.
  */
-export function defineTeam(team: Team): Team {
+export function defineTeam(options: TeamOptions): Team {
   const problems: string[] = [];
-  const services = [...(team.workers ?? []), team.supervisor].filter(Boolean);
-  if (!team.supervisor) problems.push('supervisor is required: the service users talk to');
+  const supervisor = options.supervisor;
+  if (!supervisor) problems.push('supervisor is required: defineSupervisor({ description, instructions })');
+  const base = supervisor?.port ?? 4100;
+  const workers = (options.workers ?? []).map((worker, index) =>
+    worker && worker.port === 0 ? { ...worker, port: base + index + 1 } : worker,
+  );
+  if (workers.length === 0)
+    problems.push('workers must name at least one worker: defineWorker({ name, agent })');
   const seen = new Set<string>();
-  for (const service of services) {
-    if (!/^[a-z][a-z0-9_-]*$/.test(service.name ?? ''))
+  for (const service of [...workers, supervisor].filter(Boolean)) {
+    if (!NAME.test(service.name ?? ''))
       problems.push(`service name "${service.name}" must be lower-case letters, digits, - or _`);
     if (seen.has(service.name)) problems.push(`service name "${service.name}" is used twice`);
     seen.add(service.name);
-    if (typeof service.entry !== 'string' || !isAbsolute(service.entry))
+    if (service.entry !== undefined && (typeof service.entry !== 'string' || !isAbsolute(service.entry)))
       problems.push(`${service.name}: entry must be an absolute path (got ${JSON.stringify(service.entry)})`);
     if (!Number.isInteger(service.port) || service.port < 1 || service.port > 65_535)
       problems.push(`${service.name}: port must be a whole number from 1 to 65535 (got ${service.port})`);
+    if (service.role === 'worker' && typeof service.agent !== 'function')
+      problems.push(`${service.name}: agent must be an agent or a function that builds one (defineWorker)`);
+    if (service.role === undefined)
+      problems.push(
+        `${(service as { name?: string }).name}: make it with defineWorker({ … }) or defineSupervisor({ … })`,
+      );
   }
-  if (!team.users?.ids.includes(team.users.defaultUser))
-    problems.push(`users.defaultUser "${team.users?.defaultUser}" must be one of users.ids`);
-  if (typeof team.startInProcess !== 'function') problems.push('startInProcess must be a function');
-  if (problems.length > 0) throw new TypeError(`The team is not valid: ${problems.join('; ')}.`);
-  return team;
+  const users = Array.isArray(options.users)
+    ? { ids: options.users as readonly string[], defaultUser: (options.users as readonly string[])[0] ?? '' }
+    : (options.users as TeamUsers | undefined);
+  if (!users || users.ids.length === 0)
+    problems.push('users must name at least one user, e.g. users: ["alice"]');
+  else {
+    for (const id of users.ids)
+      if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/.test(id))
+        problems.push(`user "${id}" must be letters, digits, ., _, @ or -, at most 128`);
+    if (!users.ids.includes(users.defaultUser))
+      problems.push(`users.defaultUser "${users.defaultUser}" must be one of users.ids`);
+  }
+  if (options.startInProcess !== undefined && typeof options.startInProcess !== 'function')
+    problems.push('startInProcess must be a function');
+  if (problems.length > 0 || !users) throw new TypeError(`The team is not valid: ${problems.join('; ')}.`);
+  return { ...options, title: options.title ?? 'team', workers, users };
 }
-
 /** Every service of a team, workers first, as a launcher starts them. */
 export function teamServices(team: Team): readonly TeamService[] {
   return [...team.workers, team.supervisor];

@@ -1,7 +1,10 @@
+import { defineAgent } from '@switchboard/agent';
 import { generateServiceKey, readServiceKeySet } from '@switchboard/identity';
 import { describe, expect, it } from 'vitest';
 import {
+  defineSupervisor,
   defineTeam,
+  defineWorker,
   serviceKeyEnvironment,
   type TeamAccess,
   teamEnvironment,
@@ -10,31 +13,42 @@ import {
   userTokens,
 } from '../src/index.ts';
 
-const service = (name: string, port: number) => ({ name, entry: `/srv/${name}/src/main.ts`, port });
+const worker = (name: string, port?: number) =>
+  defineWorker({
+    name,
+    ...(port === undefined ? {} : { port }),
+    agent: defineAgent({ name, instructions: `You are ${name}.` }),
+  });
 const team = () => ({
   title: 'travel desk',
-  workers: [service('flights', 4101), service('weather', 4102)],
-  supervisor: service('supervisor', 4100),
-  users: { ids: ['traveller-1', 'traveller-2'], defaultUser: 'traveller-1' },
-  startInProcess: async () => {
-    throw new Error('not in this test');
-  },
+  workers: [worker('flights'), worker('weather')],
+  supervisor: defineSupervisor({ description: 'The travel desk.', instructions: 'Delegate.' }),
+  users: ['traveller-1', 'traveller-2'],
 });
 
 describe('defineTeam', () => {
-  it('keeps a valid team as it is, its workers started first', () => {
+  it('keeps a valid team, its workers started first on the ports after the supervisor’s, the first user the default', () => {
     const defined = defineTeam(team());
-    expect(teamServices(defined).map((s) => s.name)).toEqual(['flights', 'weather', 'supervisor']);
+    expect(teamServices(defined).map((s) => [s.name, s.port])).toEqual([
+      ['flights', 4101],
+      ['weather', 4102],
+      ['supervisor', 4100],
+    ]);
+    expect(defined.users).toEqual({ ids: ['traveller-1', 'traveller-2'], defaultUser: 'traveller-1' });
+    expect(defined.startInProcess).toBeUndefined();
   });
 
   it('says everything that is wrong with a team, at once', () => {
     const bad = {
       ...team(),
-      workers: [service('Flights', 4101), { ...service('weather', 0), entry: 'src/main.ts' }],
+      workers: [worker('Flights', 4101), { ...worker('weather', 70_000), entry: 'src/main.ts' }],
       users: { ids: ['traveller-1'], defaultUser: 'someone' },
     };
     expect(() => defineTeam(bad)).toThrow(
       /"Flights" must be lower-case.*weather: entry must be an absolute path.*weather: port must be a whole number.*defaultUser "someone" must be one of users.ids/,
+    );
+    expect(() => defineTeam({ ...team(), workers: [], users: [] })).toThrow(
+      /workers must name at least one worker.*users must name at least one user/,
     );
   });
 });

@@ -1,13 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { COMMS_SKILLS, createCommsAgent, RedisShopStore } from '@switchboard/customer-service';
-import type { AgentSetup, ServiceContext } from '@switchboard/service';
+import { defineWorker, type WorkerContext } from '@switchboard/team';
 
-/** The comms service's name and default port. */
-export const COMMS_SERVICE = { service: 'comms', defaultPort: 4103 } as const;
-
-/** Builds the comms agent on the shop in Redis: what its main and an in-process run both serve. */
-export function commsSetup({ redis, config, model }: ServiceContext): AgentSetup {
-  return {
-    agent: createCommsAgent({ store: new RedisShopStore({ redis, prefix: config.namespace }), model }),
-    skills: COMMS_SKILLS,
-  };
+/** The shop in the service's Redis, under the team's namespace. */
+function shopIn({ redis, namespace, name }: WorkerContext): RedisShopStore {
+  if (!redis) throw new Error(`the ${name} worker keeps the shop in Redis: run it with Redis`);
+  return new RedisShopStore({ redis, prefix: namespace });
 }
+
+/** The comms worker: its agent on the shop in Redis, its skills, its own main. */
+export const COMMS_WORKER = defineWorker({
+  name: 'comms',
+  port: 4103,
+  agent: (context) => createCommsAgent({ store: shopIn(context), model: context.model }),
+  skills: COMMS_SKILLS,
+  entry: fileURLToPath(new URL('./main.ts', import.meta.url)),
+});

@@ -10,13 +10,13 @@ import {
   INVENTORY_SKILLS,
   MemoryShopStore,
   ORDERS_SKILLS,
+  SHOP_SUPERVISOR,
 } from '@switchboard/customer-service';
-import { acceptPeerCards } from '@switchboard/delegate';
+import { acceptPeerCards, supervisorAgent } from '@switchboard/delegate';
 import { buildAgentCard } from '@switchboard/host';
 import { a2aHttpInterfaces } from '@switchboard/host/http';
 import { OfflineModel } from '@switchboard/offline-model';
 import type { SkillSpec } from '@switchboard/protocol';
-import { supervisorAgent } from '@switchboard/supervisor';
 
 /** Where the committed cards live, relative to the repository root. */
 export const AGENT_CARDS_DIR = 'agent-cards';
@@ -79,7 +79,7 @@ export function buildSystemCards(): AgentCard[] {
     if (!peer.accepted) throw new Error(`The card of a worker is not valid: ${peer.reason}`);
     return [peer.card];
   });
-  const supervisor = supervisorAgent({
+  const supervisor = supervisorAgent(SHOP_SUPERVISOR, {
     peers,
     clientFor: () => {
       throw new Error('Generating cards never delegates.');

@@ -1,13 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { createInventoryAgent, INVENTORY_SKILLS, RedisShopStore } from '@switchboard/customer-service';
-import type { AgentSetup, ServiceContext } from '@switchboard/service';
+import { defineWorker, type WorkerContext } from '@switchboard/team';
 
-/** The inventory service's name and default port. */
-export const INVENTORY_SERVICE = { service: 'inventory', defaultPort: 4102 } as const;
-
-/** Builds the inventory agent on the shop in Redis: what its main and an in-process run both serve. */
-export function inventorySetup({ redis, config }: ServiceContext): AgentSetup {
-  return {
-    agent: createInventoryAgent({ store: new RedisShopStore({ redis, prefix: config.namespace }) }),
-    skills: INVENTORY_SKILLS,
-  };
+/** The shop in the service's Redis, under the team's namespace. */
+function shopIn({ redis, namespace, name }: WorkerContext): RedisShopStore {
+  if (!redis) throw new Error(`the ${name} worker keeps the shop in Redis: run it with Redis`);
+  return new RedisShopStore({ redis, prefix: namespace });
 }
+
+/** The inventory worker: its agent on the shop in Redis, its skills, its own main. */
+export const INVENTORY_WORKER = defineWorker({
+  name: 'inventory',
+  port: 4102,
+  agent: (context) => createInventoryAgent({ store: shopIn(context) }),
+  skills: INVENTORY_SKILLS,
+  entry: fileURLToPath(new URL('./main.ts', import.meta.url)),
+});

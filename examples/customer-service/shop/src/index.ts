@@ -17,7 +17,7 @@ export { createOrdersAgent, ORDERS_INSTRUCTIONS } from './agents/orders/orders-a
 export { ORDERS_SKILLS } from './agents/orders/orders-skills.ts';
 export { createOrdersTools } from './agents/orders/orders-tools.ts';
 export {
-  createSupervisorAgent,
+  SHOP_SUPERVISOR,
   SUPERVISOR_INSTRUCTIONS,
   supervisorSkills,
 } from './agents/supervisor/supervisor-agent.ts';

@@ -1,12 +1,10 @@
-/** The supervisor service. A bad setting stops it with the variable named (exit 2). */
-import { runAgentService, runServiceMain } from '@switchboard/service';
-import { loadSupervisorConfig } from './config.ts';
-import { supervisorSetup } from './supervisor-setup.ts';
+/** The shop's supervisor service. A bad setting stops it with the variable named (exit 2). */
+import { SHOP_SUPERVISOR } from '@switchboard/customer-service';
+import { runSupervisorService } from '@switchboard/service';
 
-await runServiceMain({
-  service: 'supervisor',
-  start: () => {
-    const config = loadSupervisorConfig(process.env);
-    return runAgentService({ config, approvalsBoard: true, setup: supervisorSetup(config) });
-  },
+await runSupervisorService({
+  env: process.env,
+  ...SHOP_SUPERVISOR,
+  workers: ['orders', 'inventory', 'comms'],
+  defaultPort: 4100,
 });

@@ -3,10 +3,27 @@
  * The launcher loads this module at run time (`--team`, or this one in the checkout by default).
  */
 import { fileURLToPath } from 'node:url';
-import { isCustomerServiceError, RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { COMMS_WORKER } from '@switchboard/comms/setup';
+import {
+  isCustomerServiceError,
+  RedisShopStore,
+  SHOP_SUPERVISOR,
+  seedShop,
+} from '@switchboard/customer-service';
 import { customerFootprints } from '@switchboard/customer-service/system';
-import { defineTeam, type TeamSeedOptions, type TeamSeedResult } from '@switchboard/team';
-import { startInProcessTeam } from './in-process-team.ts';
+import { INVENTORY_WORKER } from '@switchboard/inventory/setup';
+import { ORDERS_WORKER } from '@switchboard/orders/setup';
+import { startTeamOnRedis } from '@switchboard/service';
+import {
+  defineSupervisor,
+  defineTeam,
+  type InProcessTeam,
+  type Team,
+  type TeamInProcessOptions,
+  type TeamSeedOptions,
+  type TeamSeedResult,
+} from '@switchboard/team';
+import { startTeamInMemory } from './in-process-team.ts';
 import { SHOP_USERS } from './shop-users.ts';
 
 /** The file a service's process runs: its app's `./main` export. */
@@ -33,15 +50,15 @@ async function seed({ redis, namespace, data, reset = false }: TeamSeedOptions):
   }
 }
 
-/** The customer-service team: three workers and the supervisor, on the bundled shop. */
-export default defineTeam({
+/**
+ * The customer-service team: three workers and the supervisor, on the bundled shop. In one process
+ * it runs on Redis as the platform runs any team (seeded by `seed`), or without Redis on a shop in
+ * memory (`startTeamInMemory`).
+ */
+const team: Team = defineTeam({
   title: 'customer-service system',
-  workers: [
-    { name: 'orders', entry: mainOf('@switchboard/orders'), port: 4101 },
-    { name: 'inventory', entry: mainOf('@switchboard/inventory'), port: 4102 },
-    { name: 'comms', entry: mainOf('@switchboard/comms'), port: 4103 },
-  ],
-  supervisor: { name: 'supervisor', entry: mainOf('@switchboard/supervisor'), port: 4100 },
+  workers: [ORDERS_WORKER, INVENTORY_WORKER, COMMS_WORKER],
+  supervisor: defineSupervisor({ ...SHOP_SUPERVISOR, port: 4100, entry: mainOf('@switchboard/supervisor') }),
   users: SHOP_USERS,
   seed,
   startInProcess: startInProcessTeam,
@@ -54,3 +71,16 @@ export default defineTeam({
     'switchboard trace last',
   ],
 });
+export default team;
+
+/**
+ * The whole shop in this process. With `redis`, the way the platform runs any team
+ * (`startTeamOnRedis`: every service's own setup served by `runAgentService`, delegating over the queue
+ * binding, the shop seeded by `seed`); without it, on a shop in memory over loopback HTTP
+ * (`startTeamInMemory`).
+ */
+export function startInProcessTeam(options: TeamInProcessOptions): Promise<InProcessTeam> {
+  return options.redis
+    ? startTeamOnRedis(team, { ...options, redis: options.redis })
+    : startTeamInMemory(team, options);
+}

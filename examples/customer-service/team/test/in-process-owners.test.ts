@@ -10,10 +10,11 @@ import { silentLogger } from '@switchboard/agent';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessShop, startTeamInMemory } from '../src/in-process-team.ts';
+import customerServiceTeam from '../src/team.ts';
 
 let system: InProcessShop;
 beforeAll(async () => {
-  system = await startTeamInMemory({ port: 0, logger: silentLogger() });
+  system = await startTeamInMemory(customerServiceTeam, { port: 0, logger: silentLogger() });
 });
 afterAll(() => system?.stop());
 

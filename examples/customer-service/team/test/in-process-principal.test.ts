@@ -3,6 +3,7 @@ import { type AnyTool, type Principal, silentLogger, type ToolContext } from '@s
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InProcessShop, startTeamInMemory } from '../src/in-process-team.ts';
+import customerServiceTeam from '../src/team.ts';
 
 let system: InProcessShop | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ describe('the in-process system (A2A over HTTP, no queue)', () => {
         return tool.handler(input, context);
       },
     });
-    system = await startTeamInMemory({ port: 0, logger: silentLogger(), tool: record });
+    system = await startTeamInMemory(customerServiceTeam, { port: 0, logger: silentLogger(), tool: record });
     const { access } = system;
     const asCustomer: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);

@@ -6,7 +6,7 @@ import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { createRedisConnection, scanKeys } from '@switchboard/redis';
 import type { InProcessTeam } from '@switchboard/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startInProcessTeam } from '../src/in-process-team.ts';
+import { startInProcessTeam } from '../src/team.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const audit = new MemoryAuditSink();

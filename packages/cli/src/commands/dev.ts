@@ -52,7 +52,7 @@ const stopRequested = () =>
 
 /**
  * `switchboard dev`: boots the whole system (a process per service on Redis; a local redis-server
- * when none answers and one is installed; else everything in this process), seeds the shop, writes
+ * when none answers and one is installed; else everything in this process), seeds the team's data, writes
  * `.switchboard/dev.json` for the other commands, prints every service's log prefixed with its
  * name, and stops it all on Ctrl-C. A service that crashes is reported and restarted; one that
  * keeps crashing stops the system, and the command exits 1.
@@ -67,10 +67,11 @@ export async function devCommand({
   output,
   until = stopRequested(),
 }: DevCommandOptions): Promise<number> {
-  const { team } = await loadTeam({ team: teamPath });
+  const { team, module } = await loadTeam({ team: teamPath });
   output.out(`Starting the Switchboard ${team.title}…`);
   const system = await bootSystem({
     team,
+    teamModule: module,
     redisUrl,
     namespace,
     port,

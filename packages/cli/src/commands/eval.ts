@@ -19,14 +19,13 @@ import {
   runEvals,
   SUITES,
 } from '@switchboard/eval';
-import type { Team } from '@switchboard/team';
 import { connectSupervisor } from '../a2a/supervisor-client.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { redisAnswers } from '../system/local-redis.ts';
-import { loadTeam } from '../team/load-team.ts';
+import { type LoadedTeam, loadTeam, startInProcess } from '../team/load-team.ts';
 import { newTrace } from '../trace-context.ts';
 import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tokens.ts';
 
@@ -84,7 +83,7 @@ function parseNumber(
 
 async function openTarget(
   options: EvalCommandOptions,
-  team: Team,
+  { team, module }: LoadedTeam,
   cases: readonly LoadedCase[],
 ): Promise<EvalTarget> {
   // The eval runner knows no domain: the team, and its users' data, are what it evaluates here.
@@ -138,8 +137,8 @@ async function openTarget(
   const onRedis = options.env.REDIS_CLUSTER_NODES === undefined && (await redisAnswers(redisUrl));
   return inProcessTarget({
     startSystem: onRedis
-      ? (start) => team.startInProcess({ ...start, redis: { url: redisUrl } })
-      : (start) => team.startInProcess(start),
+      ? (start) => startInProcess(team, module, { ...start, redis: { url: redisUrl } })
+      : (start) => startInProcess(team, module, start),
     models,
     customers,
   });
@@ -170,7 +169,8 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
   let report: EvalReport;
   let gate: GateResult | undefined;
   try {
-    const { team } = await loadTeam({ team: options.team });
+    const loaded = await loadTeam({ team: options.team });
+    const { team } = loaded;
     const dir = options.cases ?? team.evals?.cases;
     if (!dir) {
       output.err(
@@ -184,7 +184,7 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
       suite: options.suite && isSuite(options.suite) ? options.suite : undefined,
       customers: team.evals?.users?.().map((customer) => customer.id) ?? [...team.users.ids],
     });
-    const target = await openTarget(options, team, cases);
+    const target = await openTarget(options, loaded, cases);
     output.err(
       `Running ${cases.length} eval case${cases.length === 1 ? '' : 's'} on ${target.model} (${target.label})…`,
     );

@@ -3,7 +3,7 @@ import type { Logger } from '@switchboard/agent';
 import { ConfigError, createModel, readModelConfig } from '@switchboard/config';
 import { createRedisConnection } from '@switchboard/redis';
 import { type Team, type TeamAccess, teamServices } from '@switchboard/team';
-import { loadTeam } from '../team/load-team.ts';
+import { loadTeam, startInProcess } from '../team/load-team.ts';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
 import { findRedis } from './local-redis.ts';
 import type { RestartPolicy } from './restart-policy.ts';
@@ -40,6 +40,8 @@ const LOCAL_JOB_LOCK_MS = 5_000;
 export interface BootSystemOptions {
   /** The team to run (default: the bundled example's, found from the working directory). */
   team?: Team;
+  /** The module `team` was loaded from (see `launchSystem`). */
+  teamModule?: string;
   redisUrl: string;
   namespace?: string;
   /**
@@ -90,6 +92,7 @@ function logEvent(logger: Logger) {
  */
 export async function bootSystem({
   team: given,
+  teamModule,
   redisUrl,
   namespace = 'switchboard',
   port: supervisorPort,
@@ -102,11 +105,12 @@ export async function bootSystem({
   logger,
   onEvent = logEvent(logger),
 }: BootSystemOptions): Promise<BootedSystem> {
-  const team = given ?? (await loadTeam()).team;
+  const loaded = given ? { team: given, module: teamModule } : await loadTeam();
+  const { team } = loaded;
   const port = supervisorPort ?? team.supervisor.port;
   const redis = inProcess ? undefined : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
-    const system = await team.startInProcess({
+    const system = await startInProcess(team, loaded.module, {
       port,
       logger,
       model: (agent) => modelFor({ ...baseEnv, ...env }, agent),
@@ -135,6 +139,7 @@ export async function bootSystem({
   try {
     const launched = await launchSystem({
       team,
+      ...(loaded.module ? { teamModule: loaded.module } : {}),
       redisUrl,
       namespace,
       baseEnv,

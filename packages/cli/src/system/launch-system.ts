@@ -9,7 +9,7 @@ import {
   teamServices,
   userTokens,
 } from '@switchboard/team';
-import { loadTeam } from '../team/load-team.ts';
+import { loadTeam, serviceLaunch } from '../team/load-team.ts';
 import { ProcessSupervisor } from './process-supervisor.ts';
 import { type RestartPolicy, resolveRestartPolicy } from './restart-policy.ts';
 import { type RunningService, type ServiceLogLine, ServiceProcess } from './service-process.ts';
@@ -19,6 +19,11 @@ import type { SystemEvent, SystemGaveUp } from './system-event.ts';
 export interface LaunchSystemOptions {
   /** The team whose services run (default: the bundled example's, found from the working directory). */
   team?: Team;
+  /**
+   * The module `team` was loaded from: what the platform's main of a service without its own
+   * (`entry`) loads the team from. Needed then; found with the team when `team` is not given.
+   */
+  teamModule?: string;
   redisUrl: string;
   /** Redis key namespace of this system (default `switchboard`); a test uses a unique one. */
   namespace?: string;
@@ -79,6 +84,7 @@ const token = (label: string) => `${label}-${randomBytes(18).toString('base64url
  */
 export async function launchSystem({
   team: given,
+  teamModule,
   redisUrl,
   namespace = 'switchboard',
   ports = {},
@@ -91,8 +97,11 @@ export async function launchSystem({
   restart = false,
   onEvent,
 }: LaunchSystemOptions): Promise<LaunchedSystem> {
-  const team = given ?? (await loadTeam()).team;
+  const loaded = given ? { team: given, module: teamModule } : await loadTeam();
+  const { team } = loaded;
   const services = teamServices(team);
+  // Each service's main, resolved once: a service the platform serves is told which team it is.
+  const launches = new Map(services.map((service) => [service.name, serviceLaunch(service, loaded.module)]));
   const access: TeamAccess = {
     supervisorUrl: `http://127.0.0.1:${ports[team.supervisor.name] ?? team.supervisor.port}`,
     ...userTokens(team.users, () => token('cust')),
@@ -105,6 +114,9 @@ export async function launchSystem({
     namespace,
   };
   const common: Record<string, string> = { ...teamEnvironment(access), ...env };
+  // On a Redis Cluster the services read REDIS_CLUSTER_NODES from the base environment, and refuse
+  // a REDIS_URL beside it.
+  if (baseEnv.REDIS_CLUSTER_NODES?.trim() && !env.REDIS_URL) delete common.REDIS_URL;
   const portOf = (service: TeamService, replica: number) =>
     replica === 1
       ? (ports[service.name] ?? service.port)
@@ -113,12 +125,14 @@ export async function launchSystem({
     spawn: (service, replica) =>
       new ServiceProcess({
         service,
+        entry: launches.get(service.name)?.entry ?? '',
         replica,
         port: portOf(service, replica),
         env: {
           ...baseEnv,
           ...serviceKeyEnvironment(access, service.name),
           ...common,
+          ...launches.get(service.name)?.env,
           ...(serviceEnv[service.name] ?? {}),
         },
         ...(onLog ? { onLog } : {}),

@@ -25,6 +25,8 @@ export interface RunningService {
 /** Options of {@link ServiceProcess}. */
 export interface ServiceProcessOptions {
   service: TeamService;
+  /** The file the process runs (absolute): the service's own main, or the platform's (`serviceLaunch`). */
+  entry: string;
   /** 1 for the first process of a service; replica `n` is named `<service>-<n>`. */
   replica: number;
   port: number;
@@ -48,11 +50,11 @@ export class ServiceProcess implements RunningService {
   readonly #recent: ServiceLogLine[] = [];
   #expected = false;
 
-  constructor({ service, replica, port, env, onLog }: ServiceProcessOptions) {
+  constructor({ service, entry, replica, port, env, onLog }: ServiceProcessOptions) {
     this.name = replica === 1 ? service.name : `${service.name}-${replica}`;
     this.port = port;
     // An absolute entry, so the services start from any working directory.
-    this.child = spawn(process.execPath, [service.entry], {
+    this.child = spawn(process.execPath, [entry], {
       cwd: process.cwd(),
       env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Team } from '@switchboard/team';
+import type { InProcessTeam, Team, TeamInProcessOptions, TeamService } from '@switchboard/team';
 import { CliError } from '../errors.ts';
 
 /** Where the bundled example's team module sits in a checkout of this repository. */
@@ -52,7 +53,7 @@ const looksLikeTeam = (value: unknown): value is Team => {
     team !== null &&
     Array.isArray(team.workers) &&
     typeof team.supervisor?.name === 'string' &&
-    typeof team.startInProcess === 'function'
+    typeof team.users === 'object'
   );
 };
 
@@ -83,8 +84,60 @@ export async function loadTeam({ team, cwd = process.cwd() }: LoadTeamOptions = 
   }
   if (!looksLikeTeam(loaded.default)) {
     throw new CliError('NO_TEAM', {
-      message: `${relative(cwd, module) || module} is not a team module: its default export must be defineTeam({ workers, supervisor, users, startInProcess, … }) of @switchboard/team.`,
+      message: `${relative(cwd, module) || module} is not a team module: its default export must be defineTeam({ supervisor, workers, users }) of @switchboard/team.`,
     });
   }
   return { team: loaded.default, module };
+}
+
+/** The platform's runner of teams, `@switchboard/service`, as the team's own project resolves it. */
+function resolveFromTeam(module: string, specifier: string): string {
+  try {
+    return createRequire(module).resolve(specifier);
+  } catch (error) {
+    throw new CliError('NO_TEAM', {
+      message: `The team at ${module} needs ${specifier.replace(/\/team-service$/, '')} to run its services: install it in the team's project (npm install @switchboard/service).`,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * What a launcher runs for one service of a team: its own main (`entry`), else the platform's
+ * (`@switchboard/service/team-service`, resolved from the team's project), told by its environment
+ * which team module and which service it is.
+ */
+export function serviceLaunch(
+  service: TeamService,
+  module: string | undefined,
+): { entry: string; env: Record<string, string> } {
+  if (service.entry) return { entry: service.entry, env: {} };
+  if (!module)
+    throw new CliError('NO_TEAM', {
+      message: `The service ${service.name} has no main of its own (entry): pass the team's module (teamModule) so the platform's main can serve it.`,
+    });
+  return {
+    entry: resolveFromTeam(module, '@switchboard/service/team-service'),
+    env: { SWITCHBOARD_TEAM: module, SWITCHBOARD_TEAM_SERVICE: service.name },
+  };
+}
+
+/**
+ * Starts a team in this process: its own way (`startInProcess`), else the platform's
+ * (`startTeamInProcess` of `@switchboard/service`, resolved from the team's project).
+ */
+export async function startInProcess(
+  team: Team,
+  module: string | undefined,
+  options: TeamInProcessOptions,
+): Promise<InProcessTeam> {
+  if (team.startInProcess) return team.startInProcess(options);
+  if (!module)
+    throw new CliError('NO_TEAM', {
+      message: `The ${team.title} has no startInProcess of its own: pass the team's module so the platform can run it in one process.`,
+    });
+  const runner = (await import(pathToFileURL(resolveFromTeam(module, '@switchboard/service')).href)) as {
+    startTeamInProcess: (team: Team, options: TeamInProcessOptions) => Promise<InProcessTeam>;
+  };
+  return runner.startTeamInProcess(team, options);
 }

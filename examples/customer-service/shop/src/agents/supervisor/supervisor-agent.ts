@@ -1,4 +1,5 @@
-import { type Agent, type AnyTool, defineAgent } from '@switchboard/agent';
+import type { Agent } from '@switchboard/agent';
+import type { SupervisorSpec } from '@switchboard/delegate';
 import type { SkillSpec } from '@switchboard/protocol';
 
 /** The supervisor's system prompt: its job, its limits, and how it works with the workers. */
@@ -11,20 +12,6 @@ export const SUPERVISOR_INSTRUCTIONS = [
   'If a worker could not help, or is unreachable, say so honestly and say what the customer can do.',
   'Refunds and emails wait for an operator approval; when one waits, tell the customer it is pending.',
 ].join(' ');
-
-/**
- * The supervisor agent over the delegation tools built from the workers' cards (see `delegationTools`
- * in `@switchboard/a2a`): it has no domain tools of its own.
- */
-export function createSupervisorAgent({ tools }: { tools: readonly AnyTool[] }): Agent {
-  return defineAgent({
-    name: 'supervisor',
-    description:
-      'The front desk of customer service: understands the request, delegates each part to the orders, inventory or comms agent, and answers.',
-    instructions: SUPERVISOR_INSTRUCTIONS,
-    tools,
-  });
-}
 
 /** The supervisor's card publishes one skill: customer support, backed by every delegation tool. */
 export function supervisorSkills(agent: Agent): SkillSpec[] | undefined {
@@ -45,3 +32,16 @@ export function supervisorSkills(agent: Agent): SkillSpec[] | undefined {
     },
   ];
 }
+
+/**
+ * The shop's supervisor: the front desk of customer service, over the orders, inventory and comms
+ * workers' skills. What its service (`runSupervisorService`), an in-process run and the generated
+ * cards all build it from (`supervisorAgent` of `@switchboard/delegate`).
+ */
+export const SHOP_SUPERVISOR: SupervisorSpec = {
+  name: 'supervisor',
+  description:
+    'The front desk of customer service: understands the request, delegates each part to the orders, inventory or comms agent, and answers.',
+  instructions: SUPERVISOR_INSTRUCTIONS,
+  skills: supervisorSkills,
+};

@@ -1,7 +1,7 @@
 import { ConfigError } from '@switchboard/config';
 import { PEER_CARD_POLICIES, type PeerCardPolicy } from '@switchboard/delegate';
-import { loadServiceConfig, type ServiceConfig } from '@switchboard/service';
 import { z } from 'zod';
+import { loadServiceConfig, type ServiceConfig } from '../config/service-config.ts';
 
 /** The supervisor's configuration: the common service settings plus the workers it waits for. */
 export interface SupervisorConfig extends ServiceConfig {
@@ -21,25 +21,41 @@ const Workers = z
   .trim()
   .regex(
     /^[a-z][a-z0-9_-]*(\s*,\s*[a-z][a-z0-9_-]*)*$/,
-    'must be agent names separated by commas, e.g. "orders,inventory,comms"',
+    'must be agent names separated by commas, e.g. "flights,weather"',
   );
 const Timeout = z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive();
 
+/** What {@link loadSupervisorConfig} knows from code: the defaults the environment may override. */
+export interface SupervisorConfigDefaults {
+  /** The supervisor's service name (default `supervisor`). */
+  service?: string;
+  /** Its HTTP port when `PORT` is not set (default 4100). */
+  defaultPort?: number;
+  /** The workers it delegates to when `SWITCHBOARD_WORKERS` is not set (a team's worker names). */
+  workers?: readonly string[];
+}
+
 /** Reads the supervisor's environment; throws `ConfigError` naming each wrong variable. */
-export function loadSupervisorConfig(env: NodeJS.ProcessEnv): SupervisorConfig {
+export function loadSupervisorConfig(
+  env: NodeJS.ProcessEnv,
+  { service = 'supervisor', defaultPort = 4100, workers: knownWorkers = [] }: SupervisorConfigDefaults = {},
+): SupervisorConfig {
   const problems: { variable: string; message: string }[] = [];
   let base: ServiceConfig | undefined;
   try {
-    base = loadServiceConfig({ env, service: 'supervisor', defaultPort: 4100, public: true });
+    base = loadServiceConfig({ env, service, defaultPort, public: true });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
-  const workers = Workers.safeParse(env.SWITCHBOARD_WORKERS?.trim() || 'orders,inventory,comms');
+  const workers = Workers.safeParse(env.SWITCHBOARD_WORKERS?.trim() || knownWorkers.join(','));
   if (!workers.success)
     problems.push({
       variable: 'SWITCHBOARD_WORKERS',
-      message: workers.error.issues[0]?.message ?? 'is not valid',
+      message:
+        knownWorkers.length === 0 && !env.SWITCHBOARD_WORKERS?.trim()
+          ? 'is required: the workers this supervisor delegates to, as agent names separated by commas (e.g. "flights,weather"), or pass them in code (runSupervisorService({ workers }))'
+          : (workers.error.issues[0]?.message ?? 'is not valid'),
     });
   const timeout = Timeout.safeParse(env.SWITCHBOARD_DISCOVERY_TIMEOUT_MS?.trim() || 30_000);
   if (!timeout.success)
@@ -54,7 +70,7 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv): SupervisorConfig {
       message: `must be any (accept a worker's unsigned or wrongly signed card, with a warning) or signed (refuse it), not "${peerCards}"`,
     });
   if (!base || !workers.success || !timeout.success || problems.length > 0)
-    throw new ConfigError('supervisor', problems);
+    throw new ConfigError(service, problems);
   return {
     ...base,
     workers: workers.data.split(',').map((name) => name.trim()),

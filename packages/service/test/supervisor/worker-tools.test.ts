@@ -5,14 +5,24 @@ import {
   QueueTransportFactory,
   queueUrl,
 } from '@switchboard/a2a-bullmq';
-import { silentLogger } from '@switchboard/agent';
-import { createInventoryAgent, INVENTORY_SKILLS, MemoryShopStore } from '@switchboard/customer-service';
-import { AgentRegistry, delegationTarget } from '@switchboard/delegate';
+import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
+import { AgentRegistry, delegationTarget, WorkerTools } from '@switchboard/delegate';
 import { buildAgentCard } from '@switchboard/host';
 import { generateServiceKey, serviceSigner } from '@switchboard/identity';
+import type { SkillSpec } from '@switchboard/protocol';
 import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WorkerTools } from '../src/worker-tools.ts';
+import { z } from 'zod';
+
+const FORECAST_SKILLS: readonly SkillSpec[] = [
+  {
+    id: 'forecast',
+    name: 'Forecast',
+    description: 'The weather forecast for a city.',
+    tags: ['weather'],
+    tools: ['forecast'],
+  },
+];
 
 const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const namespace = `sup-test-${randomUUID().slice(0, 8)}`;
@@ -30,7 +40,8 @@ describe('the supervisor’s worker tools', () => {
       {
         registry,
         queue,
-        names: ['inventory'],
+        supervisor: { description: 'The travel desk.', instructions: 'Delegate weather to weather.' },
+        names: ['weather'],
         hopTimeoutMs: 1_000,
         workerWaitMs: 1_000,
         signer: serviceSigner({ key: generateServiceKey({ service: 'supervisor' }).privateKey }),
@@ -40,18 +51,31 @@ describe('the supervisor’s worker tools', () => {
     );
     expect(workers.agent.toolset.names).toEqual([]);
 
-    const agent = createInventoryAgent({ store: new MemoryShopStore() });
-    const card = buildAgentCard({
-      agent,
-      skills: INVENTORY_SKILLS,
-      interfaces: [
-        { url: queueUrl(defaultQueueAddress('inventory', namespace)), protocolBinding: BULLMQ_BINDING },
+    const agent = defineAgent({
+      name: 'weather',
+      instructions: 'Say the forecast.',
+      tools: [
+        defineTool({
+          name: 'forecast',
+          summary: 'The forecast for a city.',
+          whenToUse: 'Always.',
+          input: z.object({ city: z.string() }),
+          risk: 'read',
+          handler: ({ city }) => ({ city, sky: 'clear' }),
+        }),
       ],
     });
-    const registration = await registry.register({ card, instanceId: 'inventory-1' });
+    const card = buildAgentCard({
+      agent,
+      skills: FORECAST_SKILLS,
+      interfaces: [
+        { url: queueUrl(defaultQueueAddress('weather', namespace)), protocolBinding: BULLMQ_BINDING },
+      ],
+    });
+    const registration = await registry.register({ card, instanceId: 'weather-1' });
     await workers.refresh();
     expect(workers.agent.toolset.names).toEqual(
-      INVENTORY_SKILLS.map((skill) => `inventory_${skill.id.replace(/-/g, '_')}`),
+      FORECAST_SKILLS.map((skill) => `weather_${skill.id.replace(/-/g, '_')}`),
     );
     expect(workers.agent.name).toBe('supervisor');
     // Its shadow has the same tools, each reaching the worker's shadow queue, never the live one.
@@ -65,18 +89,18 @@ describe('the supervisor’s worker tools', () => {
     await workers.refresh();
     expect(workers.agent.toolset.names).toEqual(tools);
     // Back with another skill: the new card replaces the last one.
-    const renamed = INVENTORY_SKILLS.map((skill) => ({ ...skill, id: `${skill.id}-levels` }));
+    const renamed = FORECAST_SKILLS.map((skill) => ({ ...skill, id: `${skill.id}-levels` }));
     const changed = buildAgentCard({
       agent,
       skills: renamed,
       interfaces: [
-        { url: queueUrl(defaultQueueAddress('inventory', namespace)), protocolBinding: BULLMQ_BINDING },
+        { url: queueUrl(defaultQueueAddress('weather', namespace)), protocolBinding: BULLMQ_BINDING },
       ],
     });
-    const again = await registry.register({ card: changed, instanceId: 'inventory-2' });
+    const again = await registry.register({ card: changed, instanceId: 'weather-2' });
     await workers.refresh();
     expect(workers.agent.toolset.names).toEqual(
-      renamed.map((skill) => `inventory_${skill.id.replace(/-/g, '_')}`),
+      renamed.map((skill) => `weather_${skill.id.replace(/-/g, '_')}`),
     );
     await again.stop();
     await queue.close();

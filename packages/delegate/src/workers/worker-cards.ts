@@ -1,7 +1,9 @@
 import { AgentCard } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
-import type { AgentRegistry, RegistryEntry } from '@switchboard/delegate';
-import { acceptPeerCards, acceptSignedPeerCards, type PeerCardSignatures } from '@switchboard/delegate';
+import { acceptPeerCards } from '../accept-peer-card.ts';
+import { acceptSignedPeerCards, type PeerCardSignatures } from '../accept-signed-peer-cards.ts';
+import type { AgentRegistry } from '../registry/agent-registry.ts';
+import type { RegistryEntry } from '../registry/registry-entry.ts';
 
 /** The registry's entries of the named workers, and the names it has no entry for. */
 export async function findWorkers({

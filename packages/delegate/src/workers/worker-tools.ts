@@ -2,14 +2,12 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import type { Agent, Logger } from '@switchboard/agent';
-import {
-  type AgentRegistry,
-  clientFromRegistryEntry,
-  type PeerCardSignatures,
-  shadowPeerCard,
-} from '@switchboard/delegate';
 import type { ServiceSigner } from '@switchboard/identity';
-import { supervisorAgent } from './supervisor-agent.ts';
+import type { PeerCardSignatures } from '../accept-signed-peer-cards.ts';
+import type { AgentRegistry } from '../registry/agent-registry.ts';
+import { clientFromRegistryEntry } from '../registry/registry-client.ts';
+import { shadowPeerCard } from '../shadow-peers.ts';
+import { type SupervisorSpec, supervisorAgent } from './supervisor-agent.ts';
 import { findWorkers, onceEach, workerCards } from './worker-cards.ts';
 
 /** How long one count of the workers' live replicas is used: delegations in flight poll it each second. */
@@ -20,14 +18,16 @@ const fingerprint = (cards: readonly AgentCard[]) =>
   JSON.stringify(cards.map((card) => [card.name, card.version, card.skills.map((skill) => skill.id)]));
 
 /** What the worker tools are built from. */
-interface WorkerToolsOptions {
+export interface WorkerToolsOptions {
+  /** The supervisor the tools are given to: its name, instructions and card skills. */
+  supervisor: SupervisorSpec;
   registry: AgentRegistry;
   queue: QueueTransportFactory;
   names: readonly string[];
   hopTimeoutMs: number;
   /** How long a delegation waits while its worker has no live replica in the registry. */
   workerWaitMs: number;
-  /** Signs each delegation's assertion: this service, for the customer the request is for. */
+  /** Signs each delegation's assertion: this service, for the user the request is for. */
   signer: ServiceSigner;
   /** Check the workers' card signatures against the trusted keys (see `workerCards`). */
   signatures?: PeerCardSignatures;
@@ -115,7 +115,7 @@ export class WorkerTools {
 
   #build(peers: readonly AgentCard[], role: 'live' | 'shadow' = 'live'): Agent {
     const { queue, hopTimeoutMs, workerWaitMs, signer, logger } = this.#o;
-    const { agent } = supervisorAgent({
+    const { agent } = supervisorAgent(this.#o.supervisor, {
       peers,
       timeoutMs: hopTimeoutMs,
       // A worker's shadow is not in the registry: its delegations just wait for the hop timeout.

@@ -1,25 +1,25 @@
-import { supervisorSkills } from '@switchboard/customer-service';
+import { discoverWorkers, onceEach, type SupervisorSpec, WorkerTools } from '@switchboard/delegate';
 import { serviceOfKeyId, trustedKeys } from '@switchboard/identity';
-import type { AgentSetup, ServiceContext } from '@switchboard/service';
-import type { SupervisorConfig } from './config.ts';
-import { discoverWorkers } from './discover-workers.ts';
-import { onceEach } from './worker-cards.ts';
-import { WorkerTools } from './worker-tools.ts';
+import type { AgentSetup, ServiceContext } from '../service-setup.ts';
+import type { SupervisorConfig } from './supervisor-config.ts';
 
 /** How often the supervisor re-reads the workers' cards from the registry. */
 const REFRESH_MS = 10_000;
 
 /**
- * The supervisor service's composition, the one place a supervisor is assembled: finds the workers
+ * A supervisor service's composition, the one place a supervisor is assembled: finds the workers
  * in the registry (each card signed by its own service's key from the trusted set, as
- * `config.peerCards` asks), builds the supervisor agent over delegation tools on their queues
- * (`WorkerTools`, refreshed every 10 s, waiting for a live replica), and its shadow. Its main and an
- * in-process run of the team both serve it with `runAgentService`.
+ * `config.peerCards` asks), builds the supervisor `spec` describes over delegation tools on their
+ * queues (`WorkerTools`, refreshed every 10 s, a delegation waiting for a live replica), and its
+ * shadow. `runSupervisorService` and an in-process run of a team both serve it with `runAgentService`.
  *
  * @example
- * await runAgentService({ config, approvalsBoard: true, setup: supervisorSetup(config) });
+ * await runAgentService({ config, approvalsBoard: true, setup: supervisorSetup(config, spec) });
  */
-export function supervisorSetup(config: SupervisorConfig): (context: ServiceContext) => Promise<AgentSetup> {
+export function supervisorSetup(
+  config: SupervisorConfig,
+  spec: SupervisorSpec,
+): (context: ServiceContext) => Promise<AgentSetup> {
   return async ({ registry, queue, signer, logger }) => {
     const signatures = {
       keys: trustedKeys({ source: config.trustedKeys, logger }).resolve,
@@ -36,6 +36,7 @@ export function supervisorSetup(config: SupervisorConfig): (context: ServiceCont
     });
     const workers = new WorkerTools(
       {
+        supervisor: { ...spec, name: config.service },
         registry,
         queue,
         names: config.workers,
@@ -56,7 +57,8 @@ export function supervisorSetup(config: SupervisorConfig): (context: ServiceCont
         );
     }, REFRESH_MS);
     timer.unref();
-    const skills = supervisorSkills(workers.agent);
+    // The card's skills follow the workers: a worker found later changes them on the next card read.
+    const skills = spec.skills?.(workers.agent);
     return {
       agent: workers.agent,
       currentAgent: () => workers.agent,

@@ -4,13 +4,12 @@ import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { cardSigner } from '@switchboard/cards';
 import type { PeerCardSignatures } from '@switchboard/delegate';
-import { AgentRegistry } from '@switchboard/delegate';
+import { AgentRegistry, findWorkers, onceEach, workerCards } from '@switchboard/delegate';
 import { buildAgentCard } from '@switchboard/host';
 import { generateServiceKey, serviceOfKeyId, trustedKeys } from '@switchboard/identity';
 import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { findWorkers, onceEach, workerCards } from '../src/worker-cards.ts';
 
 const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
 const namespace = `sup-cards-${randomUUID().slice(0, 8)}`;

@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
-import type { AgentRegistry, PeerCardSignatures } from '@switchboard/delegate';
+import type { PeerCardSignatures } from '../accept-signed-peer-cards.ts';
+import type { AgentRegistry } from '../registry/agent-registry.ts';
 import { findWorkers, workerCards } from './worker-cards.ts';
 
 /**
