@@ -17,6 +17,14 @@ export type { LiveReplicas } from './replica-watch.ts';
 export { reachesShadowsOnly, shadowPeerCard, shadowQueueAddress } from './shadow-peers.ts';
 export type { SignedCallOptions } from './signed-calls.ts';
 export { signedCallOptions, signQueuedRequests } from './signed-calls.ts';
+export type {
+  TaskStateName,
+  TeamClient,
+  TeamClientOptions,
+  TeamOperator,
+  TeamReply,
+} from './team-client/team-client.ts';
+export { connectTeam, operatorOf, stateName, textOf } from './team-client/team-client.ts';
 export { discoverWorkers } from './workers/discover-workers.ts';
 export type { SupervisorSpec } from './workers/supervisor-agent.ts';
 export { supervisorAgent, supervisorName } from './workers/supervisor-agent.ts';

@@ -83,9 +83,9 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('apps/planted/src/index.ts', 'export const planted = 1;\n');
     copy.addWorkspaceDependency('packages/cli', 'apps/planted');
     copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/planted-app';\n");
-    // The platform imports the bundled example: its supervisor app, and its shop by relative path.
-    copy.addWorkspaceDependency('packages/cli', 'examples/customer-service/supervisor');
-    copy.write('packages/cli/src/__planted-example__.ts', "import '@switchboard/supervisor';\n");
+    // The platform imports the bundled example: its team, and its shop by relative path.
+    copy.addWorkspaceDependency('packages/cli', 'examples/customer-service/team');
+    copy.write('packages/cli/src/__planted-example__.ts', "import '@switchboard/customer-service-team';\n");
     copy.write(
       'packages/eval/test/__planted-example__.ts',
       "import '../../../examples/customer-service/shop/src/index.ts';\n",
@@ -244,7 +244,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
       violation(
         'platform-not-to-examples',
         'packages/cli/src/__planted-example__.ts',
-        'examples/customer-service/supervisor/src/index.ts',
+        'examples/customer-service/team/src/index.ts',
       ),
     );
     expect(run.output).toContain(

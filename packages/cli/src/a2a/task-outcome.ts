@@ -1,29 +1,11 @@
-import { type Artifact, type Message, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import type { Artifact, Message, Task } from '@a2a-js/sdk';
 import { ApprovalRequest } from '@switchboard/agent';
+import { stateName, type TaskStateName, textOf } from '@switchboard/delegate';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
 
-/** A task state as users read and scripts compare it: `completed`, `input-required`, … */
-export type TaskStateName =
-  | 'submitted'
-  | 'working'
-  | 'completed'
-  | 'failed'
-  | 'canceled'
-  | 'input-required'
-  | 'rejected'
-  | 'auth-required'
-  | 'unknown';
-
-/** The readable name of an SDK `TaskState` (`TASK_STATE_INPUT_REQUIRED` → `input-required`). */
-export function stateName(state: TaskState | undefined): TaskStateName {
-  if (state === undefined || state === TaskState.TASK_STATE_UNSPECIFIED || state === TaskState.UNRECOGNIZED)
-    return 'unknown';
-  return taskStateToJSON(state)
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-') as TaskStateName;
-}
+// The state names and message text are the team client's (`@switchboard/delegate`), re-exported for the commands.
+export { stateName, type TaskStateName, textOf } from '@switchboard/delegate';
 
 /** States after which nothing more happens to a task. */
 export const FINISHED_STATES: ReadonlySet<TaskStateName> = new Set([
@@ -55,13 +37,6 @@ export interface TaskOutcome {
   /** The text of the artifact named `answer`, once there is one. */
   answer: string | undefined;
   pendingApprovals: PendingApproval[];
-}
-
-/** The text parts of a message, joined by newlines. */
-export function textOf(message: Message | undefined): string {
-  return (message?.parts ?? [])
-    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
-    .join('\n');
 }
 
 /**

@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { TaskState } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { silentLogger } from '@switchboard/agent';
-import { sendMessageRequest, userMessage } from '@switchboard/protocol';
+import { connectTeam, operatorOf } from '@switchboard/delegate';
 import type { InProcessTeam } from '@switchboard/team';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTeamInProcess } from '../../src/index.ts';
@@ -16,42 +13,8 @@ afterEach(async () => {
   bookings.clear();
 });
 
-/** An SDK client of the supervisor, as `user`. */
-async function clientAs(team: InProcessTeam, user: string) {
-  const token = team.access.customers[user] ?? '';
-  const fetchAs: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl: fetchAs })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchAs }),
-  }).createFromUrl(team.access.supervisorUrl);
-}
-
-async function ask(team: InProcessTeam, user: string, text: string) {
-  const client = await clientAs(team, user);
-  const task = await client.sendMessage(
-    sendMessageRequest({ message: userMessage({ text, contextId: randomUUID() }) }),
-  );
-  if (!('status' in task)) throw new Error('expected a task');
-  const answer = [...(task.status?.message ? [task.status.message] : []), ...task.artifacts]
-    .flatMap((part) => part.parts)
-    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
-    .join('');
-  return { task, state: task.status?.state, answer };
-}
-
-/** The operator's admin API of the supervisor. */
-async function admin(team: InProcessTeam, path: string, body?: unknown) {
-  const response = await fetch(`${team.access.supervisorUrl}/admin${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${team.access.adminToken}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
+const as = (team: InProcessTeam, user: string) =>
+  connectTeam({ url: team.access.supervisorUrl, token: team.access.customers[user] ?? '' });
 
 describe.each([
   ['in memory, over loopback HTTP', undefined],
@@ -63,31 +26,33 @@ describe.each([
       logger: silentLogger(),
       ...(redis ? { redis } : {}),
     });
+    const traveller = await as(running, 'traveller-1');
+    const operator = operatorOf({ url: running.access.supervisorUrl, token: running.access.adminToken });
 
-    const weather = await ask(running, 'traveller-1', 'What is the weather forecast for "Lisbon"?');
-    expect(weather.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(weather.answer).toContain('sunny');
+    const weather = await traveller.ask('What is the weather forecast for "Lisbon"?');
+    expect(weather).toMatchObject({ state: 'completed', text: expect.stringContaining('sunny') });
 
-    const booking = await ask(running, 'traveller-1', 'Please book flight TP123 for me.');
-    expect(booking.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const booking = await traveller.ask('Please book flight TP123 for me.');
+    expect(booking.state).toBe('input-required');
+    expect(booking.pendingApprovals.map((pending) => pending.action)).toEqual([
+      'Book a seat on flight TP123 for traveller-1',
+    ]);
     expect(bookings.size).toBe(0);
-    const pending = await admin(running, '/approvals?status=pending');
-    const [approval] = pending.json.approvals as { id: string; agent: string; action: string }[];
+    const [approval] = await operator.approvals();
     expect(approval).toMatchObject({
       agent: 'flights',
       action: 'Book a seat on flight TP123 for traveller-1',
     });
 
-    const decided = await admin(running, `/approvals/${approval?.id}/approve`, { reason: 'ok' });
-    expect(decided.status).toBe(202);
+    await operator.approve(approval?.id ?? '', 'seat available');
     await expect.poll(() => bookings.get('traveller-1'), { timeout: 20_000 }).toEqual(['TP123']);
-    const again = await admin(running, `/approvals/${approval?.id}/approve`, {});
-    expect(again.status).toBe(409);
+    await expect(operator.approve(approval?.id ?? '')).rejects.toThrow(/already approved/);
     expect(bookings.get('traveller-1')).toEqual(['TP123']);
+    await expect.poll(async () => (await traveller.task(booking.taskId)).state).toBe('completed');
 
     // Another user sees only their own bookings.
-    const other = await ask(running, 'traveller-2', 'Show my bookings.');
-    expect(other.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(other.answer).not.toContain('TP123');
+    const other = await (await as(running, 'traveller-2')).ask('Show my bookings.');
+    expect(other.state).toBe('completed');
+    expect(other.text).not.toContain('TP123');
   }, 60_000);
 });
