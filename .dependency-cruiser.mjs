@@ -321,7 +321,10 @@ export default {
     // Each file's own package.json (the closest), not the root's merged in: a package lists what it uses.
     combinedDependencies: false,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(?:apps|packages|tools|examples/[^/]+)/[^/]+/dist/|^(?:bench|e2e|infra)/dist/' },
+    // The scaffold's templates are the code of a team outside this repository (switchboard new team).
+    exclude: {
+      path: '^(?:apps|packages|tools|examples/[^/]+)/[^/]+/dist/|^(?:bench|e2e|infra)/dist/|^packages/cli/templates/',
+    },
     // Node's resolution, as our imports are written: `.ts` specifiers, packages through their `exports`
     // (the default condition names the `.ts` sources) and their symlinks, resolved to the real folder.
     enhancedResolveOptions: {

@@ -112,7 +112,7 @@ export function devSettings(access: TeamAccess): DevFile {
     redisUrl: access.redisUrl,
     prefix: access.namespace,
     identities: {
-      ...Object.fromEntries(Object.entries(access.customers).map(([id, token]) => [`customer:${id}`, token])),
+      ...Object.fromEntries(Object.entries(access.users).map(([id, token]) => [`customer:${id}`, token])),
       'operator:operator': access.adminToken,
     },
   };

@@ -1,11 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { devCommand } from './commands/dev.ts';
 import { keysGenerateCommand } from './commands/keys-generate.ts';
+import { newAgentCommand } from './commands/new-agent.ts';
+import { newTeamCommand } from './commands/new-team.ts';
 import { seedCommand } from './commands/seed.ts';
 import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
 import { EXIT, type Output } from './io/output.ts';
 import { redisTarget } from './system/redis-target.ts';
+
+/** This CLI's version: the `@switchboard/*` version a new team depends on. */
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
@@ -16,11 +24,11 @@ export const TEAM_HELP =
 function port(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65_532)
-    throw new InvalidArgumentError('give a port from 1 to 65532 (the workers take the next three)');
+    throw new InvalidArgumentError('give a port from 1 to 65532 (every service’s port moves by as much)');
   return parsed;
 }
 
-/** Adds the commands that run the system on this machine: `dev`, `seed` and `keys generate`. */
+/** Adds the commands that make and run a team on this machine: `new`, `dev`, `seed` and `keys generate`. */
 export function addSystemCommands({
   program,
   config,
@@ -32,6 +40,28 @@ export function addSystemCommands({
   output: Output;
   exit: { code: number };
 }): void {
+  const make = program.command('new').description('Make a team of your own, or a worker in it.');
+  make
+    .command('team')
+    .description(
+      'Write a runnable team into a new folder: a supervisor, a worker with a read and a dangerous tool, a test of the team in one process, an eval case and a README.',
+    )
+    .argument('<dir>', 'the new folder (it must not exist, or be empty)')
+    .option(
+      '--packages <dir>',
+      'depend on the @switchboard/* tarballs in this folder (made with "pnpm pack:all <dir>" in a checkout) instead of the registry',
+    )
+    .action(async (dir: string, options: { packages?: string }) => {
+      exit.code = await newTeamCommand({ dir, packages: options.packages, version: VERSION, output });
+    });
+  make
+    .command('agent')
+    .description('Add a worker to the team here: agents/<name>.ts, with one read tool, listed in team.ts.')
+    .argument('<name>', 'the worker’s name, e.g. weather')
+    .option('--team <dir-or-module>', 'the team’s folder or module (default: ./team.ts)')
+    .action(async (name: string, options: { team?: string }) => {
+      exit.code = await newAgentCommand({ name, team: options.team, output });
+    });
   program
     .command('dev')
     .description(
@@ -42,7 +72,11 @@ export function addSystemCommands({
       '--namespace <name>',
       'the Redis key namespace (default: SWITCHBOARD_NAMESPACE, then switchboard)',
     )
-    .option('--port <port>', 'the supervisor’s port; the workers take the next three', port, 4100)
+    .option(
+      '--port <port>',
+      'the supervisor’s port (default: the team’s, 4100); every service’s port moves by as much',
+      port,
+    )
     .option('--in-process', 'run every agent in this process, without Redis', false)
     .option('--team <dir-or-module>', TEAM_HELP)
     .action(
@@ -50,7 +84,7 @@ export function addSystemCommands({
         team?: string;
         redisUrl?: string;
         namespace?: string;
-        port: number;
+        port?: number;
         inProcess: boolean;
       }) => {
         exit.code = await devCommand({

@@ -13,7 +13,7 @@ export type TeamService = WorkerDefinition | SupervisorDefinition;
 
 /** Who a local run of the team (`switchboard dev`, an in-process run) can be used as. */
 export interface TeamUsers {
-  /** The end users a local run makes a token for (the platform's `customer` principals). */
+  /** The end users a local run makes a token for (each a `user` principal, by id). */
   ids: readonly string[];
   /** The user a local run acts as by default; one of `ids`. */
   defaultUser: string;
@@ -22,10 +22,14 @@ export interface TeamUsers {
 /** How a client reaches a running team, and the secrets it was started with. */
 export interface TeamAccess {
   supervisorUrl: string;
-  /** The token of the user the team is used as (`customerId`, by default the team's `defaultUser`). */
+  /** The token of the user the team is used as (`userId`, by default the team's `defaultUser`). */
   token: string;
+  userId: string;
+  /** A token of every user of the team, by user id (`userId`'s is `token`). */
+  users: Record<string, string>;
+  /** @deprecated The same as `userId`; goes in the next release. */
   customerId: string;
-  /** A token of every user of the team, by user id (`customerId`'s is `token`). */
+  /** @deprecated The same object as `users`; goes in the next release. */
   customers: Record<string, string>;
   /** An operator's token (operator `operator`). */
   adminToken: string;
@@ -200,12 +204,19 @@ export function teamServices(team: Team): readonly TeamService[] {
 export function userTokens(
   users: TeamUsers,
   newToken: () => string,
-): Pick<TeamAccess, 'token' | 'customerId' | 'customers'> {
-  const customers = Object.fromEntries(users.ids.map((id) => [id, newToken()]));
-  return { token: customers[users.defaultUser] ?? newToken(), customerId: users.defaultUser, customers };
+): Pick<TeamAccess, 'token' | 'userId' | 'users' | 'customerId' | 'customers'> {
+  const tokens = Object.fromEntries(users.ids.map((id) => [id, newToken()]));
+  const token = tokens[users.defaultUser] ?? newToken();
+  return {
+    token,
+    userId: users.defaultUser,
+    users: tokens,
+    customerId: users.defaultUser,
+    customers: tokens,
+  };
 }
 
 /** User tokens as the static-token list wants them: token → user id. */
-export function tokensToIds(customers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(customers).map(([id, token]) => [token, id]));
+export function tokensToIds(users: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(users).map(([id, token]) => [token, id]));
 }

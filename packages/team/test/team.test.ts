@@ -68,9 +68,9 @@ describe("a running team's access", () => {
   };
 
   it('gives each user a token, the default user also as the token', () => {
-    expect(Object.keys(access.customers)).toEqual(['traveller-1', 'traveller-2']);
-    expect(access.token).toBe(access.customers['traveller-2']);
-    expect(tokensToIds(access.customers)[access.token]).toBe('traveller-2');
+    expect(Object.keys(access.users)).toEqual(['traveller-1', 'traveller-2']);
+    expect(access.token).toBe(access.users['traveller-2']);
+    expect(tokensToIds(access.users)[access.token]).toBe('traveller-2');
   });
 
   it("is what each service's environment holds, public keys only, its own key apart", () => {

@@ -67,7 +67,7 @@ const team: Team = defineTeam({
     'switchboard ask "Where is my order A10086 and when will it arrive?"',
     'switchboard ask "Please refund order A10086, the kettle arrived broken."',
     'switchboard approvals list',
-    `switchboard ask --as C002 "Where is my order A10087?"   (you are customer ${access.customerId}; --as acts as another)`,
+    `switchboard ask --as C002 "Where is my order A10087?"   (you are customer ${access.userId}; --as acts as another)`,
     'switchboard trace last',
   ],
 });

@@ -14,7 +14,7 @@ export interface DevCommandOptions {
   team?: string | undefined;
   redisUrl: string;
   namespace: string;
-  port: number;
+  port?: number | undefined;
   inProcess: boolean;
   /** The environment the services start from (they read their own settings from it). */
   env: NodeJS.ProcessEnv;

@@ -104,7 +104,7 @@ export async function launchSystem({
   const launches = new Map(services.map((service) => [service.name, serviceLaunch(service, loaded.module)]));
   const access: TeamAccess = {
     supervisorUrl: `http://127.0.0.1:${ports[team.supervisor.name] ?? team.supervisor.port}`,
-    ...userTokens(team.users, () => token('cust')),
+    ...userTokens(team.users, () => token('user')),
     adminToken: token('ops'),
     // A fresh signing key per service, every start; every service trusts all their public keys.
     serviceKeys: Object.fromEntries(

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 const as = (team: InProcessTeam, user: string) =>
-  connectTeam({ url: team.access.supervisorUrl, token: team.access.customers[user] ?? '' });
+  connectTeam({ url: team.access.supervisorUrl, token: team.access.users[user] ?? '' });
 
 describe.each([
   ['in memory, over loopback HTTP', undefined],
