@@ -42,5 +42,5 @@ run packages/service test/worker-service.test.ts
 run packages/service test/secured-redis.test.ts
 # A real service through a failover, on a cluster of its own.
 run packages/service test/cluster-failover-service.test.ts
-run packages/cli test/seed-cluster.test.ts
+run packages/cli test/seed-cluster.test.ts test/dev-cluster.test.ts
 echo "cluster: every suite passed on the Redis Cluster"

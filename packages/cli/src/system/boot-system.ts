@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { Logger } from '@switchboard/agent';
-import { ConfigError, createModel, readModelConfig } from '@switchboard/config';
+import { ConfigError, createModel, readModelConfig, readRedisConfig } from '@switchboard/config';
 import { createRedisConnection } from '@switchboard/redis';
 import { type Team, type TeamAccess, teamServices } from '@switchboard/team';
 import { loadTeam, startInProcess } from '../team/load-team.ts';
 import { type LaunchedSystem, launchSystem } from './launch-system.ts';
-import { findRedis } from './local-redis.ts';
+import { findRedis, type RedisSource, redisAnswers } from './local-redis.ts';
 import type { RestartPolicy } from './restart-policy.ts';
 import type { ServiceLogLine } from './service-process.ts';
 import { describeSystemEvent, type SystemEvent, type SystemGaveUp } from './system-event.ts';
@@ -108,7 +108,18 @@ export async function bootSystem({
   const loaded = given ? { team: given, module: teamModule } : await loadTeam();
   const { team } = loaded;
   const port = supervisorPort ?? team.supervisor.port;
-  const redis = inProcess ? undefined : await findRedis(redisUrl);
+  // On a Redis Cluster (REDIS_CLUSTER_NODES in the environment the services read) everything runs on
+  // it: the launcher checks it answers, seeds it, and its children read the nodes, not a REDIS_URL.
+  const cluster = baseEnv.REDIS_CLUSTER_NODES?.trim() ? readRedisConfig(baseEnv) : undefined;
+  if (cluster && !cluster.ok) throw new ConfigError('switchboard dev', cluster.problems);
+  const clusterAt = cluster?.ok ? `the Redis Cluster at ${baseEnv.REDIS_CLUSTER_NODES?.trim()}` : undefined;
+  const redis: RedisSource | undefined = inProcess
+    ? undefined
+    : cluster?.ok
+      ? (await redisAnswers(cluster.config, 3_000))
+        ? { kind: 'running', url: redisUrl }
+        : { kind: 'none', url: redisUrl, why: `${clusterAt} does not answer` }
+      : await findRedis(redisUrl);
   if (!redis || redis.kind === 'none') {
     const system = await startInProcess(team, loaded.module, {
       port,
@@ -127,7 +138,7 @@ export async function bootSystem({
     };
   }
   if (team.seed) {
-    const connection = createRedisConnection({ url: redisUrl });
+    const connection = createRedisConnection(cluster?.ok ? cluster.config : { url: redisUrl });
     try {
       const seeded = await team.seed({ redis: connection, namespace, reset: resetData });
       if (seeded.kind === 'invalid') throw new Error(`The team's data is not valid: ${seeded.message}`);
@@ -162,7 +173,7 @@ export async function bootSystem({
       note:
         redis.kind === 'started'
           ? `one process per service, on a redis-server started here at ${redisUrl} (stopped with the system)`
-          : `one process per service, on Redis at ${redisUrl}`,
+          : `one process per service, on ${clusterAt ?? `Redis at ${redisUrl}`}`,
       launched,
       failed: launched.failed,
       stop: async () => {
