@@ -22,7 +22,7 @@ let system: TestSystem;
 let orders: WorkerQueue;
 let shopBefore: ShopSnapshot;
 
-const C002: Principal = { id: 'C002', kind: 'customer', roles: [], via: [] };
+const C002: Principal = { id: 'C002', kind: 'user', roles: [], via: [] };
 
 /** What every forged job asks for: a write that needs no approval, so it would show at once. */
 const HIJACK = sendMessageText(

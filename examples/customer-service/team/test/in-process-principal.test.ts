@@ -39,7 +39,7 @@ describe('the in-process system (A2A over HTTP, no queue)', () => {
     for (const entry of orders) {
       expect(entry.principal).toEqual({
         id: access.customerId,
-        kind: 'customer',
+        kind: 'user',
         roles: [],
         via: ['supervisor'],
       });
