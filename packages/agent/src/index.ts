@@ -23,7 +23,7 @@ export { trimHistory } from './context/trim-history.ts';
 export type { SplitHistory } from './context/turns.ts';
 export { splitTurns } from './context/turns.ts';
 export type { TaskStatus } from './deprecated.ts';
-export { createTaskState, LEGACY_USER_KIND, TaskState } from './deprecated.ts';
+export { createTaskState, TaskState } from './deprecated.ts';
 export type { AgentErrorCode, ErrorParty } from './errors.ts';
 export { AGENT_ERRORS, AgentError, isAgentError } from './errors.ts';
 export type { Agent, AgentOptions } from './loop/agent.ts';
@@ -91,6 +91,7 @@ export {
 export { argumentsHash, canonicalJson } from './policy/arguments-hash.ts';
 export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
+export { LEGACY_USER_KIND } from './policy/legacy-kind.ts';
 export {
   describePrincipal,
   legacyPrincipalKey,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEGACY_USER_KIND } from '../deprecated.ts';
+import { LEGACY_USER_KIND } from './legacy-kind.ts';
 
 /** The kinds of caller, in the order they are documented. */
 const KINDS = ['user', 'operator', 'service'] as const;
