@@ -111,7 +111,7 @@ export async function startTeamInMemory({
         ...(admin
           ? {
               tokens: {
-                customers: tokensToIds(access.customers),
+                users: tokensToIds(access.customers),
                 operators: { [access.adminToken]: 'operator' },
               },
             }

@@ -26,13 +26,13 @@ describe('the eval suites in evals/, on the offline model', () => {
   beforeAll(async () => {
     baseline = await readReport({ file: `${evalsDir}baseline.json` });
     const customers = customerFootprints();
-    const cases = await loadCases({ dir: evalsDir, cwd: repoRoot, customers: customers.map((c) => c.id) });
+    const cases = await loadCases({ dir: evalsDir, cwd: repoRoot, users: customers.map((c) => c.id) });
     report = await runEvals({
       cases,
       target: inProcessTarget({
         startSystem: startInProcessSystem,
         models: await openModelSource({ model: 'offline' }),
-        customers,
+        users: customers,
       }),
       concurrency: 2,
     });
