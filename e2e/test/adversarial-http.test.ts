@@ -18,7 +18,7 @@ let operator: Client;
 
 beforeAll(async () => {
   system = await startTestSystem();
-  const { supervisorUrl, customers, adminToken } = system.launched.access;
+  const { supervisorUrl, users: customers, adminToken } = system.launched.access;
   ada = await sdkClient(supervisorUrl, customers.C001 ?? '');
   grace = await sdkClient(supervisorUrl, customers.C002 ?? '');
   operator = await sdkClient(supervisorUrl, adminToken);
@@ -207,7 +207,7 @@ describe("C001 goes after C002's records over HTTP", () => {
   });
 
   it('goes around the supervisor, straight to the orders worker over HTTP: the same refusals', async () => {
-    const { customers } = system.launched.access;
+    const { users: customers } = system.launched.access;
     const port = system.launched.services.get('orders')?.port;
     const worker = await sdkClient(`http://127.0.0.1:${port}`, customers.C001 ?? '');
     const read = shown(await ask(worker, 'Where is my order A10087?'));
@@ -244,7 +244,7 @@ describe('approvals are decided on the board, by another operator, for the argum
     );
     expect(delegated, 'the customer is shown which worker task waits').not.toBeNull();
     const port = system.launched.services.get('orders')?.port;
-    const worker = await sdkClient(`http://127.0.0.1:${port}`, system.launched.access.customers.C001 ?? '');
+    const worker = await sdkClient(`http://127.0.0.1:${port}`, system.launched.access.users.C001 ?? '');
     const atWorker = await ask(worker, 'Approved.', {
       taskId: delegated?.[1] ?? '',
       contextId: delegated?.[2] ?? '',
@@ -261,7 +261,7 @@ describe('approvals are decided on the board, by another operator, for the argum
 
   it('the admin API refuses a customer token: 401, nothing listed, nothing approved', async () => {
     const { approval } = await pendingRequest(ada, 'Please refund order A10094, it is broken.');
-    const token = system.launched.access.customers.C001;
+    const token = system.launched.access.users.C001;
     const listed = await admin('/approvals', { token });
     expect(listed.status).toBe(401);
     expect(listed.body.approvals).toBeUndefined();
@@ -356,7 +356,7 @@ describe('flooding', () => {
     const response = await fetch(`${system.launched.access.supervisorUrl}/a2a/jsonrpc`, {
       method: 'POST',
       headers: {
-        Authorization: `Bearer ${system.launched.access.customers[id]}`,
+        Authorization: `Bearer ${system.launched.access.users[id]}`,
         'Content-Type': 'application/json',
         'A2A-Version': '1.0',
       },
@@ -416,7 +416,7 @@ describe('flooding', () => {
     const rest = await fetch(`${system.launched.access.supervisorUrl}/a2a/rest/message:send`, {
       method: 'POST',
       headers: {
-        Authorization: `Bearer ${system.launched.access.customers.C003}`,
+        Authorization: `Bearer ${system.launched.access.users.C003}`,
         'Content-Type': 'application/json',
         'A2A-Version': '1.0',
       },
@@ -428,7 +428,7 @@ describe('flooding', () => {
 
     const other = await sdkClient(
       system.launched.access.supervisorUrl,
-      system.launched.access.customers.C004 ?? '',
+      system.launched.access.users.C004 ?? '',
     );
     expect(answerOf(await ask(other, 'Is the blue kettle in stock?'))).toContain('Blue Enamel Kettle');
     expect(await tasksHolding(marker)).toBe(0);

@@ -22,7 +22,7 @@ let system: TestSystem;
 let orders: WorkerQueue;
 let shopBefore: ShopSnapshot;
 
-const C002: Principal = { id: 'C002', kind: 'customer', roles: [], via: [] };
+const C002: Principal = { id: 'C002', kind: 'user', roles: [], via: [] };
 
 /** What every forged job asks for: a write that needs no approval, so it would show at once. */
 const HIJACK = sendMessageText(
@@ -57,7 +57,7 @@ async function capturedJob(): Promise<Job> {
   const seen = new Set((await orders.finished()).map((job) => job.id));
   const grace = await sdkClient(
     system.launched.access.supervisorUrl,
-    system.launched.access.customers.C002 ?? '',
+    system.launched.access.users.C002 ?? '',
   );
   const answered = await grace.sendMessage(textMessage('Where is my order A10087?'));
   expect('status' in answered ? answerOf(answered) : '').toContain('Lyon');
@@ -104,7 +104,7 @@ describe('jobs written straight into the orders queue', () => {
   });
 
   it("a job with C002's own sign-in token, or the operator's, is refused: the queue takes only services' assertions", async () => {
-    const { customers, adminToken } = system.launched.access;
+    const { users: customers, adminToken } = system.launched.access;
     await expectRefused({ request: HIJACK, authorization: `Bearer ${customers.C002}` });
     await expectRefused({ request: HIJACK, authorization: `Bearer ${adminToken}` });
   });
@@ -185,7 +185,7 @@ describe('jobs written straight into the orders queue', () => {
 
 describe('what the jobs in Redis hold', () => {
   it('no job the system queued holds a token anyone signs in with, and no authorization a job holds works for a new request', async () => {
-    const { supervisorUrl, customers, adminToken, token } = system.launched.access;
+    const { supervisorUrl, users: customers, adminToken, token } = system.launched.access;
     for (const [customer, text] of [
       ['C001', 'Where is my order A10086?'],
       ['C001', 'Is the blue kettle in stock?'],
@@ -248,7 +248,7 @@ describe('what Redis holds', () => {
   }
 
   it('no key of the system, of any service, holds a token anyone signs in with', async () => {
-    const { customers, adminToken, token } = system.launched.access;
+    const { users: customers, adminToken, token } = system.launched.access;
     const secrets = [token, adminToken, ...Object.values(customers)];
     const written = (key: string) => orders.added.has(key.slice(key.lastIndexOf(':') + 1));
     const keys = (await system.redis.keys(`*${system.namespace}*`)).filter((key) => !written(key));

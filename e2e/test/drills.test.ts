@@ -56,7 +56,7 @@ async function start({
     replicas,
     serviceEnv,
   });
-  const { supervisorUrl, token, adminToken, customers } = system.launched.access;
+  const { supervisorUrl, token, adminToken, users: customers } = system.launched.access;
   const client = await sdkClient(supervisorUrl, token);
   /** An SDK client signed in as the customer who owns `orderId`. */
   const ownerOf = async (orderId: string) =>

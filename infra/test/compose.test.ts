@@ -33,7 +33,7 @@ const FILLED_TOKENS = {
       JSON.stringify(key.privateKey),
     ]),
   ),
-  SWITCHBOARD_CUSTOMER_TOKENS: '9b2e7f4a1c8d3e6b0f5a2d9c4e7b1a8f3d6c0e9b2a5f8d1c4e7a0b3f6d9c2e5a=alice',
+  SWITCHBOARD_USER_TOKENS: '9b2e7f4a1c8d3e6b0f5a2d9c4e7b1a8f3d6c0e9b2a5f8d1c4e7a0b3f6d9c2e5a=alice',
   SWITCHBOARD_OPERATOR_TOKENS: 'c7e0a3f6d9b2c5e8a1f4d7b0e3c6a9f2d5b8e1c4a7f0d3b6e9c2a5f8d1b4e7c0=olivia',
 };
 /** The file as `docker compose` sees it with infra/.env copied from the example and filled in. */
@@ -123,10 +123,10 @@ describe('infra/docker-compose.yml', () => {
     expect(supervisor.workers).toEqual([...WORKERS]);
   });
 
-  it('gives the customer and operator tokens to the supervisor only', () => {
+  it('gives the user and operator tokens to the supervisor only', () => {
     for (const name of WORKERS) {
       const env = environmentOf(service(name));
-      expect(env.SWITCHBOARD_CUSTOMER_TOKENS).toBeUndefined();
+      expect(env.SWITCHBOARD_USER_TOKENS).toBeUndefined();
       expect(env.SWITCHBOARD_OPERATOR_TOKENS).toBeUndefined();
     }
   });
@@ -138,7 +138,7 @@ describe('infra/docker-compose.yml', () => {
       /SWITCHBOARD_SERVICE_KEY: is not JSON: give the private JWK that "switchboard keys generate" printed/,
     );
     expect(() => loadSupervisorConfig(supervisor)).toThrow(
-      /SWITCHBOARD_CUSTOMER_TOKENS: the token for "alice" is a placeholder/,
+      /SWITCHBOARD_USER_TOKENS: the token for "alice" is a placeholder/,
     );
     expect(() => loadSupervisorConfig(supervisor)).toThrow(
       /SWITCHBOARD_OPERATOR_TOKENS: the token for "olivia" is a placeholder/,
@@ -148,7 +148,7 @@ describe('infra/docker-compose.yml', () => {
   it('commits no secret: every token comes from infra/.env and stops Compose when missing', () => {
     for (const variable of [
       ...SERVICES.map((name) => `${name.toUpperCase()}_SERVICE_KEY`),
-      'SWITCHBOARD_CUSTOMER_TOKENS',
+      'SWITCHBOARD_USER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
     ]) {
       expect(text).toMatch(new RegExp(`\\$\\{${variable}:\\?[^}]*infra/\\.env[^}]*\\}`));

@@ -169,7 +169,7 @@ describe('infra/k8s manifests', () => {
         /SWITCHBOARD_TRUSTED_KEYS: names the file .*trusted-keys\.json, which is not readable JSON/,
       );
     }
-    expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_CUSTOMER_TOKENS/);
+    expect(() => loadConfig('supervisor', env('supervisor'))).toThrow(/SWITCHBOARD_USER_TOKENS/);
   });
 
   it('give the seed Job the Redis URL of the services, and no token', () => {
@@ -202,10 +202,10 @@ describe('infra/k8s manifests', () => {
 
   it('give the customer and operator tokens to the supervisor only', () => {
     for (const name of WORKERS) {
-      expect(env(name).SWITCHBOARD_CUSTOMER_TOKENS, name).toBeUndefined();
+      expect(env(name).SWITCHBOARD_USER_TOKENS, name).toBeUndefined();
       expect(env(name).SWITCHBOARD_OPERATOR_TOKENS, name).toBeUndefined();
     }
-    expect(env('supervisor').SWITCHBOARD_CUSTOMER_TOKENS).toBeDefined();
+    expect(env('supervisor').SWITCHBOARD_USER_TOKENS).toBeDefined();
   });
 
   it('probe readiness on /readyz and liveness on /healthz at the port the service listens on', () => {

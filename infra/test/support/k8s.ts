@@ -294,7 +294,7 @@ export function crossReferenceProblems(entries: readonly ManifestEntry[]): strin
 export const FILLED_SECRETS = {
   REDIS_URL: 'redis://:p%40ss%2Fw0rd@redis.switchboard.svc.cluster.local:6379',
   REDIS_PASSWORD: 'p@ss/w0rd',
-  SWITCHBOARD_CUSTOMER_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
+  SWITCHBOARD_USER_TOKENS: 'tok-91c2e8f0a7b3d4c5e6=someone',
   SWITCHBOARD_OPERATOR_TOKENS: 'ops-4d8b2f6a0c9e1d7b3a5f=olivia',
 } as const;
 

@@ -91,7 +91,14 @@ export {
 export { argumentsHash, canonicalJson } from './policy/arguments-hash.ts';
 export type { Credentials } from './policy/credentials.ts';
 export { CredentialVault } from './policy/credentials.ts';
-export { describePrincipal, Principal, PrincipalKind, principalKey } from './policy/principal.ts';
+export { LEGACY_USER_KIND } from './policy/legacy-kind.ts';
+export {
+  describePrincipal,
+  legacyPrincipalKey,
+  Principal,
+  PrincipalKind,
+  principalKey,
+} from './policy/principal.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
 export type { Embedder } from './routing/embedder.ts';
 export type { ToolRouterOptions, ToolRule } from './routing/router-options.ts';

@@ -1,3 +1,4 @@
+import { LEGACY_USER_KIND } from '@switchboard/agent';
 import { DEV_FILE, type DevFile, readDevFile } from './dev-file.ts';
 import { CliError } from './errors.ts';
 
@@ -124,11 +125,11 @@ export async function resolveSettings<K extends SupervisorSetting>({
 
 /**
  * The token of the caller `--as` names, from `.switchboard/dev.json` (the local stack's
- * identities): `C002` or `customer:C002` for a customer, `operator` or `operator:<name>` for an
+ * identities): `traveller-1` or `user:traveller-1` for a user, `operator` or `operator:<name>` for an
  * operator. Throws `CliError` `INVALID_SETTING` naming the identities there are.
  *
  * @example
- * const token = await identityToken({ as: 'C002' }); // then send it as the bearer token
+ * const token = await identityToken({ as: 'traveller-1' }); // then send it as the bearer token
  */
 export async function identityToken({
   as,
@@ -143,15 +144,19 @@ export async function identityToken({
       message: `--as picks a caller of the local stack from ${DEV_FILE}, written by "switchboard dev", and there is none in ${cwd}. Against another deployment, pass that caller's --token.`,
     });
   }
-  const wanted = as.trim();
-  const key = wanted.includes(':') ? wanted : wanted === 'operator' ? undefined : `customer:${wanted}`;
+  // `--as` in the 0.2 words for a user (the older kind word before the colon) still picks that user.
+  const typed = as.trim();
+  const wanted = typed.startsWith(`${LEGACY_USER_KIND}:`)
+    ? `user:${typed.slice(LEGACY_USER_KIND.length + 1)}`
+    : typed;
+  const key = wanted.includes(':') ? wanted : wanted === 'operator' ? undefined : `user:${wanted}`;
   const match = Object.keys(file.identities).find((identity) =>
     key ? identity.toLowerCase() === key.toLowerCase() : identity.startsWith('operator:'),
   );
   if (!match) {
     const known = Object.keys(file.identities).join(', ') || 'none';
     throw new CliError('INVALID_SETTING', {
-      message: `--as ${as}: the local stack has no such caller. Pick one of: ${known} (a customer id alone, e.g. --as C002, or --as operator).`,
+      message: `--as ${as}: the local stack has no such caller. Pick one of: ${known} (a user id alone, e.g. --as traveller-1, or --as operator).`,
     });
   }
   return file.identities[match] as string;

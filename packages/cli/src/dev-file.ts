@@ -1,8 +1,20 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { LEGACY_USER_KIND } from '@switchboard/agent';
 import type { TeamAccess } from '@switchboard/team';
 import { z } from 'zod';
 import { CliError } from './errors.ts';
+
+/** Identities as 0.3 names them: a 0.2 file's users (the older kind word) read as `user:`. */
+const currentIdentities = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(
+        Object.entries(value).map(([key, token]) => [
+          key.startsWith(`${LEGACY_USER_KIND}:`) ? `user:${key.slice(LEGACY_USER_KIND.length + 1)}` : key,
+          token,
+        ]),
+      )
+    : value;
 
 /** Where `switchboard dev` writes the local stack's settings, relative to the current directory. */
 export const DEV_FILE = join('.switchboard', 'dev.json');
@@ -32,13 +44,17 @@ export const DevFile = z.object({
   /** The key prefix of the stack's queues and stores in Redis. */
   prefix: z.string().min(1, 'give the Redis key prefix'),
   /**
-   * The bearer tokens of every caller the local stack knows, by who they are (`customer:C002`,
-   * `operator:operator`): what `--as` picks from, to act as another customer or as an operator.
+   * The bearer tokens of every caller the local stack knows, by who they are (`user:traveller-1`,
+   * `operator:operator`): what `--as` picks from, to act as another user or as an operator. A file
+   * written by 0.2 names users with the older kind word; they read as `user:`.
    */
   identities: z
-    .record(
-      z.string().regex(/^(customer|operator):\S+$/, 'write kind:id, e.g. customer:C002'),
-      z.string().min(1),
+    .preprocess(
+      currentIdentities,
+      z.record(
+        z.string().regex(/^(user|operator):\S+$/, 'write kind:id, e.g. user:traveller-1'),
+        z.string().min(1),
+      ),
     )
     .default({}),
 });
@@ -102,7 +118,7 @@ export async function writeDevFile({ settings, cwd = process.cwd() }: { settings
 
 /**
  * The settings of a local system as `.switchboard/dev.json` holds them: its URL, the default
- * customer's and the operator's tokens, and every caller's token as an identity for `--as`.
+ * user's and the operator's tokens, and every caller's token as an identity for `--as`.
  */
 export function devSettings(access: TeamAccess): DevFile {
   return {
@@ -112,7 +128,7 @@ export function devSettings(access: TeamAccess): DevFile {
     redisUrl: access.redisUrl,
     prefix: access.namespace,
     identities: {
-      ...Object.fromEntries(Object.entries(access.users).map(([id, token]) => [`customer:${id}`, token])),
+      ...Object.fromEntries(Object.entries(access.users).map(([id, token]) => [`user:${id}`, token])),
       'operator:operator': access.adminToken,
     },
   };

@@ -9,11 +9,12 @@ import { loadTeam } from './team/load-team.ts';
 
 const EVAL_HELP = `
 Cases are files <cases>/<suite>/<id>.yaml; suites: normal, boundary, malicious, failure.
-Each case names who asks (customer: C002, or as: operator) and is sent with that caller's token.
+Each case names who asks (user: <id>, one of the team's users.ids, or as: operator) and is sent
+with that caller's token.
 In process (the default) every case runs on a fresh system in this process: tool calls, steps,
 tokens and dangerous actions are observed and faults are injected. With --url the cases run against
-a deployment as its customers and an operator (SWITCHBOARD_ADMIN_TOKEN); the customers' tokens come
-from SWITCHBOARD_EVAL_TOKENS (C001=<token>,C002=<token>), else from .switchboard/dev.json. Cases
+a deployment as its users and an operator (SWITCHBOARD_ADMIN_TOKEN); the users' tokens come
+from SWITCHBOARD_EVAL_TOKENS (<user id>=<token>,…), else from .switchboard/dev.json. Cases
 with faults are skipped and tool expectations are reported as not observable.
 A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 

@@ -11,7 +11,7 @@ import { EXIT, type Output } from './io/output.ts';
 const URL_HELP = 'the supervisor’s base URL (default: SWITCHBOARD_URL, then .switchboard/dev.json)';
 const TOKEN_HELP = 'a user’s bearer token (default: SWITCHBOARD_TOKEN, then .switchboard/dev.json)';
 const AS_HELP =
-  'act as another caller of the local stack: a customer id (e.g. C002) or "operator" (tokens from .switchboard/dev.json)';
+  'act as another caller of the local stack: a user id (e.g. traveller-1) or "operator" (tokens from .switchboard/dev.json)';
 const ADMIN_TOKEN_HELP =
   'an operator’s admin token (default: SWITCHBOARD_ADMIN_TOKEN, then .switchboard/dev.json)';
 
@@ -36,7 +36,7 @@ export function addSupervisorCommands({
     .description(
       'Ask the supervisor agent: shows progress as it happens, then the answer, task, context and trace.',
     )
-    .argument('<request>', 'what to ask, e.g. "Where is order A10086?"')
+    .argument('<request>', 'what to ask, e.g. "Where is my order?"')
     .option('--context <contextId>', 'continue a conversation (the context id an earlier ask printed)')
     .option('--no-stream', 'send one blocking request instead of streaming progress')
     .option(

@@ -19,7 +19,7 @@ const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
 /** What `--team` takes, for every command that runs a team. */
 export const TEAM_HELP =
-  'the team to run: its team module (default export defineTeam({...})) or the folder holding it as team.ts or src/team.ts (default: the bundled example, examples/customer-service)';
+  'the team to run: its team module (default export defineTeam({...})) or the folder holding it as team.ts or src/team.ts (default: the bundled example team, under examples/)';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -101,7 +101,7 @@ export function addSystemCommands({
   program
     .command('seed')
     .description(
-      'Load the team’s data into Redis (the bundled example: the shop’s customers, products and orders); running it again adds nothing.',
+      'Load the team’s data into Redis (the bundled example: its users, products and orders); running it again adds nothing.',
     )
     .option(
       '--redis-url <url>',
@@ -112,7 +112,7 @@ export function addSystemCommands({
       'default: SWITCHBOARD_NAMESPACE, then .switchboard/dev.json, then switchboard',
     )
     .option('--file <fixture.json>', 'load this data file instead of the team’s bundled data')
-    .option('--reset', 'remove the team’s data first (the shop: refunds and outbox too)', false)
+    .option('--reset', 'remove the team’s data first (the bundled example: refunds and outbox too)', false)
     .option('--json', 'print the counts as JSON', false)
     .option('--team <dir-or-module>', TEAM_HELP)
     .action(

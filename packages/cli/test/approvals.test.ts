@@ -78,7 +78,7 @@ describe('switchboard approvals', () => {
     expect(shown.stdout).toContain(
       '  action:      Send the email "About order A10086" to ada.lovelace@example.com',
     );
-    expect(shown.stdout).toMatch(/^ {2}requested: +\S+ by customer:alice$/m);
+    expect(shown.stdout).toMatch(/^ {2}requested: +\S+ by user:alice$/m);
     expect(shown.stdout).toMatch(/^ {2}arguments \(sha256 [0-9a-f]{64}\):$/m);
     expect(shown.stdout).toContain('    to: ada.lovelace@example.com');
     expect(shown.stdout).toContain(['    body:', ...bodyLines.map((line) => `      ${line}`)].join('\n'));

@@ -173,7 +173,7 @@ describe('switchboard ask', () => {
     const unknown = await tokensOf(['--as', 'C999']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
-      '--as C999: the local stack has no such caller. Pick one of: customer:alice, customer:bob, operator:ops',
+      '--as C999: the local stack has no such caller. Pick one of: user:alice, user:bob, operator:ops',
     );
     expect(unknown.sent.size).toBe(0);
     const both = await tokensOf(['--as', 'bob', '--token', USER_TOKEN]);

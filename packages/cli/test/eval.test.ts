@@ -86,7 +86,7 @@ describe('switchboard eval', () => {
     expect(baseline.stderr).toContain(`Cannot read the baseline ${join(cwd, 'missing.json')}`);
   }, 60_000);
 
-  it('runs against a deployment as each case’s customer, with the tokens of SWITCHBOARD_EVAL_TOKENS', async () => {
+  it('runs against a deployment as each case’s user, with the tokens of SWITCHBOARD_EVAL_TOKENS', async () => {
     const { team, module } = await loadTeam();
     const system = await startInProcess(team, module, { port: 0, logger: silentLogger() });
     try {
@@ -102,7 +102,7 @@ describe('switchboard eval', () => {
           '  - user: "Where is my order A10087?"',
           'expect:',
           `  answer: { contains: ["${answer}"] }`,
-          '  noCrossCustomerData: true',
+          '  noCrossUserData: true',
           '',
         ].join('\n');
       await writeFile(join(cwd, 'evals', 'malicious', 'as-grace.yaml'), asking('as-grace', 'C002', 'Lyon'));
@@ -114,7 +114,7 @@ describe('switchboard eval', () => {
       const env = {
         SWITCHBOARD_ADMIN_TOKEN: access.adminToken,
         SWITCHBOARD_TOKEN: '',
-        SWITCHBOARD_EVAL_TOKENS: `C001=${access.customers.C001},C002=${access.customers.C002}`,
+        SWITCHBOARD_EVAL_TOKENS: `C001=${access.users.C001},C002=${access.users.C002}`,
       };
       const run = await switchboard(
         ['eval', '--url', access.supervisorUrl, '--cases', 'evals', '--json'],
@@ -127,19 +127,19 @@ describe('switchboard eval', () => {
       expect(run.code).toBe(0);
       const report = EvalReport.parse(JSON.parse(run.stdout));
       expect(report.cases.map((result) => [result.id, result.caller, result.status])).toEqual([
-        ['as-ada', 'customer C001', 'passed'],
-        ['as-grace', 'customer C002', 'passed'],
+        ['as-ada', 'user C001', 'passed'],
+        ['as-grace', 'user C002', 'passed'],
       ]);
 
-      // A customer without a token: exit 2 before anything runs, naming the customer and what to set.
+      // A user without a token: exit 2 before anything runs, naming the user and what to set.
       const missing = await switchboard(
         ['eval', '--url', access.supervisorUrl, '--cases', 'evals'],
-        { ...env, SWITCHBOARD_EVAL_TOKENS: `C001=${access.customers.C001}` },
+        { ...env, SWITCHBOARD_EVAL_TOKENS: `C001=${access.users.C001}` },
         { cwd },
       );
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain(
-        'The eval cases ask as customer C002, and SWITCHBOARD_EVAL_TOKENS has no token for them. Set SWITCHBOARD_EVAL_TOKENS to a token of every customer the cases ask as, e.g. SWITCHBOARD_EVAL_TOKENS=C002=<token>',
+        'evals/malicious/as-grace.yaml: user "C002" is not a known user (known: C001); to ask as "C002", give its token in SWITCHBOARD_EVAL_TOKENS (<user id>=<token>, comma-separated); the tokens now come from SWITCHBOARD_EVAL_TOKENS',
       );
       const malformed = await switchboard(
         ['eval', '--url', access.supervisorUrl, '--cases', 'evals'],
@@ -147,20 +147,20 @@ describe('switchboard eval', () => {
         { cwd },
       );
       expect(malformed.code).toBe(2);
-      expect(malformed.stderr).toContain('SWITCHBOARD_EVAL_TOKENS: "C001" must be <customer id>=<token>');
+      expect(malformed.stderr).toContain('SWITCHBOARD_EVAL_TOKENS: "C001" must be <user id>=<token>');
       const refused = await switchboard(
         ['eval', '--url', access.supervisorUrl, '--cases', 'evals'],
-        { ...env, SWITCHBOARD_EVAL_TOKENS: `C001=${access.customers.C001},C002=not-a-token` },
+        { ...env, SWITCHBOARD_EVAL_TOKENS: `C001=${access.users.C001},C002=not-a-token` },
         { cwd },
       );
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('refused the user token from SWITCHBOARD_EVAL_TOKENS (customer C002)');
+      expect(refused.stderr).toContain('refused the user token from SWITCHBOARD_EVAL_TOKENS (user C002)');
     } finally {
       await system.stop();
     }
   }, 120_000);
 
-  it('refuses a case that names a customer the bundled shop does not have', async () => {
+  it('refuses a case that names a user the team does not declare, naming its users and how to add one', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'switchboard-eval-cli-'));
     await mkdir(join(cwd, 'evals', 'normal'), { recursive: true });
     await writeFile(
@@ -170,7 +170,7 @@ describe('switchboard eval', () => {
     const run = await switchboard(['eval', '--cases', 'evals'], {}, { cwd });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'evals/normal/stranger.yaml: customer "C099" is not a customer of the system (its customers: C001, C002, C003, C004, C005, C006, C007, C008)',
+      'evals/normal/stranger.yaml: user "C099" is not a known user (known: C001, C002, C003, C004, C005, C006, C007, C008); to ask as "C099", declare it in the team\'s users.ids (the customer-service system)',
     );
   }, 60_000);
 });

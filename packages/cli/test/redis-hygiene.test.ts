@@ -170,7 +170,7 @@ describe('what the system keeps in Redis', () => {
         `{${ns}:orders}:task:`,
         `{${ns}:supervisor}:run:`,
         `{${ns}:registry}:instances`,
-        `{${ns}:supervisor}:limit:rate:customer:`,
+        `{${ns}:supervisor}:limit:rate:user:`,
         `{${ns}:supervisor}:approval:`,
       ]) {
         expect(

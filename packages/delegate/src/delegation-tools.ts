@@ -63,7 +63,7 @@ const Request = z.object({
     .trim()
     .min(1, 'write the request for the agent in full')
     .max(8_000, 'keep the request under 8,000 characters')
-    .describe('The customer’s request for this agent, in full, with every id, product and detail it needs.'),
+    .describe('The user’s request for this agent, in full, with every id, product and detail it needs.'),
 });
 
 /** The delegation tool's name for a peer's skill: `orders_order_status`. */
@@ -148,12 +148,12 @@ export function delegationTools({
       const tool = defineTool({
         name,
         summary: `Ask the ${card.name} agent (${skill.name}): ${skill.description}`,
-        whenToUse: `The customer needs the ${card.name} agent's ${skill.name.toLowerCase()} skill.${examples}`,
+        whenToUse: `The user needs the ${card.name} agent's ${skill.name.toLowerCase()} skill.${examples}`,
         input: Request,
         risk: riskOf(card, skill),
         idempotent: true,
         timeoutMs,
-        fallbackMessage: `The ${card.name} agent is not reachable right now, so this part of the request was not done. Tell the customer plainly and suggest trying again later.`,
+        fallbackMessage: `The ${card.name} agent is not reachable right now, so this part of the request was not done. Tell the user plainly and suggest trying again later.`,
         handler: async ({ request }, context) => {
           const client = await clientFor(card);
           const outcome = await delegate({
@@ -202,7 +202,7 @@ async function delegate({
 }): Promise<DelegateOutcome> {
   const resume = context.approval;
   const delegateTask = resume?.request.delegate;
-  // A context id is the caller's to choose, so two customers may send the same one: every id below
+  // A context id is the caller's to choose, so two users may send the same one: every id below
   // derives from whose conversation it is too, and they never meet in a delegate's conversation.
   const owner = context.principal ? principalKey(context.principal) : '';
   const params = sendMessageRequest({

@@ -2,7 +2,7 @@ export { describeIssues, jsonPath } from './case/case-issues.ts';
 export type { Caller } from './case/eval-case.ts';
 export {
   ApproveTurn,
-  CROSS_CUSTOMER_TAG,
+  CROSS_USER_TAG,
   callerOf,
   DenyTurn,
   describeCaller,
@@ -11,12 +11,14 @@ export {
   ExpectedCall,
   Fault,
   FaultKind,
+  isCrossUserCase,
   MatchMode,
   SUITES,
   Suite,
   TaskStateName,
   Turn,
   UserTurn,
+  userOf,
   userTexts,
 } from './case/eval-case.ts';
 export type { LoadCasesOptions, LoadedCase } from './case/load-cases.ts';
@@ -24,6 +26,13 @@ export { checkCaseValue, isSuite, loadCases } from './case/load-cases.ts';
 export { checkCase, checkExpectations, countCase, skippedCase } from './check/check-case.ts';
 export type { ToolMatch } from './check/match-tools.ts';
 export { callMatches, describeCall, describeExpected, matchTools } from './check/match-tools.ts';
+export {
+  CROSS_CUSTOMER_TAG,
+  CrossCustomerLeak,
+  CustomerDatum,
+  CustomerFootprint,
+  customersWithoutToken,
+} from './deprecated.ts';
 export type { EvalErrorCode } from './errors.ts';
 export { EVAL_ERRORS, EvaluationError, isEvaluationError } from './errors.ts';
 export type { CompareReportsOptions, GatedMetric, GateResult, Regression } from './gate/compare-reports.ts';
@@ -58,20 +67,20 @@ export type {
 export { runRoutingEval } from './routing/run-routing-eval.ts';
 export type { AgentUsage, HandlerRun } from './run/case-recorder.ts';
 export { CaseRecorder } from './run/case-recorder.ts';
-export type { ForeignData } from './run/cross-customer.ts';
+export type { ForeignData } from './run/cross-user.ts';
 export {
-  CrossCustomerLeak,
-  CustomerDatum,
-  CustomerFootprint,
+  CrossUserLeak,
   describeLeak,
   foreignData,
   foreignWrites,
   isRefusal,
   leaksInText,
   toolLeaks,
-} from './run/cross-customer.ts';
+  UserDatum,
+  UserFootprint,
+} from './run/cross-user.ts';
 export type { DeploymentTargetOptions } from './run/deployment-target.ts';
-export { customersWithoutToken, deploymentTarget } from './run/deployment-target.ts';
+export { deploymentTarget, usersWithoutToken } from './run/deployment-target.ts';
 export type { CaseSession, EvalTarget, SystemSecret, TargetObservation } from './run/eval-target.ts';
 export type { InProcessTargetOptions } from './run/in-process-target.ts';
 export { inProcessTarget } from './run/in-process-target.ts';
@@ -94,4 +103,5 @@ export { findSecrets, observeCase, redactSecrets } from './run/run-case.ts';
 export type { RunEvalsOptions } from './run/run-evals.ts';
 export { runEvals } from './run/run-evals.ts';
 export type { StartedSystem, StartSystem, StartSystemOptions } from './run/start-system.ts';
+export { usersOf } from './run/start-system.ts';
 export { buildTrajectory, dangerousRuns } from './run/trajectory.ts';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callerOf, EvaluationError, loadCases } from '../src/index.ts';
+import { callerOf, EvaluationError, isCrossUserCase, loadCases } from '../src/index.ts';
 
 const FIXTURES = new URL('./fixtures/cases/', import.meta.url).pathname;
 
@@ -25,10 +25,11 @@ async function problemsOf(files: Record<string, string>): Promise<string[]> {
   return [...(error as EvaluationError).problems];
 }
 
-const valid = (id: string, suite = 'normal', extra = '', who = 'customer: C001') =>
+const valid = (id: string, suite = 'normal', extra = '', who = 'user: traveller-1') =>
   `id: ${id}\nsuite: ${suite}\ntitle: A case\n${who}\nturns:\n  - user: "Where is my order A10086?"\n${extra}`;
 
-const FIXTURE_CUSTOMERS = ['C001', 'C002', 'C003'];
+/** A team whose users are not a shop's customers. */
+const TEAM_USERS = ['traveller-1', 'traveller-2', 'traveller-3'];
 
 describe('loadCases', () => {
   it('reads every suite folder, sorted by suite then id, YAML and JSON alike', async () => {
@@ -81,7 +82,7 @@ describe('loadCases', () => {
       'normal/bad.yaml': [
         'id: bad',
         'suite: normal',
-        'customer: C001',
+        'user: C001',
         'turns:',
         '  - user: "hi"',
         '  - approve: some',
@@ -116,7 +117,7 @@ describe('loadCases', () => {
       'normal/twice.yaml': valid('twice'),
       'boundary/twice.yaml': valid('twice', 'boundary'),
       'normal/operator-first.yaml':
-        'id: operator-first\nsuite: normal\ntitle: x\ncustomer: C001\nturns:\n  - approve: all\n',
+        'id: operator-first\nsuite: normal\ntitle: x\nuser: C001\nturns:\n  - approve: all\n',
     });
     expect(problems).toEqual([
       'evals/normal/operator-first.yaml: turns[0] must be a user turn: the conversation starts with what the user says',
@@ -124,42 +125,64 @@ describe('loadCases', () => {
     ]);
   });
 
-  it('reads who asks: a customer, or an operator', async () => {
+  it('reads who asks: one of the team’s users, or an operator', async () => {
     const cwd = await casesDir({
-      'normal/as-grace.yaml': valid('as-grace', 'normal', '', 'customer: C002'),
+      'normal/as-traveller.yaml': valid('as-traveller', 'normal', '', 'user: traveller-2'),
       'normal/as-operator.yaml': valid('as-operator', 'normal', '', 'as: operator'),
     });
-    const cases = await loadCases({ dir: join(cwd, 'evals'), cwd, customers: FIXTURE_CUSTOMERS });
+    const cases = await loadCases({ dir: join(cwd, 'evals'), cwd, users: TEAM_USERS });
     expect(cases.map(({ case: evalCase }) => [evalCase.id, callerOf(evalCase)])).toEqual([
-      ['as-grace', { kind: 'customer', id: 'C002' }],
       ['as-operator', { kind: 'operator' }],
+      ['as-traveller', { kind: 'user', id: 'traveller-2' }],
     ]);
   });
 
-  it('refuses a case that names nobody, both a customer and an operator, or a customer the system does not have', async () => {
+  it('refuses a case that names nobody, both a user and an operator, or a user the team does not have', async () => {
     const cwd = await casesDir({
       'normal/nobody.yaml': valid('nobody', 'normal', '', ''),
-      'normal/both.yaml': valid('both', 'normal', '', 'customer: C001\nas: operator'),
-      'normal/stranger.yaml': valid('stranger', 'normal', '', 'customer: C099'),
+      'normal/both.yaml': valid('both', 'normal', '', 'user: traveller-1\nas: operator'),
+      'normal/stranger.yaml': valid('stranger', 'normal', '', 'user: traveller-9'),
       'normal/admin.yaml': valid('admin', 'normal', '', 'as: admin'),
       'normal/self-approval.yaml': valid('self-approval', 'normal', '  - approve: all\n', 'as: operator'),
     });
-    const error = await loadCases({ dir: join(cwd, 'evals'), cwd, customers: FIXTURE_CUSTOMERS }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await loadCases({
+      dir: join(cwd, 'evals'),
+      cwd,
+      users: TEAM_USERS,
+      addUser: "declare it in the team's users.ids",
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EvaluationError);
     expect((error as EvaluationError).problems).toEqual([
-      'evals/normal/admin.yaml: as must be operator (or give customer: <id> instead)',
-      'evals/normal/both.yaml: customer and as: operator exclude each other: give one of them',
-      'evals/normal/nobody.yaml: customer is required: who asks, a customer id of the system (e.g. customer: C001), or as: operator',
-      'evals/normal/self-approval.yaml: turns[1] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a customer',
-      'evals/normal/stranger.yaml: customer "C099" is not a customer of the system (its customers: C001, C002, C003)',
+      'evals/normal/admin.yaml: as must be operator (or give user: <id> instead)',
+      'evals/normal/both.yaml: user and as: operator exclude each other: give one of them',
+      "evals/normal/nobody.yaml: user is required: who asks, one of the team's users (e.g. user: traveller-1), or as: operator",
+      'evals/normal/self-approval.yaml: turns[1] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a user',
+      'evals/normal/stranger.yaml: user "traveller-9" is not a known user (known: traveller-1, traveller-2, traveller-3); to ask as "traveller-9", declare it in the team\'s users.ids',
     ]);
-    // Without the system's customers, any id is accepted (the target then has no token for it).
+    // Without the team's users, any id is accepted (the target then has no token for it).
     const loose = await casesDir({
-      'normal/stranger.yaml': valid('stranger', 'normal', '', 'customer: C099'),
+      'normal/stranger.yaml': valid('stranger', 'normal', '', 'user: traveller-9'),
     });
-    expect((await loadCases({ dir: join(loose, 'evals'), cwd: loose }))[0]?.case.customer).toBe('C099');
+    expect((await loadCases({ dir: join(loose, 'evals'), cwd: loose }))[0]?.case.user).toBe('traveller-9');
+  });
+
+  it('reads a 0.2 case file: its customer as the user, its old tag and expectation as the new ones', async () => {
+    const old = `${valid('old-words', 'normal', '', 'customer: traveller-1').replace('title:', 'tags: [cross-customer]\ntitle:')}expect:\n  noCrossCustomerData: true\n`;
+    const cwd = await casesDir({ 'normal/old-words.yaml': old });
+    const [loaded] = await loadCases({ dir: join(cwd, 'evals'), cwd, customers: TEAM_USERS });
+    expect(loaded?.case).toMatchObject({ user: 'traveller-1', expect: { noCrossUserData: true } });
+    expect(loaded && callerOf(loaded.case)).toEqual({ kind: 'user', id: 'traveller-1' });
+    expect(loaded && isCrossUserCase(loaded.case)).toBe(true);
+    const same = await casesDir({
+      'normal/same.yaml': valid('same', 'normal', '', 'user: traveller-1\ncustomer: traveller-1'),
+      'normal/differ.yaml': valid('differ', 'normal', '', 'user: traveller-1\ncustomer: traveller-2'),
+    });
+    const error = await loadCases({ dir: join(same, 'evals'), cwd: same, users: TEAM_USERS }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as EvaluationError).problems).toEqual([
+      'evals/normal/differ.yaml: user "traveller-1" and customer "traveller-2" name two users; customer is the deprecated name of user: keep only user',
+    ]);
   });
 
   it('says where to put cases when there are none', async () => {

@@ -33,8 +33,8 @@ const ZERO: CaseCounts = {
   dangerousWithoutApproval: 0,
   secretLeaks: 0,
   attackStopped: null,
-  crossCustomerLeaked: null,
-  crossCustomerRefused: null,
+  crossUserLeaked: null,
+  crossUserRefused: null,
 };
 
 /** A checked case result with these counts (the metrics read nothing else). */

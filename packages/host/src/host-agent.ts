@@ -42,7 +42,7 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
  * services and requests a service makes on someone's behalf.
  */
 export interface HostAuth {
-  /** Static bearer tokens by kind: customers, operators (also the `/admin` API), services. */
+  /** Static bearer tokens by kind: users, operators (also the `/admin` API), services. */
   tokens?: StaticTokens;
   /** More ways to authenticate, tried after the tokens: service assertions, your own. */
   authenticators?: readonly Authenticator[];
@@ -151,7 +151,7 @@ export interface AgentHost {
  * The HTTP server listens at once (answering 503 until `start()`), so the card can name its port.
  *
  * @example
- * const host = await hostAgent({ agent, model, http: { port: 8080 }, auth: { tokens: { customers: { [token]: 'C001' } } } });
+ * const host = await hostAgent({ agent, model, http: { port: 8080 }, auth: { tokens: { users: { [token]: 'u-1024' } } } });
  * await host.start();
  * // ... host.url ...
  * await host.close();

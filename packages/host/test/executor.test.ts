@@ -102,7 +102,7 @@ describe('the agent executor', () => {
     const { hosted, refunds } = host();
     const waiting = (await hosted.requestHandler.sendMessage(
       sendRequest(userMessage('please refund A10086')),
-      asPrincipal({ id: 'C001', kind: 'customer' }),
+      asPrincipal({ id: 'C001', kind: 'user' }),
     )) as Task;
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const [request] = pendingOf(waiting);
@@ -116,7 +116,7 @@ describe('the agent executor', () => {
     };
     for (const sender of [
       asPrincipal({ id: 'ada', kind: 'operator' }),
-      asPrincipal({ id: 'C001', kind: 'customer' }),
+      asPrincipal({ id: 'C001', kind: 'user' }),
       as('operator'),
     ]) {
       const answered = (await hosted.requestHandler.sendMessage(
@@ -142,7 +142,7 @@ describe('the agent executor', () => {
     const { hosted, refunds, audit } = host();
     const waiting = (await hosted.requestHandler.sendMessage(
       sendRequest(userMessage('please refund A10086')),
-      asPrincipal({ id: 'C001', kind: 'customer', via: ['supervisor'] }),
+      asPrincipal({ id: 'C001', kind: 'user', via: ['supervisor'] }),
     )) as Task;
     const [request] = pendingOf(waiting);
     if (!request) throw new Error('no pending approval');

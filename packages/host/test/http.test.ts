@@ -159,7 +159,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
           status: 'pending',
           arguments: { orderId: 'A10086' },
           argumentsHash: request.argumentsHash,
-          requestedBy: 'customer:C001',
+          requestedBy: 'user:C001',
         },
       ],
     });

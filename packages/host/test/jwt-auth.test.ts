@@ -200,9 +200,9 @@ describe('bearer JWTs from an identity provider', () => {
   it('lets a customer in with the id of its sub claim and the roles of its roles claim', async () => {
     await startIdpHost();
     const principal = await whoAmI(await token({ sub: 'C001', realm_access: { roles: ['vip'] } }));
-    expect(principal).toEqual({ id: 'C001', kind: 'customer', roles: ['vip'], via: [] });
+    expect(principal).toEqual({ id: 'C001', kind: 'user', roles: ['vip'], via: [] });
     // The static token still works beside it.
-    expect(await whoAmI(STATIC_TOKEN)).toMatchObject({ id: 'C900', kind: 'customer' });
+    expect(await whoAmI(STATIC_TOKEN)).toMatchObject({ id: 'C900', kind: 'user' });
     expect(refusals()).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import {
   type TaskStore,
   type User,
 } from '@a2a-js/sdk/server';
-import { createAgentState } from '@switchboard/agent';
+import { createAgentState, Principal } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { TRANSIENT_KEY } from '@switchboard/protocol';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -310,6 +310,26 @@ describe('RedisTaskStore', () => {
     expect((await store.list(listRequest(), userContext('alice'))).tasks.map((task) => task.id)).toEqual([
       'task-alice',
     ]);
+  });
+
+  it('loads a task a 0.2 host stored for a user (owner kind "customer") for that user, and for nobody else', async () => {
+    const old = new RedisTaskStore({ redis, prefix });
+    const task = makeTask({ id: 'task-0-2' });
+    const principal = { id: 'C001', kind: 'customer', roles: [], via: [] };
+    await old.save(
+      { ...task, metadata: { 'switchboard.principal': principal } },
+      userContext('customer:C001'),
+    );
+    const store = new RedisTaskStore({ redis, prefix });
+    const loaded = await store.load('task-0-2', userContext('user:C001'));
+    expect(loaded?.id).toBe('task-0-2');
+    // The principal it was started for reads as the user it is.
+    expect(Principal.parse(loaded?.metadata?.['switchboard.principal'])).toEqual({
+      ...principal,
+      kind: 'user',
+    });
+    expect(await store.load('task-0-2', userContext('user:C002'))).toBeUndefined();
+    expect(await store.load('task-0-2', userContext('operator:C001'))).toBeUndefined();
   });
 
   it('gives terminal tasks the terminal TTL and others the active TTL; expired tasks leave the list', async () => {

@@ -29,13 +29,13 @@ afterAll(async () => {
 });
 
 const TOKENS = {
-  customers: {
+  users: {
     'cust-9Qm2xT7vLk4pR8sW1zYb': 'C001',
     'cust-3Hn6cJ0dFa5gUe2iOq7t': 'C002',
   },
   operators: { 'ops-Vb8Nw3Kx6Zp1Lr4Ty9Mq': 'ada' },
 };
-const [CUSTOMER, OTHER_CUSTOMER] = Object.keys(TOKENS.customers) as [string, string];
+const [CUSTOMER, OTHER_CUSTOMER] = Object.keys(TOKENS.users) as [string, string];
 const [OPERATOR] = Object.keys(TOKENS.operators) as [string];
 
 /** A model that answers only once `open()` is called; `started` resolves when a request waits. */
@@ -129,7 +129,7 @@ describe('request limits', () => {
   it('refuses a message over the size or parts limit, naming the limit, over JSON-RPC and REST', async () => {
     const host = await replica({
       prefix: newPrefix(),
-      limits: { customers: { maxMessageBytes: 1024, maxMessageParts: 3 } },
+      limits: { users: { maxMessageBytes: 1024, maxMessageParts: 3 } },
     });
     for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
       const caller = await client(host, CUSTOMER, binding);
@@ -145,7 +145,7 @@ describe('request limits', () => {
   });
 
   it('refuses a caller over its requests per minute, with when to retry; others go on', async () => {
-    const host = await replica({ prefix: newPrefix(), limits: { customers: { requestsPerMinute: 3 } } });
+    const host = await replica({ prefix: newPrefix(), limits: { users: { requestsPerMinute: 3 } } });
     const customer = await client(host, CUSTOMER);
     for (let i = 0; i < 3; i++) await list(customer);
     await expect(list(customer)).rejects.toThrow(
@@ -186,7 +186,7 @@ describe('request limits', () => {
 
   it('counts a caller’s tasks in flight across replicas, and frees the slot when the task ends', async () => {
     const prefix = newPrefix();
-    const limits = { customers: { maxTasksInFlight: 1 }, slotLeaseMs: 30_000 };
+    const limits = { users: { maxTasksInFlight: 1 }, slotLeaseMs: 30_000 };
     const gated = new GatedModel();
     const first = await replica({ prefix, limits, model: gated });
     const second = await replica({ prefix, limits });
@@ -199,7 +199,7 @@ describe('request limits', () => {
     );
     // Another customer has slots of their own; the held slot heals by itself if its replica dies.
     await expect((await client(second, OTHER_CUSTOMER)).sendMessage(say('Hi'))).resolves.toBeDefined();
-    const ttl = await redis.pttl(`${prefix}:limit:tasks:customer:C001`);
+    const ttl = await redis.pttl(`${prefix}:limit:tasks:user:C001`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30_000);
 
@@ -212,7 +212,7 @@ describe('request limits', () => {
     const gated = new GatedModel();
     const host = await replica({
       prefix: newPrefix(),
-      limits: { customers: { maxTasksInFlight: 1 } },
+      limits: { users: { maxTasksInFlight: 1 } },
       model: gated,
     });
     const customer = await client(host, CUSTOMER);
@@ -233,9 +233,22 @@ describe('request limits', () => {
 
   it('refuses limits that cannot work before serving anything', async () => {
     await expect(
-      replica({ prefix: newPrefix(), limits: { customers: { requestsPerMinute: 0 } } }),
+      replica({ prefix: newPrefix(), limits: { users: { requestsPerMinute: 0 } } }),
     ).rejects.toThrow(
-      'limits are not valid: customers.requestsPerMinute must be a whole number of at least 1, or Infinity for no limit (got 0).',
+      'limits are not valid: users.requestsPerMinute must be a whole number of at least 1, or Infinity for no limit (got 0).',
     );
+  });
+
+  it('still reads the 0.2 name of the users’ limits, and refuses it beside users', async () => {
+    const host = await replica({ prefix: newPrefix(), limits: { customers: { requestsPerMinute: 2 } } });
+    const user = await client(host, CUSTOMER);
+    for (let i = 0; i < 2; i++) await list(user);
+    await expect(list(user)).rejects.toThrow(/Too many requests/);
+    await expect(
+      replica({
+        prefix: newPrefix(),
+        limits: { users: { requestsPerMinute: 2 }, customers: { requestsPerMinute: 3 } },
+      }),
+    ).rejects.toThrow('customers is the deprecated name of users and both are given; keep only users');
   });
 });

@@ -46,7 +46,7 @@ const ROTATED = generateServiceKey({ service: 'supervisor', label: 'k2' });
 const ROGUE = generateServiceKey({ service: 'supervisor', label: 'rogue' });
 /** A key nobody trusts, under the trusted key's kid. */
 const IMPOSTOR = generateServiceKey({ service: 'supervisor', label: 'k1' });
-const CUSTOMER: Principal = { id: 'C001', kind: 'customer', roles: ['vip'], via: [] };
+const CUSTOMER: Principal = { id: 'C001', kind: 'user', roles: ['vip'], via: [] };
 
 /** The orders worker: one tool that says whom it runs for. */
 function ordersAgent() {
@@ -200,7 +200,7 @@ async function forge({
   iat?: number;
   exp?: number;
 }) {
-  return new SignJWT({ kind: 'customer', roles: [], via: [], request_sha256: requestDigest(request) })
+  return new SignJWT({ kind: 'user', roles: [], via: [], request_sha256: requestDigest(request) })
     .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: SERVICE_ASSERTION_TYPE })
     .setIssuer(iss)
     .setAudience(aud)
@@ -253,7 +253,7 @@ describe('a delegation signed for the end user', () => {
       iss: 'supervisor',
       aud: 'orders',
       sub: 'C001',
-      kind: 'customer',
+      kind: 'user',
       request_sha256: requestDigest(envelope.request),
     });
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBeLessThanOrEqual(10);
@@ -385,6 +385,33 @@ describe('the assertion authenticator', () => {
     expect(await authenticate({ ...presented, jobId: 'job-1' })).toEqual(expected);
     expect(await authenticate({ ...presented, jobId: 'job-1' })).toEqual(expected);
     expect(await authenticate({ ...presented, jobId: 'job-2' })).toBeUndefined();
+  });
+
+  it('verifies an assertion of a 0.2 peer, whose end user has the kind "customer", as a user; signs "user"', async () => {
+    const authenticate = serviceAssertionAuthenticator({
+      audience: 'orders',
+      trustedKeys: inline(),
+      replay: new MemoryReplayGuard(),
+      delegators: ['supervisor'],
+      logger: silentLogger(),
+    });
+    const old = await new SignJWT({ kind: 'customer', roles: ['vip'], via: [] })
+      .setProtectedHeader({ alg: 'EdDSA', kid: SUPERVISOR.privateKey.kid, typ: SERVICE_ASSERTION_TYPE })
+      .setIssuer('supervisor')
+      .setAudience('orders')
+      .setSubject('C001')
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(await importJWK(SUPERVISOR.privateKey, 'EdDSA'));
+    expect(await authenticate({ authorization: `Bearer ${old}` })).toEqual({
+      id: 'C001',
+      kind: 'user',
+      roles: ['vip'],
+      via: ['supervisor'],
+    });
+    const fresh = await signer.sign({ audience: 'orders', principal: CUSTOMER });
+    expect(decodeJwt(fresh).kind).toBe('user');
   });
 
   it('over HTTP: an unbound assertion once, never a queued one; over the queue never an unbound one', async () => {

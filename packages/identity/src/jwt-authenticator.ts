@@ -2,6 +2,7 @@ import { type Logger, type Principal, stderrLogger } from '@switchboard/agent';
 import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { type Authenticator, bearerToken } from './authenticator.ts';
+import { LEGACY_USER_CLAIM } from './deprecated.ts';
 import { IdentityError } from './errors.ts';
 import { SERVICE_ASSERTION_TYPE } from './service-signer.ts';
 import { CallerId, RESERVED_IDS } from './static-tokens.ts';
@@ -40,46 +41,64 @@ const Claim = z
 
 /**
  * How to verify an OAuth 2 / OpenID Connect identity provider's bearer JWTs (access tokens):
- * - `issuer`: the exact `iss` of its tokens (its OIDC issuer URL, e.g. `https://login.example.com/realms/shop`);
+ * - `issuer`: the exact `iss` of its tokens (its OIDC issuer URL, e.g. `https://login.example.com/realms/acme`);
  * - `audience`: the `aud` a token must be meant for (this API's identifier, or one of several);
  * - `jwksUrl`: where its signing keys are published (`jwks_uri` of its discovery document);
  *   https, or http for a loopback host only;
- * - `customerClaim`: the claim that holds the caller's id (default `sub`);
+ * - `userClaim`: the claim that holds the caller's id (default `sub`; the deprecated
+ *   name of 0.2 is read when `userClaim` is not given, see `deprecated.ts`);
  * - `rolesClaim`: the claim that holds the caller's roles, a list of strings or one space-separated
  *   string; a dotted path reaches into objects, e.g. Keycloak's `realm_access.roles` (default `roles`);
- * - `operatorRole`: a caller with this role is an operator, any other a customer (default `operator`);
+ * - `operatorRole`: a caller with this role is an operator, any other a user (default `operator`);
  * - `clockToleranceSec`: how far the clocks of the provider and this host may differ (default 30);
  * - `algorithms`: the signature algorithms accepted (default RS256, PS256, ES256, EdDSA; only
  *   asymmetric ones: a shared-secret HS* or `none` cannot be verified with published keys);
  * - `jwksCooldownSec`: the least time between two fetches of the keys when a token names a key id
  *   they do not have; a rotated key is fetched on first sight once this has passed (default 30).
  */
-export const JwtAuthenticatorOptions = z.object({
-  issuer: ProviderUrl,
-  audience: z.union([
-    z.string().trim().min(1, 'must not be empty'),
-    z.array(z.string().trim().min(1, 'must not be empty')).min(1, 'must name at least one audience'),
-  ]),
-  jwksUrl: ProviderUrl,
-  customerClaim: Claim.default('sub'),
-  rolesClaim: Claim.default('roles'),
-  operatorRole: z.string().trim().min(1, 'must not be empty').max(100).default('operator'),
-  clockToleranceSec: z
-    .number({ error: 'must be a number of seconds' })
-    .int('must be a whole number of seconds')
-    .min(0, 'must not be negative')
-    .max(300, 'must be at most 300 s; fix the clocks rather than widening this')
-    .default(30),
-  algorithms: z
-    .array(
-      z.enum(JWT_ALGORITHMS, {
-        error: `must be asymmetric algorithms verifiable with published keys (${JWT_ALGORITHMS.join(', ')}); never "none" or HS*`,
-      }),
-    )
-    .min(1, 'must list at least one algorithm')
-    .default(['RS256', 'PS256', 'ES256', 'EdDSA']),
-  jwksCooldownSec: z.number().min(0, 'must not be negative').max(3600).default(30),
-});
+export const JwtAuthenticatorOptions = z
+  .object({
+    issuer: ProviderUrl,
+    audience: z.union([
+      z.string().trim().min(1, 'must not be empty'),
+      z.array(z.string().trim().min(1, 'must not be empty')).min(1, 'must name at least one audience'),
+    ]),
+    jwksUrl: ProviderUrl,
+    userClaim: Claim.optional(),
+    /** @deprecated Renamed `userClaim`; read when `userClaim` is not given, for one release. */
+    [LEGACY_USER_CLAIM]: Claim.optional(),
+    rolesClaim: Claim.default('roles'),
+    operatorRole: z.string().trim().min(1, 'must not be empty').max(100).default('operator'),
+    clockToleranceSec: z
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(0, 'must not be negative')
+      .max(300, 'must be at most 300 s; fix the clocks rather than widening this')
+      .default(30),
+    algorithms: z
+      .array(
+        z.enum(JWT_ALGORITHMS, {
+          error: `must be asymmetric algorithms verifiable with published keys (${JWT_ALGORITHMS.join(', ')}); never "none" or HS*`,
+        }),
+      )
+      .min(1, 'must list at least one algorithm')
+      .default(['RS256', 'PS256', 'ES256', 'EdDSA']),
+    jwksCooldownSec: z.number().min(0, 'must not be negative').max(3600).default(30),
+  })
+  .refine(
+    (options) =>
+      options.userClaim === undefined ||
+      options[LEGACY_USER_CLAIM] === undefined ||
+      options.userClaim === options[LEGACY_USER_CLAIM],
+    {
+      path: [LEGACY_USER_CLAIM],
+      message: `is the deprecated name of userClaim and names another claim; keep only userClaim`,
+    },
+  )
+  .transform(({ [LEGACY_USER_CLAIM]: legacy, userClaim, ...rest }) => ({
+    ...rest,
+    userClaim: userClaim ?? legacy ?? 'sub',
+  }));
 export type JwtAuthenticatorOptions = z.input<typeof JwtAuthenticatorOptions>;
 
 /** The OpenID Connect discovery URL of an issuer, as an agent card names it. */
@@ -163,7 +182,7 @@ function refusalOf(error: unknown): Refusal {
  * needed, kept 10 minutes, and fetched again when a token names a key id they lack, so a rotated
  * key works without a restart), then issuer, audience, expiry (required) and not-before, within the
  * clock tolerance. The caller is an `operator` when its roles include `operatorRole`, else a
- * `customer`, with the id of `customerClaim` and the roles of `rolesClaim`.
+ * `user`, with the id of `userClaim` and the roles of `rolesClaim`.
  *
  * Tokens that are not shaped like a JWT are left to other authenticators (undefined, no log). Every
  * refused JWT is logged once with why (expired, wrong audience, unknown key, bad signature, missing
@@ -172,9 +191,9 @@ function refusalOf(error: unknown): Refusal {
  *
  * @example
  * const authenticate = jwtAuthenticator({
- *   issuer: 'https://login.example.com/realms/shop',
+ *   issuer: 'https://login.example.com/realms/acme',
  *   audience: 'switchboard',
- *   jwksUrl: 'https://login.example.com/realms/shop/protocol/openid-connect/certs',
+ *   jwksUrl: 'https://login.example.com/realms/acme/protocol/openid-connect/certs',
  *   rolesClaim: 'realm_access.roles',
  * });
  */
@@ -235,8 +254,8 @@ export function jwtAuthenticator({
     } catch (error) {
       return refuse(refusalOf(error), token);
     }
-    const claimed = claimAt(payload, settings.customerClaim);
-    const claim = settings.customerClaim;
+    const claimed = claimAt(payload, settings.userClaim);
+    const claim = settings.userClaim;
     if (claimed === undefined || claimed === null || claimed === '') {
       return refuse({ reason: 'missing claim', claim, level: 'info' }, token);
     }
@@ -248,7 +267,7 @@ export function jwtAuthenticator({
     const roles = rolesOf(claimAt(payload, settings.rolesClaim));
     const principal: Principal = {
       id: id.data,
-      kind: roles.includes(settings.operatorRole) ? 'operator' : 'customer',
+      kind: roles.includes(settings.operatorRole) ? 'operator' : 'user',
       // What a principal may carry: each role at most 100 characters, at most 50 of them.
       roles: roles.filter((role) => role.length <= 100).slice(0, 50),
       via: [],

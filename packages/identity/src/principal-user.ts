@@ -3,7 +3,7 @@ import { Principal, principalKey } from '@switchboard/agent';
 
 /**
  * A caller this server authenticated, as the A2A SDK sees it. Its `userName` is the principal's
- * scope key (`customer:C001`, `operator:ada`), so the SDK's per-user task scope keeps two kinds of
+ * scope key (`user:u-1024`, `operator:ada`), so the SDK's per-user task scope keeps two kinds of
  * caller apart even when their ids are the same.
  */
 export class PrincipalUser implements User {

@@ -17,7 +17,7 @@ export interface ServiceAssertionAuthenticatorOptions {
   /** Where accepted assertions are remembered until they expire, so each is used once. */
   replay: ReplayGuard;
   /**
-   * The services that may act for someone else: sign for a customer, an operator or another
+   * The services that may act for someone else: sign for a user, an operator or another
    * service (in Switchboard's team, `['supervisor']`). Any other service's assertion must be about
    * itself, so a worker whose key is stolen cannot speak for users to the other workers.
    */
@@ -79,7 +79,7 @@ function refusalOf(error: unknown): Refusal {
 /**
  * Verifies on-behalf-of assertions (made by `serviceSigner`) presented as `Authorization: Bearer
  * <jws>`, and answers the principal they carry: the end user, with the signing service appended to
- * `via` (`customer C001 via supervisor`), or the service itself (`{ kind: 'service', id: iss }`)
+ * `via` (`user u-1024 via supervisor`), or the service itself (`{ kind: 'service', id: iss }`)
  * when it acts on its own account. An assertion is accepted only when
  * - it is signed by a trusted key, whose kid (`<service>:<label>`) names the issuer (`iss`);
  * - it is meant for this agent (`aud` = `audience`) and has not expired (lifetime ≤ 10 minutes);

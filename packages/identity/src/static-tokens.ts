@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, PrincipalKind } from '@switchboard/agent';
 import { z } from 'zod';
 import { type Authenticator, bearerToken } from './authenticator.ts';
+import { LEGACY_USER_TOKENS } from './deprecated.ts';
 import { IdentityError } from './errors.ts';
 
 /** A token as it can travel in `Authorization: Bearer <token>` (RFC 6750 b64token). */
@@ -9,7 +10,7 @@ const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * A caller's id, however they authenticated: letters, digits or `._@-`, starting with a letter or
- * digit, at most 100 characters (e.g. `C001`, `ada@example.com`).
+ * digit, at most 100 characters (e.g. `u-1024`, `ada@example.com`).
  */
 export const CallerId = z
   .string()
@@ -31,12 +32,14 @@ const TokenMap = z.record(z.string(), CallerId).superRefine((tokens, context) =>
 
 /**
  * Static bearer tokens by the kind of caller who holds them, each token mapped to the caller's id:
- * `customers` (token → customer id), `operators` (token → operator name), `services` (token →
+ * `users` (token → user id), `operators` (token → operator name), `services` (token →
  * service name). The list a token is in decides its kind; for development and small installs —
  * an identity provider's JWTs are the way for the rest.
  */
 export const StaticTokens = z.object({
-  customers: TokenMap.optional(),
+  users: TokenMap.optional(),
+  /** @deprecated Renamed `users` (end users are users, whatever the team serves); read as `users` for one release. */
+  [LEGACY_USER_TOKENS]: TokenMap.optional(),
   operators: TokenMap.optional(),
   services: TokenMap.optional(),
 });
@@ -53,7 +56,26 @@ export const RESERVED_IDS: ReadonlySet<string> = new Set([
   'root',
 ]);
 
-const KINDS = { customers: 'customer', operators: 'operator', services: 'service' } as const;
+const KINDS = { users: 'user', operators: 'operator', services: 'service' } as const;
+
+type TokenLists = Pick<StaticTokens, keyof typeof KINDS>;
+
+/**
+ * The lists by their current names: the deprecated list of end users joins `users`. A token in
+ * both for two different ids is a problem, since it could stand for only one of them.
+ */
+function currentLists(tokens: StaticTokens): { lists: TokenLists; problems: string[] } {
+  const legacy = tokens[LEGACY_USER_TOKENS] ?? {};
+  const problems = Object.entries(legacy)
+    .filter(([token, id]) => tokens.users?.[token] !== undefined && tokens.users[token] !== id)
+    .map(
+      ([token]) =>
+        `one token is listed in users as "${tokens.users?.[token]}" and in the deprecated ${LEGACY_USER_TOKENS} as "${legacy[token]}"; keep only users`,
+    );
+  const { [LEGACY_USER_TOKENS]: _legacy, ...rest } = tokens;
+  const users = { ...legacy, ...tokens.users };
+  return { lists: { ...rest, ...(Object.keys(users).length > 0 ? { users } : {}) }, problems };
+}
 
 const digest = (token: string): Buffer => createHash('sha256').update(token).digest();
 
@@ -63,11 +85,11 @@ export function staticTokenProblems(tokens: StaticTokens): string[] {
   if (!parsed.success) {
     return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   }
-  const problems: string[] = [];
+  const { lists, problems } = currentLists(parsed.data);
   const kindOfToken = new Map<string, string>();
   const kindsOfId = new Map<string, Set<string>>();
   for (const [list, kind] of Object.entries(KINDS) as [keyof typeof KINDS, PrincipalKind][]) {
-    for (const [token, id] of Object.entries(parsed.data[list] ?? {})) {
+    for (const [token, id] of Object.entries(lists[list] ?? {})) {
       const other = kindOfToken.get(token);
       if (other) problems.push(`one token is listed for both ${other} and ${list}; give each its own`);
       kindOfToken.set(token, list);
@@ -95,7 +117,7 @@ export function staticTokenProblems(tokens: StaticTokens): string[] {
  * (see {@link staticTokenProblems}).
  *
  * @example
- * const authenticate = staticTokenAuthenticator({ customers: { [token]: 'C001' }, operators: { [opToken]: 'ada' } });
+ * const authenticate = staticTokenAuthenticator({ users: { [token]: 'u-1024' }, operators: { [opToken]: 'ada' } });
  */
 export function staticTokenAuthenticator(tokens: StaticTokens): Authenticator {
   const problems = staticTokenProblems(tokens);
@@ -104,8 +126,9 @@ export function staticTokenAuthenticator(tokens: StaticTokens): Authenticator {
       message: `The static tokens are not valid: ${problems.join('; ')}.`,
     });
   }
+  const { lists } = currentLists(tokens);
   const entries = (Object.entries(KINDS) as [keyof typeof KINDS, PrincipalKind][]).flatMap(([list, kind]) =>
-    Object.entries(tokens[list] ?? {}).map(([token, id]) => ({ hash: digest(token), kind, id })),
+    Object.entries(lists[list] ?? {}).map(([token, id]) => ({ hash: digest(token), kind, id })),
   );
   return ({ authorization }) => {
     const token = bearerToken(authorization);

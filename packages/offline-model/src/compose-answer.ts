@@ -40,7 +40,7 @@ export function renderValue(value: unknown, depth = 0): string {
   return nested(rest > 0 ? `${shown.join(', ')} and ${rest} more fields` : shown.join(', '));
 }
 
-/** `get_order (order id: A10086)`: the tool and its scalar arguments. */
+/** `get_order (order id: A20417)`: the tool and its scalar arguments. */
 export function describeCall(step: Pick<ToolStep, 'name' | 'arguments'>): string {
   const args = Object.entries(step.arguments ?? {})
     .filter(([, value]) => value === null || typeof value !== 'object')
@@ -48,7 +48,7 @@ export function describeCall(step: Pick<ToolStep, 'name' | 'arguments'>): string
   return args.length > 0 ? `${step.name} (${args.join(', ')})` : step.name;
 }
 
-/** Leaves out the fields of a result that only repeat the call's arguments (`order id: A10086` twice). */
+/** Leaves out the fields of a result that only repeat the call's arguments (`order id: A20417` twice). */
 function withoutEchoes(data: unknown, args: Record<string, unknown> | undefined): unknown {
   if (!args || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
   const entries = Object.entries(data).filter(([key, value]) => args[key] !== value);
@@ -133,7 +133,7 @@ function listing(parts: readonly string[]): string {
 
 /**
  * Says which required arguments a tool lacks and in which form, e.g. "I can't run get_order yet: it
- * needs the order id (the letter A and 5 digits, e.g. A10086), which I could not find in your request
+ * needs the order id (the letter A and 5 digits, e.g. A20417), which I could not find in your request
  * in that form. Please include it."
  */
 export function missingArgumentsAnswer(tool: string, missing: readonly PropertyView[]): string {

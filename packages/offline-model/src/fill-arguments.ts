@@ -174,7 +174,7 @@ function fillOrder(view: ObjectView): PropertyView[] {
  * left out.
  *
  * @example
- * fillArguments(getOrderSchema, { text: 'where is a10086?', now: new Date() }).values // { orderId: 'A10086' }
+ * fillArguments(getOrderSchema, { text: 'where is a20417?', now: new Date() }).values // { orderId: 'A20417' }
  */
 export function fillArguments(schema: JsonSchema, source: FillSource): FillResult {
   const view = readObjectSchema(schema);

@@ -47,10 +47,10 @@ export const DEFAULT_MIN_SCORE = 0.1;
  * @example
  * const model = new OfflineModel();
  * const response = await model.generate({
- *   messages: [{ role: 'user', content: 'Where is my order a10086?' }],
+ *   messages: [{ role: 'user', content: 'Where is my order a20417?' }],
  *   tools: new Toolset([getOrder]).declarations(),
  * });
- * response.message.tool_calls?.[0]?.function // { name: 'get_order', arguments: '{"orderId":"A10086"}' }
+ * response.message.tool_calls?.[0]?.function // { name: 'get_order', arguments: '{"orderId":"A20417"}' }
  */
 export class OfflineModel implements ChatModel {
   readonly modelId: string;

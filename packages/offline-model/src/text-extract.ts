@@ -23,7 +23,7 @@ export function unanchor(pattern: string): string {
 
 /**
  * Whole-word matches of a schema pattern, found case-insensitively and returned in the case the
- * pattern accepts (`a10086` → `A10086` for `^A\d{5}$`); matches no casing satisfies are dropped.
+ * pattern accepts (`a20417` → `A20417` for `^A\d{5}$`); matches no casing satisfies are dropped.
  */
 export function findPattern(pattern: string, text: string): Found<string>[] {
   const search = compilePattern(`${NOT_WORD_BEFORE}(?:${unanchor(pattern)})${NOT_WORD_AFTER}`, 'gi');
@@ -38,7 +38,7 @@ export function findPattern(pattern: string, text: string): Found<string>[] {
   return found;
 }
 
-/** Standalone numbers: `2`, `59.90`, `-3`; digits inside identifiers (`A10086`, `SKU-1234`) are not numbers. */
+/** Standalone numbers: `2`, `59.90`, `-3`; digits inside identifiers (`A20417`, `SKU-1234`) are not numbers. */
 export function findNumbers(text: string): Found<number>[] {
   const regex = /(?<![\p{L}\p{N}_.\-/])-?\d+(?:\.\d+)?(?![\p{L}\p{N}_-]|[.,]\d)/gu;
   return allMatches(regex, text).map((match) => ({ start: match.index, value: Number(match[0]) }));

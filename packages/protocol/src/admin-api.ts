@@ -36,7 +36,7 @@ export const BoardApproval = ApprovalRequest.pick({
   owner: z.string(),
   tenant: z.string(),
   /**
-   * The principal key (`customer:C001`) of whom the task acts for: who asked for the action. They
+   * The principal key (`user:u-1024`) of whom the task acts for: who asked for the action. They
    * cannot approve it themselves.
    */
   requestedBy: z.string().optional(),

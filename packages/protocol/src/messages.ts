@@ -71,7 +71,7 @@ export function userMessage({
  * exists with `returnImmediately`.
  *
  * @example
- * await client.sendMessage(sendMessageRequest({ message: userMessage({ text: 'Where is order A10086?' }) }));
+ * await client.sendMessage(sendMessageRequest({ message: userMessage({ text: 'Where is order A20417?' }) }));
  */
 export function sendMessageRequest({
   message,

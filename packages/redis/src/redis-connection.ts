@@ -207,7 +207,7 @@ export function redactUrl(url: string): string {
  * reads one node only), so a pattern finds its keys wherever their slot lives.
  *
  * @example
- * for await (const keys of scanKeys(redis, '{demo}:shop:*')) if (keys.length > 0) await redis.del(...keys);
+ * for await (const keys of scanKeys(redis, '{demo}:orders:*')) if (keys.length > 0) await redis.del(...keys);
  */
 export async function* scanKeys(
   redis: RedisConnection,

@@ -10,7 +10,7 @@ import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-se
  *
  * @example
  * const config = loadServiceConfig({ env, service: 'orders', defaultPort: 4101 }); // env: the app's
- * await runAgentService({ config, setup: ({ redis }) => ({ agent: createOrdersAgent({ store: new RedisShopStore({ redis }) }) }) });
+ * await runAgentService({ config, setup: ({ redis }) => ({ agent: createOrdersAgent({ store: new RedisOrderStore({ redis }) }) }) });
  */
 export async function runAgentService(options: RunAgentServiceOptions): Promise<RunningAgentService> {
   const { config, version = '0.1.0', handleSignals = true, telemetry: shared } = options;

@@ -29,7 +29,7 @@ export interface RunWorkerServiceOptions {
  *   service: 'orders',
  *   defaultPort: 4101,
  *   setup: ({ redis, config }) => ({
- *     agent: createOrdersAgent({ store: new RedisShopStore({ redis, prefix: config.namespace }) }),
+ *     agent: createOrdersAgent({ store: new RedisOrderStore({ redis, prefix: config.namespace }) }),
  *     skills: ORDERS_SKILLS,
  *   }),
  * });

@@ -97,6 +97,7 @@ export async function startServing({
   parent: ParentWatch | undefined;
 }): Promise<RunningAgentService> {
   const logger = givenLogger ?? createLogger({ serviceName: config.service, level: config.logLevel });
+  for (const note of config.deprecations ?? []) logger.warn({ service: config.service }, note);
   const redis = await connectRedis(config.redis);
   let lastRedisWarning = 0;
   redis.on('error', (error: Error) => {
@@ -218,7 +219,7 @@ export async function startServing({
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {
       tokens: {
-        customers: config.customerTokens,
+        users: config.userTokens,
         operators: config.operatorTokens,
       },
       authenticators: peerAuthenticators,
@@ -232,7 +233,7 @@ export async function startServing({
       runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
     },
-    limits: { customers: config.customerLimits },
+    limits: { users: config.userLimits },
     cancels: { redis, prefix },
     registry: { registry, instanceId: config.instanceId, metadata: { url: config.publicUrl } },
     ownerResolver: actingForOwner(),

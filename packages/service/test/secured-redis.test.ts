@@ -43,7 +43,7 @@ function startWorker(env: Record<string, string>): GroupProcess {
     env: {
       PATH: process.env.PATH ?? '',
       SWITCHBOARD_SPAN_FILE: join(dir, 'spans.jsonl'),
-      SWITCHBOARD_CUSTOMER_TOKENS: `${TOKEN}=C001`,
+      SWITCHBOARD_USER_TOKENS: `${TOKEN}=C001`,
       ...serviceKeyEnv('echo'),
       ...env,
     },

@@ -192,43 +192,78 @@ describe('loadServiceConfig', () => {
   it('a public service needs API and operator tokens, written as token=name pairs', () => {
     const missing = problemsOf(base, true);
     expect(missing.problems.map((problem) => problem.variable)).toEqual([
-      'SWITCHBOARD_CUSTOMER_TOKENS',
+      'SWITCHBOARD_USER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
     ]);
     const malformed = problemsOf(
-      { ...base, SWITCHBOARD_CUSTOMER_TOKENS: 'short=alice', SWITCHBOARD_OPERATOR_TOKENS: 'nopair' },
+      { ...base, SWITCHBOARD_USER_TOKENS: 'short=alice', SWITCHBOARD_OPERATOR_TOKENS: 'nopair' },
       true,
     );
     expect(malformed.message).toContain(
-      'SWITCHBOARD_CUSTOMER_TOKENS: the token for "alice" must be at least 16 characters',
+      'SWITCHBOARD_USER_TOKENS: the token for "alice" must be at least 16 characters',
     );
     expect(malformed.message).toContain('SWITCHBOARD_OPERATOR_TOKENS: "nopair…" is not token=name');
     const config = loadServiceConfig({
       env: {
         ...supervisorBase,
-        SWITCHBOARD_CUSTOMER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
+        SWITCHBOARD_USER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
         SWITCHBOARD_OPERATOR_TOKENS: 'ops-Gf2Mk8Rt4Lx6Zb1n=ada',
       },
       service: 'supervisor',
       defaultPort: 4100,
       public: true,
     });
-    expect(config.customerTokens).toEqual({ 'tok-Vn5Hc1Jp7Qy3Ws9d': 'alice' });
+    expect(config.userTokens).toEqual({ 'tok-Vn5Hc1Jp7Qy3Ws9d': 'alice' });
     expect(config.operatorTokens).toEqual({ 'ops-Gf2Mk8Rt4Lx6Zb1n': 'ada' });
+  });
+
+  it('still reads the 0.2 user tokens variable, with a note to rename it; both set differently is an error', () => {
+    const read = (env: NodeJS.ProcessEnv) =>
+      loadServiceConfig({
+        env: { ...supervisorBase, ...env },
+        service: 'supervisor',
+        defaultPort: 4100,
+        public: true,
+      });
+    const operators = { SWITCHBOARD_OPERATOR_TOKENS: 'ops-Gf2Mk8Rt4Lx6Zb1n=ada' };
+    const old = read({ ...operators, SWITCHBOARD_CUSTOMER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice' });
+    expect(old.userTokens).toEqual({ 'tok-Vn5Hc1Jp7Qy3Ws9d': 'alice' });
+    expect(old.deprecations).toEqual([
+      'SWITCHBOARD_CUSTOMER_TOKENS is deprecated and read for one more release: rename it SWITCHBOARD_USER_TOKENS',
+    ]);
+    const both = {
+      SWITCHBOARD_CUSTOMER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
+      SWITCHBOARD_USER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice',
+    };
+    expect(read({ ...operators, ...both }).userTokens).toEqual({ 'tok-Vn5Hc1Jp7Qy3Ws9d': 'alice' });
+    expect(
+      read({ ...operators, SWITCHBOARD_USER_TOKENS: 'tok-Vn5Hc1Jp7Qy3Ws9d=alice' }).deprecations,
+    ).toEqual([]);
+    const differ = problemsOf(
+      { ...base, ...operators, ...both, SWITCHBOARD_USER_TOKENS: 'tok-Pq8Wd3Zn6Xr1Kb4m=bob' },
+      true,
+    );
+    expect(differ.problems).toEqual([
+      {
+        variable: 'SWITCHBOARD_CUSTOMER_TOKENS',
+        message:
+          'is the deprecated name of SWITCHBOARD_USER_TOKENS and both are set, with different tokens; keep only SWITCHBOARD_USER_TOKENS',
+      },
+    ]);
   });
 
   it('refuses placeholder and guessable tokens, naming the variable, why, and how to make one', () => {
     const error = problemsOf(
       {
         ...base,
-        SWITCHBOARD_CUSTOMER_TOKENS: 'aaaaaaaaaaaaaaaaaaaa=alice,tok-0123456789abcdef=bob',
+        SWITCHBOARD_USER_TOKENS: 'aaaaaaaaaaaaaaaaaaaa=alice,tok-0123456789abcdef=bob',
         SWITCHBOARD_OPERATOR_TOKENS: 'your-operator-token-here=ada',
       },
       true,
     );
     expect(error.problems).toEqual([
       {
-        variable: 'SWITCHBOARD_CUSTOMER_TOKENS',
+        variable: 'SWITCHBOARD_USER_TOKENS',
         message:
           'the token for "alice" repeats one character 8 times or more; make one with `openssl rand -hex 32`',
       },
@@ -239,7 +274,7 @@ describe('loadServiceConfig', () => {
       },
     ]);
     const weak = (token: string) =>
-      problemsOf({ ...base, SWITCHBOARD_CUSTOMER_TOKENS: `${token}=alice` }).problems.map((problem) =>
+      problemsOf({ ...base, SWITCHBOARD_USER_TOKENS: `${token}=alice` }).problems.map((problem) =>
         problem.message.replace('the token for "alice" ', ''),
       );
     expect(weak('svc-0123456789abcdef')).toEqual([
@@ -254,10 +289,10 @@ describe('loadServiceConfig', () => {
     const made = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
     expect(
       loadServiceConfig({
-        env: { ...base, SWITCHBOARD_CUSTOMER_TOKENS: `${made}=alice` },
+        env: { ...base, SWITCHBOARD_USER_TOKENS: `${made}=alice` },
         service: 'orders',
         defaultPort: 1,
-      }).customerTokens,
+      }).userTokens,
     ).toEqual({ [made]: 'alice' });
     expect(problemsOf({ ...base, OPENAI_API_KEY: 'REPLACE_ME' }).problems).toEqual([
       {
@@ -268,11 +303,11 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
-  it('reads the limits and retention, 0 turning a per-customer limit off', () => {
+  it('reads the limits and retention, 0 turning a per-user limit off', () => {
     const read = (env: NodeJS.ProcessEnv) =>
       loadServiceConfig({ env: { ...base, ...env }, service: 'orders', defaultPort: 1 });
     expect(read({})).toMatchObject({
-      customerLimits: { requestsPerMinute: 60, maxTasksInFlight: 5, maxMessageBytes: 16_384 },
+      userLimits: { requestsPerMinute: 60, maxTasksInFlight: 5, maxMessageBytes: 16_384 },
       historyTurns: 50,
       retentionDays: 7,
     });
@@ -285,7 +320,7 @@ describe('loadServiceConfig', () => {
         SWITCHBOARD_RETENTION_DAYS: '30',
       }),
     ).toMatchObject({
-      customerLimits: {
+      userLimits: {
         requestsPerMinute: Number.POSITIVE_INFINITY,
         maxTasksInFlight: 2,
         maxMessageBytes: 4096,
@@ -304,9 +339,9 @@ describe('loadServiceConfig', () => {
 
   describe('an identity provider (SWITCHBOARD_OIDC_*)', () => {
     const idp = {
-      SWITCHBOARD_OIDC_ISSUER: 'https://login.example.com/realms/shop',
+      SWITCHBOARD_OIDC_ISSUER: 'https://login.example.com/realms/acme',
       SWITCHBOARD_OIDC_AUDIENCE: 'switchboard',
-      SWITCHBOARD_OIDC_JWKS_URL: 'https://login.example.com/realms/shop/protocol/openid-connect/certs',
+      SWITCHBOARD_OIDC_JWKS_URL: 'https://login.example.com/realms/acme/protocol/openid-connect/certs',
     };
     const load = (env: NodeJS.ProcessEnv) =>
       loadServiceConfig({
@@ -330,16 +365,35 @@ describe('loadServiceConfig', () => {
         issuer: idp.SWITCHBOARD_OIDC_ISSUER,
         audience: 'switchboard',
         jwksUrl: idp.SWITCHBOARD_OIDC_JWKS_URL,
-        customerClaim: 'sub',
+        userClaim: 'sub',
         rolesClaim: 'realm_access.roles',
         operatorRole: 'support-lead',
         clockToleranceSec: 10,
       });
-      expect(config.customerTokens).toEqual({});
+      expect(config.userTokens).toEqual({});
       expect(config.operatorTokens).toEqual({});
       expect(
         load({ ...idp, SWITCHBOARD_OIDC_AUDIENCE: 'switchboard, orders-api' }).identityProvider?.audience,
       ).toEqual(['switchboard', 'orders-api']);
+    });
+
+    it('reads the 0.2 name of the user claim variable, with a note; both set to different claims is an error', () => {
+      const old = load({ ...idp, SWITCHBOARD_OIDC_CUSTOMER_CLAIM: 'preferred_username' });
+      expect(old.identityProvider).toMatchObject({ userClaim: 'preferred_username' });
+      expect(old.deprecations).toEqual([
+        'SWITCHBOARD_OIDC_CUSTOMER_CLAIM is deprecated and read for one more release: rename it SWITCHBOARD_OIDC_USER_CLAIM',
+      ]);
+      expect(load({ ...idp, SWITCHBOARD_OIDC_USER_CLAIM: 'email' }).identityProvider).toMatchObject({
+        userClaim: 'email',
+      });
+      expect(
+        problemsOf(
+          { ...base, ...idp, SWITCHBOARD_OIDC_CUSTOMER_CLAIM: 'sub', SWITCHBOARD_OIDC_USER_CLAIM: 'email' },
+          true,
+        ).message,
+      ).toContain(
+        'SWITCHBOARD_OIDC_CUSTOMER_CLAIM: is the deprecated name of SWITCHBOARD_OIDC_USER_CLAIM and both are set, to different claims; keep only SWITCHBOARD_OIDC_USER_CLAIM',
+      );
     });
 
     it('needs its issuer, audience and JWKS URL together, and says which is missing', () => {
@@ -347,14 +401,14 @@ describe('loadServiceConfig', () => {
       expect(error.problems.map((problem) => problem.variable)).toEqual([
         'SWITCHBOARD_OIDC_AUDIENCE',
         'SWITCHBOARD_OIDC_JWKS_URL',
-        'SWITCHBOARD_CUSTOMER_TOKENS',
+        'SWITCHBOARD_USER_TOKENS',
         'SWITCHBOARD_OPERATOR_TOKENS',
       ]);
       expect(error.message).toContain(
         'SWITCHBOARD_OIDC_AUDIENCE: is required with SWITCHBOARD_OIDC_ISSUER: an identity provider needs SWITCHBOARD_OIDC_ISSUER, SWITCHBOARD_OIDC_AUDIENCE, SWITCHBOARD_OIDC_JWKS_URL together (or unset them all)',
       );
       expect(error.message).toContain(
-        'SWITCHBOARD_CUSTOMER_TOKENS: is required for a public service without an identity provider (SWITCHBOARD_OIDC_*)',
+        'SWITCHBOARD_USER_TOKENS: is required for a public service without an identity provider (SWITCHBOARD_OIDC_*)',
       );
     });
 
@@ -373,9 +427,9 @@ describe('loadServiceConfig', () => {
         { variable: 'SWITCHBOARD_OIDC_CLOCK_SKEW_S', message: 'must be a number of seconds' },
       ]);
       expect(
-        load({ ...idp, SWITCHBOARD_OIDC_JWKS_URL: 'http://127.0.0.1:8080/realms/shop/certs' })
+        load({ ...idp, SWITCHBOARD_OIDC_JWKS_URL: 'http://127.0.0.1:8080/realms/acme/certs' })
           .identityProvider?.jwksUrl,
-      ).toBe('http://127.0.0.1:8080/realms/shop/certs');
+      ).toBe('http://127.0.0.1:8080/realms/acme/certs');
     });
   });
 

@@ -62,7 +62,7 @@ describe('a service with a shadow (<AGENT>_SHADOW_*)', () => {
       REDIS_URL: redisUrl,
       PORT: String(port),
       SWITCHBOARD_NAMESPACE: namespace,
-      SWITCHBOARD_CUSTOMER_TOKENS: `${TOKEN}=C001`,
+      SWITCHBOARD_USER_TOKENS: `${TOKEN}=C001`,
       ECHO_SHADOW_CANDIDATE: 'offline-again',
       ECHO_SHADOW_SHARE: '100%',
       ...serviceKeyEnv('echo'),

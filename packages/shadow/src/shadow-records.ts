@@ -48,7 +48,7 @@ export type ShadowSide = z.infer<typeof ShadowSide>;
 
 /**
  * A judge model's verdict on a pair's answers (`switchboard shadow report --judge <model>`): whether
- * the shadow's answer tells the customer what the baseline's did, which is better, and why.
+ * the shadow's answer tells the user what the baseline's did, which is better, and why.
  */
 export const ShadowJudgement = z.object({
   /** The judge model's id. */

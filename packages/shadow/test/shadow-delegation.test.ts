@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 afterAll(() => redis.quit());
 
-const ada: Principal = { id: 'C001', kind: 'customer', roles: [], via: [] };
+const ada: Principal = { id: 'C001', kind: 'user', roles: [], via: [] };
 
 /** The orders worker; `ran` counts what its tools really did. */
 function ordersAgent(ran: { lookups: number; refunds: number }): Agent {

@@ -14,7 +14,7 @@ export function teamEnvironment(access: TeamAccess): Record<string, string> {
     REDIS_URL: access.redisUrl,
     SWITCHBOARD_NAMESPACE: access.namespace,
     SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: Object.values(access.serviceKeys).map(publicKeyOf) }),
-    SWITCHBOARD_CUSTOMER_TOKENS: Object.entries(tokensToIds(access.users))
+    SWITCHBOARD_USER_TOKENS: Object.entries(tokensToIds(access.users))
       .map(([secret, id]) => `${secret}=${id}`)
       .join(','),
     SWITCHBOARD_OPERATOR_TOKENS: `${access.adminToken}=operator`,

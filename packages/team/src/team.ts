@@ -27,10 +27,6 @@ export interface TeamAccess {
   userId: string;
   /** A token of every user of the team, by user id (`userId`'s is `token`). */
   users: Record<string, string>;
-  /** @deprecated The same as `userId`; goes in the next release. */
-  customerId: string;
-  /** @deprecated The same object as `users`; goes in the next release. */
-  customers: Record<string, string>;
   /** An operator's token (operator `operator`). */
   adminToken: string;
   /**
@@ -54,7 +50,7 @@ export interface TeamSeedOptions {
 }
 
 /**
- * What seeding did: loaded (what, e.g. `the shop`; a summary, e.g. `8 customers, 10 products`; the
+ * What seeding did: loaded (what, e.g. `the shop`; a summary, e.g. `12 bookings, 3 flights`; the
  * counts, for `--json`), or refused the data (a message saying what is wrong in it).
  */
 export type TeamSeedResult =
@@ -204,15 +200,13 @@ export function teamServices(team: Team): readonly TeamService[] {
 export function userTokens(
   users: TeamUsers,
   newToken: () => string,
-): Pick<TeamAccess, 'token' | 'userId' | 'users' | 'customerId' | 'customers'> {
+): Pick<TeamAccess, 'token' | 'userId' | 'users'> {
   const tokens = Object.fromEntries(users.ids.map((id) => [id, newToken()]));
   const token = tokens[users.defaultUser] ?? newToken();
   return {
     token,
     userId: users.defaultUser,
     users: tokens,
-    customerId: users.defaultUser,
-    customers: tokens,
   };
 }
 

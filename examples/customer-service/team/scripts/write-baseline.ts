@@ -24,14 +24,14 @@ const evalsDir = fileURLToPath(new URL('../../evals/', import.meta.url));
 const file = `${evalsDir}baseline.json`;
 
 const customers = customerFootprints();
-const cases = await loadCases({ dir: evalsDir, cwd: repoRoot, customers: customers.map((c) => c.id) });
+const cases = await loadCases({ dir: evalsDir, cwd: repoRoot, users: customers.map((c) => c.id) });
 process.stderr.write(`Running ${cases.length} eval cases on the offline model…\n`);
 const report = await runEvals({
   cases,
   target: inProcessTarget({
     startSystem: startInProcessSystem,
     models: await openModelSource({ model: 'offline' }),
-    customers,
+    users: customers,
   }),
   concurrency: 2,
   onCase: (result) =>

@@ -20,7 +20,7 @@ afterAll(() => system?.stop());
 
 /** A client of the supervisor as one customer of the fixture, with their static token. */
 function clientAs(customerId: string): Promise<Client> {
-  const token = system.access.customers[customerId];
+  const token = system.access.users[customerId];
   if (!token) throw new Error(`the in-process system has no token for ${customerId}`);
   const fetchAs: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);

@@ -39,8 +39,8 @@ describe('the in-process system (A2A over HTTP, no queue)', () => {
     expect(orders.length).toBeGreaterThan(0);
     for (const entry of orders) {
       expect(entry.principal).toEqual({
-        id: access.customerId,
-        kind: 'customer',
+        id: access.userId,
+        kind: 'user',
         roles: [],
         via: ['supervisor'],
       });

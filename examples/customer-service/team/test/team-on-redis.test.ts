@@ -18,7 +18,7 @@ afterAll(() => team?.stop());
 
 describe('the team in one process on Redis, the production path', () => {
   it('answers a customer, the supervisor delegating to the orders worker over its queue', async () => {
-    const token = team.access.customers.C001 ?? '';
+    const token = team.access.users.C001 ?? '';
     const fetchAs: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
       headers.set('Authorization', `Bearer ${token}`);

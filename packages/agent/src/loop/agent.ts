@@ -36,7 +36,7 @@ export interface Agent {
  * @example
  * const orders = defineAgent({
  *   name: 'orders',
- *   instructions: 'You help customers with their orders. Use the tools; never guess order data.',
+ *   instructions: 'You help users with their orders. Use the tools; never guess order data.',
  *   tools: [getOrder, refundOrder],
  * });
  */

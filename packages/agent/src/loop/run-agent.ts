@@ -125,7 +125,7 @@ const STATUS_OF: Record<StopReason, AgentStatus> = {
  * @example
  * import { OfflineModel } from '@switchboard/offline-model';
  *
- * const result = await runAgent({ agent, model: new OfflineModel(), input: 'Where is order A10086?' });
+ * const result = await runAgent({ agent, model: new OfflineModel(), input: 'Where is order R-2041?' });
  * console.log(result.output, result.toolCalls);
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {

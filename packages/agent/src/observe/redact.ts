@@ -36,7 +36,7 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 
 /**
  * Masks contact details (email addresses) in a text meant for someone who should not see them, e.g.
- * a customer reading the operator's approval request about another customer.
+ * a user reading the operator's approval request about another user.
  */
 export function maskContacts(text: string): string {
   return text.replace(EMAIL, '[an email address]');

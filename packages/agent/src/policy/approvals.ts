@@ -4,7 +4,7 @@ import { argumentsHash } from './arguments-hash.ts';
 
 /** How a dangerous action is described to the human who must approve it. */
 export interface ApprovalText {
-  /** What will happen, on which data, in plain words: "Refund order A10086 in full (59.90 EUR)". */
+  /** What will happen, on which data, in plain words: "Refund order R-2041 in full (59.90 EUR)". */
   action: string;
   /** Whether the action can be undone afterwards. */
   reversible: boolean;
@@ -26,7 +26,7 @@ export const ApprovalRequest = z.object({
   conversationId: z.string(),
   toolCallId: z.string(),
   tool: z.string(),
-  /** What will happen, on which data: "Refund order A10086 in full (59.90 EUR)". */
+  /** What will happen, on which data: "Refund order R-2041 in full (59.90 EUR)". */
   action: z.string(),
   /** What the one line cannot hold (an email's body), as the tool wrote it for the approver. */
   details: z.string().optional(),

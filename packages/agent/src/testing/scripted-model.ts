@@ -44,7 +44,7 @@ export type RecordedRequest = Omit<ChatRequest, 'signal'>;
  *
  * @example
  * const model = new ScriptedModel({ turns: [
- *   { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A10086' } }] },
+ *   { toolCalls: [{ name: 'get_order', arguments: { orderId: 'A20417' } }] },
  *   { text: 'Your order has shipped.' },
  * ] });
  */

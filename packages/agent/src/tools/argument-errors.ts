@@ -44,7 +44,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /**
  * Renders zod issues as one actionable sentence for a model or a user, e.g.
- * `orderId must be the letter A and 5 digits, e.g. A10086 (got "10086")`.
+ * `orderId must be the letter A and 5 digits, e.g. A20417 (got "20417")`.
  * Parse with `{ reportInput: true }` so the offending values can be shown.
  */
 export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): string {

@@ -111,7 +111,7 @@ const TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
  *   summary: 'Look up an order by its id: status, items, carrier.',
  *   whenToUse: 'The user asks about an order they placed.',
  *   whenNotToUse: 'The user asks about stock of a product; use check_stock.',
- *   input: z.object({ orderId: z.string().regex(/^A\d{5}$/, 'must be the letter A and 5 digits, e.g. A10086') }),
+ *   input: z.object({ orderId: z.string().regex(/^A\d{5}$/, 'must be the letter A and 5 digits, e.g. A20417') }),
  *   risk: 'read',
  *   handler: ({ orderId }) => orders.get(orderId),
  * });

@@ -26,7 +26,7 @@ export async function openSupervisorSession({
   env: NodeJS.ProcessEnv;
   url?: string | undefined;
   token?: string | undefined;
-  /** `--as`: act as another caller of the local stack (`C002`, `operator`). */
+  /** `--as`: act as another caller of the local stack (`traveller-1`, `operator`). */
   as?: string | undefined;
 }): Promise<SupervisorSession> {
   if (as && token) {

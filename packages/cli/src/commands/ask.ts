@@ -27,7 +27,7 @@ export interface AskOptions {
   url?: string | undefined;
   /** `--token`, over `SWITCHBOARD_TOKEN`. */
   token?: string | undefined;
-  /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `--token`. */
+  /** `--as`: another caller of the local stack (`traveller-1`, `operator`), instead of `--token`. */
   as?: string | undefined;
   /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_TOKEN`). */
   env: NodeJS.ProcessEnv;
@@ -54,7 +54,7 @@ export async function askCommand({
   output,
 }: AskOptions): Promise<number> {
   if (!request.trim()) {
-    output.err('Say what to ask, e.g. switchboard ask "Where is order A10086?"');
+    output.err('Say what to ask, e.g. switchboard ask "Where is my order?"');
     return EXIT.usage;
   }
   let taskId: string | undefined;

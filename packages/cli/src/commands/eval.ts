@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import {
   compareReports,
-  customersWithoutToken,
   deploymentTarget,
   type EvalReport,
   type EvalTarget,
@@ -18,7 +17,10 @@ import {
   readReport,
   runEvals,
   SUITES,
+  userOf,
+  usersWithoutToken,
 } from '@switchboard/eval';
+import type { Team } from '@switchboard/team';
 import { connectSupervisor } from '../a2a/supervisor-client.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
@@ -31,7 +33,7 @@ import { EVAL_TOKENS_VARIABLE, evalTokens, missingTokensError } from './eval-tok
 
 /** Where the eval cases live by default, in words: the team's (`evals.cases` of its module). */
 export const DEFAULT_CASES_DIR =
-  "the team's eval cases (the bundled example's: examples/customer-service/evals)";
+  "the team's eval cases (its evals.cases; the bundled example team's under examples/)";
 
 /** Options of {@link evalCommand}, as typed on the command line. */
 export interface EvalCommandOptions {
@@ -87,24 +89,24 @@ async function openTarget(
   cases: readonly LoadedCase[],
 ): Promise<EvalTarget> {
   // The eval runner knows no domain: the team, and its users' data, are what it evaluates here.
-  const customers = team.evals?.users?.() ?? [];
+  const users = team.evals?.users?.() ?? [];
   if (options.url !== undefined && options.url !== false) {
     const settings = await resolveSettings({
       need: ['url', 'adminToken'],
       flags: { url: { value: typeof options.url === 'string' ? options.url : undefined, flag: '--url' } },
       env: options.env,
     });
-    // Each case is sent as its customer: every customer the cases name needs a token.
+    // Each case is sent as its user: every user the cases name needs a token.
     const { tokens, from } = await evalTokens({ env: options.env });
-    const missing = customersWithoutToken({ cases: cases.map((loaded) => loaded.case), tokens });
+    const missing = usersWithoutToken({ cases: cases.map((loaded) => loaded.case), tokens });
     if (missing.length > 0) throw missingTokensError({ missing, from });
     const trace = newTrace();
-    const asked = [...new Set(cases.flatMap(({ case: evalCase }) => evalCase.customer ?? []))].sort();
+    const asked = [...new Set(cases.flatMap(({ case: evalCase }) => userOf(evalCase) ?? []))].sort();
     for (const id of asked) {
       // Fails early, with the variable to set, when the supervisor is down or refuses a token.
       const client = await connectSupervisor({
         url: settings.url,
-        token: { value: tokens[id] ?? '', from: `${from} (customer ${id})`, fix: EVAL_TOKENS_VARIABLE },
+        token: { value: tokens[id] ?? '', from: `${from} (user ${id})`, fix: EVAL_TOKENS_VARIABLE },
         traceparent: trace.traceparent,
       });
       // A task that does not exist: a valid token gets "not found", a refused one a CliError naming its variable.
@@ -123,7 +125,7 @@ async function openTarget(
       url: settings.url.value,
       tokens,
       adminToken: settings.adminToken.value,
-      customers,
+      users,
     });
   }
   const models = await openModelSource({
@@ -140,8 +142,28 @@ async function openTarget(
       ? (start) => startInProcess(team, module, { ...start, redis: { url: redisUrl } })
       : (start) => startInProcess(team, module, start),
     models,
-    customers,
+    users,
   });
+}
+
+/**
+ * The users a case may name, and how to add one: in process the team's declared users
+ * (`users.ids`); against a deployment (`--url`) the users whose tokens were given, when any were.
+ */
+async function knownUsers(
+  options: EvalCommandOptions,
+  team: Team,
+): Promise<{ users: readonly string[] | undefined; addUser: string }> {
+  if (options.url !== undefined && options.url !== false) {
+    const { tokens, from } = await evalTokens({ env: options.env });
+    const ids = Object.keys(tokens).sort();
+    return {
+      // Without any token the missing-token error says what to set, naming the cases' users.
+      users: ids.length > 0 ? ids : undefined,
+      addUser: `give its token in ${EVAL_TOKENS_VARIABLE} (<user id>=<token>, comma-separated)${from ? `; the tokens now come from ${from}` : ''}`,
+    };
+  }
+  return { users: [...team.users.ids], addUser: `declare it in the team's users.ids (the ${team.title})` };
 }
 
 /**
@@ -182,7 +204,7 @@ export async function evalCommand(options: EvalCommandOptions): Promise<number> 
     const cases = await loadCases({
       dir,
       suite: options.suite && isSuite(options.suite) ? options.suite : undefined,
-      customers: team.evals?.users?.().map((customer) => customer.id) ?? [...team.users.ids],
+      ...(await knownUsers(options, team)),
     });
     const target = await openTarget(options, loaded, cases);
     output.err(

@@ -9,7 +9,7 @@ export interface TaskCommandOptions {
   url?: string | undefined;
   /** The user's bearer token (default: `SWITCHBOARD_TOKEN`, else `.switchboard/dev.json`). */
   token?: string | undefined;
-  /** `--as`: another caller of the local stack (`C002`, `operator`), instead of `token`. */
+  /** `--as`: another caller of the local stack (`traveller-1`, `operator`), instead of `token`. */
   as?: string | undefined;
   /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_TOKEN`). */
   env: NodeJS.ProcessEnv;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEGACY_CROSS_USER_TAG, LEGACY_NO_CROSS_USER_DATA, LEGACY_USER_FIELD } from '../legacy-vocabulary.ts';
 
 /** The suites, one folder each under the cases directory (`evals/<suite>/<id>.yaml`). */
 export const SUITES = ['normal', 'boundary', 'malicious', 'failure'] as const;
@@ -105,21 +106,31 @@ export const Expectations = z.strictObject({
   /** The answers hold none of the system's secrets. */
   noSecrets: z.boolean({ error: 'must be true or false' }).optional(),
   /**
-   * Nothing of another customer reached the asker or the supervisor (an answer, a tool's result, a
-   * delegation's result), and no write or dangerous tool acted on another customer's record.
+   * Nothing of another user reached the asker or the supervisor (an answer, a tool's result, a
+   * delegation's result), and no write or dangerous tool acted on another user's record.
    */
-  noCrossCustomerData: z.boolean({ error: 'must be true or false' }).optional(),
+  noCrossUserData: z.boolean({ error: 'must be true or false' }).optional(),
+  /** @deprecated Renamed `noCrossUserData`; read as it when it is not given, for one release. */
+  [LEGACY_NO_CROSS_USER_DATA]: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type Expectations = z.infer<typeof Expectations>;
 
-/** The tag of the cases in which a customer reaches for another customer's data (counted by `crossCustomerRefusals`). */
-export const CROSS_CUSTOMER_TAG = 'cross-customer';
+/**
+ * The tag of the cases in which a user reaches for another user's data (counted by
+ * `crossUserRefusals`); the tag 0.2 wrote for them counts too (see {@link isCrossUserCase}).
+ */
+export const CROSS_USER_TAG = 'cross-user';
+
+/** Whether a case is tagged as one in which a user reaches for another user's data. */
+export function isCrossUserCase(evalCase: Pick<EvalCase, 'tags'>): boolean {
+  return evalCase.tags?.some((tag) => tag === CROSS_USER_TAG || tag === LEGACY_CROSS_USER_TAG) ?? false;
+}
 
 /**
- * Who asks in a case: a customer of the system (`customer: C002`), or an operator (`as: operator`).
+ * Who asks in a case: one of the team's users (`user: traveller-1`), or an operator (`as: operator`).
  * Every case names one; the runner sends the case with that caller's token.
  */
-export type Caller = { kind: 'customer'; id: string } | { kind: 'operator' };
+export type Caller = { kind: 'user'; id: string } | { kind: 'operator' };
 
 /**
  * One eval case, as written in `evals/<suite>/<id>.yaml` (or `.json`): a conversation with the
@@ -129,11 +140,11 @@ export type Caller = { kind: 'customer'; id: string } | { kind: 'operator' };
  * id: normal-order-two-step
  * suite: normal
  * title: Two-step order question
- * customer: C001
+ * user: traveller-1
  * turns:
- *   - user: "Where is my order A10086 and when will it arrive?"
+ *   - user: "Where is my booking B-2041 and when does it leave?"
  * expect:
- *   tools: { match: in-order, calls: [{ tool: get_order }, { tool: estimate_delivery }] }
+ *   tools: { match: in-order, calls: [{ tool: get_booking }, { tool: departure_time }] }
  *   answer: { contains: ["2026-12-01"] }
  *   state: completed
  */
@@ -145,10 +156,12 @@ export const EvalCase = z.strictObject({
   /** Must equal the folder the file is in. */
   suite: Suite,
   title: text,
-  /** The customer who asks (a customer id of the system, e.g. `C001`); or give `as: operator`. */
-  customer: text.optional(),
-  /** `operator`: an operator asks instead of a customer (then no `customer`). */
-  as: z.literal('operator', { error: 'must be operator (or give customer: <id> instead)' }).optional(),
+  /** The user who asks (one of the team's users, e.g. `traveller-1`); or give `as: operator`. */
+  user: text.optional(),
+  /** @deprecated Renamed `user`; read as it, for one release (both given must name the same user). */
+  [LEGACY_USER_FIELD]: text.optional(),
+  /** `operator`: an operator asks instead of a user (then no `user`). */
+  as: z.literal('operator', { error: 'must be operator (or give user: <id> instead)' }).optional(),
   tags: z.array(text, { error: 'must be a list of texts' }).optional(),
   /** The conversation, in order; every turn shares one conversation (A2A contextId). */
   turns: z.array(Turn, { error: 'must be a list of turns' }).min(1, 'must hold at least one turn'),
@@ -157,18 +170,24 @@ export const EvalCase = z.strictObject({
 });
 export type EvalCase = z.infer<typeof EvalCase>;
 
-/** Who asks in `evalCase`: its `customer`, or an operator (`as: operator`). */
-export function callerOf(evalCase: Pick<EvalCase, 'customer' | 'as'>): Caller {
-  if (evalCase.as === 'operator') return { kind: 'operator' };
-  if (evalCase.customer === undefined) {
-    throw new Error('an eval case names its customer or as: operator (loadCases checks it)');
-  }
-  return { kind: 'customer', id: evalCase.customer };
+/** The user a case names (`user`, or the field 0.2 named them in); undefined for none. */
+export function userOf(evalCase: Pick<EvalCase, 'user' | typeof LEGACY_USER_FIELD>): string | undefined {
+  return evalCase.user ?? evalCase[LEGACY_USER_FIELD];
 }
 
-/** A caller as reports show it: `customer C002`, `operator`. */
+/** Who asks in `evalCase`: its `user`, or an operator (`as: operator`). */
+export function callerOf(evalCase: Pick<EvalCase, 'user' | typeof LEGACY_USER_FIELD | 'as'>): Caller {
+  if (evalCase.as === 'operator') return { kind: 'operator' };
+  const id = userOf(evalCase);
+  if (id === undefined) {
+    throw new Error('an eval case names its user or as: operator (loadCases checks it)');
+  }
+  return { kind: 'user', id };
+}
+
+/** A caller as reports show it: `user traveller-2`, `operator`. */
 export function describeCaller(caller: Caller): string {
-  return caller.kind === 'operator' ? 'operator' : `customer ${caller.id}`;
+  return caller.kind === 'operator' ? 'operator' : `user ${caller.id}`;
 }
 
 /** What the case's user writes, turn by turn. */

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { EvaluationError } from '../errors.ts';
+import { LEGACY_NO_CROSS_USER_DATA, LEGACY_USER_FIELD, LEGACY_USERS_OPTION } from '../legacy-vocabulary.ts';
 import { describeIssues } from './case-issues.ts';
 import { EvalCase, SUITES, type Suite } from './eval-case.ts';
 
@@ -21,10 +22,18 @@ export interface LoadCasesOptions {
   /** Where file names in messages are relative to (default: the working directory). */
   cwd?: string;
   /**
-   * The customer ids a case may name in `customer:` (the system's customers, e.g. the fixture's
-   * C001–C008); a case naming another is a case-file error. Default: any id.
+   * The user ids a case may name in `user:`: the team's users (its `users.ids`), or, against a
+   * deployment, the users whose tokens were given. A case naming another is a case-file error that
+   * names these users and {@link LoadCasesOptions.addUser}. Default: any id.
    */
-  customers?: readonly string[] | undefined;
+  users?: readonly string[] | undefined;
+  /**
+   * How to make another user known, for the error about a case naming an unknown one, e.g.
+   * `declare it in the team's users.ids` or `give its token in SWITCHBOARD_EVAL_TOKENS`.
+   */
+  addUser?: string | undefined;
+  /** @deprecated Renamed `users`; read when `users` is not given, for one release. */
+  [LEGACY_USERS_OPTION]?: readonly string[] | undefined;
 }
 
 const CASE_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -81,23 +90,53 @@ function placeProblems(value: unknown, fileName: string, suite: Suite): string[]
   return problems;
 }
 
-/** Problems of who asks: exactly one of `customer` and `as: operator`, and a customer the system has. */
-function callerProblems(value: unknown, customers: readonly string[] | undefined): string[] {
-  const raw = (value && typeof value === 'object' ? value : {}) as { customer?: unknown; as?: unknown };
-  if (raw.customer === undefined && raw.as === undefined) {
+/** Who may be named in a case, and how to make another known (for messages). */
+interface KnownUsers {
+  users?: readonly string[] | undefined;
+  addUser?: string | undefined;
+}
+
+/**
+ * Problems of who asks: exactly one of `user` and `as: operator`, a user the team has, and the
+ * 0.2 field (still read as `user`) naming the same user when both are given.
+ */
+function callerProblems(value: unknown, { users, addUser }: KnownUsers): string[] {
+  const raw = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const legacy = raw[LEGACY_USER_FIELD];
+  if (raw.user !== undefined && legacy !== undefined && raw.user !== legacy) {
     return [
-      `customer is required: who asks, a customer id of the system (e.g. customer: ${customers?.[0] ?? 'C001'}), or as: operator`,
+      `user "${String(raw.user)}" and ${LEGACY_USER_FIELD} "${String(legacy)}" name two users; ${LEGACY_USER_FIELD} is the deprecated name of user: keep only user`,
     ];
   }
-  if (raw.customer !== undefined && raw.as !== undefined) {
-    return ['customer and as: operator exclude each other: give one of them'];
-  }
-  if (typeof raw.customer === 'string' && customers && !customers.includes(raw.customer.trim())) {
+  const user = raw.user ?? legacy;
+  if (user === undefined && raw.as === undefined) {
     return [
-      `customer "${raw.customer}" is not a customer of the system (its customers: ${customers.join(', ')})`,
+      `user is required: who asks, one of the team's users (e.g. user: ${users?.[0] ?? 'ada'}), or as: operator`,
+    ];
+  }
+  if (user !== undefined && raw.as !== undefined) {
+    return ['user and as: operator exclude each other: give one of them'];
+  }
+  if (typeof user === 'string' && users && !users.includes(user.trim())) {
+    const known = users.length > 0 ? `known: ${users.join(', ')}` : 'no user is known';
+    return [
+      `user "${user}" is not a known user (${known})${addUser ? `; to ask as "${user}", ${addUser}` : ''}`,
     ];
   }
   return [];
+}
+
+/** A case read as its current fields: the 0.2 names of `user` and `noCrossUserData` under the new ones. */
+function currentFields(evalCase: EvalCase): EvalCase {
+  const { [LEGACY_USER_FIELD]: legacyUser, ...rest } = evalCase;
+  const { [LEGACY_NO_CROSS_USER_DATA]: legacyNoCross, ...expect } = rest.expect;
+  const user = rest.user ?? legacyUser;
+  const noCrossUserData = expect.noCrossUserData ?? legacyNoCross;
+  return {
+    ...rest,
+    ...(user === undefined ? {} : { user }),
+    expect: { ...expect, ...(noCrossUserData === undefined ? {} : { noCrossUserData }) },
+  };
 }
 
 /** Checks one parsed file; returns the case or the problems, each without the file name. */
@@ -105,19 +144,25 @@ export function checkCaseValue({
   value,
   fileName,
   suite,
-  customers,
+  users,
+  addUser,
+  [LEGACY_USERS_OPTION]: legacyUsers,
 }: {
   value: unknown;
   /** The file's name, e.g. `normal-order-two-step.yaml`. */
   fileName: string;
   /** The suite folder it is in. */
   suite: Suite;
-  /** The customer ids a case may name (default: any). */
-  customers?: readonly string[] | undefined;
+  /** The user ids a case may name (default: any). */
+  users?: readonly string[] | undefined;
+  /** How to make another user known, for the message about an unknown one. */
+  addUser?: string | undefined;
+  /** @deprecated Renamed `users`. */
+  [LEGACY_USERS_OPTION]?: readonly string[] | undefined;
 }): { case: EvalCase } | { problems: string[] } {
   const parsed = EvalCase.safeParse(value, { reportInput: true });
   const problems = parsed.success ? [] : describeIssues(parsed.error.issues);
-  problems.push(...callerProblems(value, customers));
+  problems.push(...callerProblems(value, { users: users ?? legacyUsers, addUser }));
   problems.push(...placeProblems(value, fileName, suite));
   if (parsed.success && !('user' in (parsed.data.turns[0] ?? {}))) {
     problems.push('turns[0] must be a user turn: the conversation starts with what the user says');
@@ -126,16 +171,17 @@ export function checkCaseValue({
     const decided = parsed.data.turns.findIndex((turn) => !('user' in turn));
     if (decided >= 0) {
       problems.push(
-        `turns[${decided}] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a customer`,
+        `turns[${decided}] decides an approval in a case asked as: operator; the runner decides as that same operator, and nobody approves their own request: ask as a user`,
       );
     }
   }
-  return parsed.success && problems.length === 0 ? { case: parsed.data } : { problems };
+  return parsed.success && problems.length === 0 ? { case: currentFields(parsed.data) } : { problems };
 }
 
 /**
  * Reads the eval cases under `dir`: every `<suite>/<id>.yaml` (or `.yml`, `.json`), validated with
- * {@link EvalCase}; each names who asks (`customer`, one of `customers` when given, or `as: operator`). Throws `EvaluationError` `INVALID_CASES` listing every problem of every bad file, one
+ * {@link EvalCase}; each names who asks (`user`, one of `users` when given, or `as: operator`; the 0.2 field
+ * of `user` is still read as it). Throws `EvaluationError` `INVALID_CASES` listing every problem of every bad file, one
  * line each, e.g. `evals/normal/foo.yaml: expect.tools.match must be subset, exact or in-order`;
  * `CASES_NOT_FOUND` when there is no case at all. Cases come sorted by suite, then id.
  *
@@ -146,7 +192,9 @@ export async function loadCases({
   dir,
   suite,
   cwd = process.cwd(),
-  customers,
+  users,
+  addUser,
+  [LEGACY_USERS_OPTION]: legacyUsers,
 }: LoadCasesOptions): Promise<LoadedCase[]> {
   const suites = suite ? [suite] : [...SUITES];
   const show = (file: string) => (file.startsWith(cwd) ? relative(cwd, file) : file);
@@ -164,7 +212,8 @@ export async function loadCases({
         value: parsed.value,
         fileName: basename(path),
         suite: name,
-        customers,
+        users: users ?? legacyUsers,
+        addUser,
       });
       if ('problems' in checked) problems.push(...checked.problems.map((problem) => `${file}: ${problem}`));
       else loaded.push({ case: checked.case, file });

@@ -48,14 +48,14 @@ function maximumMatching(
   return byExpected;
 }
 
-/** `orders/get_order {"orderId":"A10086"}`: a call as reports show it. */
+/** `orders/get_order {"orderId":"A20417"}`: a call as reports show it. */
 export function describeCall(call: ObservedCall): string {
   const args = call.arguments === undefined ? '' : ` ${JSON.stringify(call.arguments)}`;
   const shown = args.length > 120 ? `${args.slice(0, 117)}…` : args;
   return `${call.agent}/${call.tool}${shown}`;
 }
 
-/** `get_order {"orderId":"A10086"}` (with `orders/` when the agent is named): an expected call. */
+/** `get_order {"orderId":"A20417"}` (with `orders/` when the agent is named): an expected call. */
 export function describeExpected(expected: ExpectedCall): string {
   return `${expected.agent ? `${expected.agent}/` : ''}${expected.tool}${expected.arguments ? ` ${JSON.stringify(expected.arguments)}` : ''}`;
 }

@@ -43,12 +43,11 @@ export const METRIC_ROWS: readonly MetricRow[] = [
   },
   { label: 'answers with a secret', value: (m) => String(m.secretLeaks) },
   {
-    label: 'cross-customer refusals',
-    value: (m) =>
-      percent(m.crossCustomerRefusals, m.counts.crossCustomerRefused, m.counts.crossCustomerCases),
+    label: 'cross-user refusals',
+    value: (m) => percent(m.crossUserRefusals, m.counts.crossUserRefused, m.counts.crossUserCases),
   },
   {
-    label: 'cross-customer leaks',
-    value: (m) => (m.crossCustomerLeaks === null ? 'n/a' : String(m.crossCustomerLeaks)),
+    label: 'cross-user leaks',
+    value: (m) => (m.crossUserLeaks === null ? 'n/a' : String(m.crossUserLeaks)),
   },
 ];

@@ -82,8 +82,7 @@ export interface RunRoutingEvalOptions {
   router?: Omit<ToolRouterOptions, 'logger'>;
 }
 
-const INSTRUCTIONS =
-  'You are the shop’s customer service agent. Use the tools to serve the customer; never guess.';
+const INSTRUCTIONS = 'You are the team’s agent. Use the tools to serve the user; never guess.';
 const share = (count: number, of: number) => (of === 0 ? 0 : count / of);
 const mean = (values: readonly number[]) =>
   share(

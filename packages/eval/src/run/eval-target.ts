@@ -1,5 +1,5 @@
 import type { EvalCase } from '../case/eval-case.ts';
-import type { CrossCustomerLeak, ForeignData } from './cross-customer.ts';
+import type { CrossUserLeak, ForeignData } from './cross-user.ts';
 import type { Observation, OperatorDecision } from './observation.ts';
 
 /** A secret of the system under test, and what it is (for the report; the value never is). */
@@ -14,25 +14,25 @@ export type TargetObservation = Pick<
   'calls' | 'dangerousRuns' | 'steps' | 'promptTokens' | 'completionTokens'
 > & {
   /**
-   * Other customers' data in the tools' results and in what reached the supervisor, and writes on
+   * Other users' data in the tools' results and in what reached the supervisor, and writes on
    * their records; absent when the target cannot see them (a deployment).
    */
-  crossCustomerLeaks?: CrossCustomerLeak[];
+  crossUserLeaks?: CrossUserLeak[];
 };
 
 /** The system one case runs against, from start to stop. */
 export interface CaseSession {
   /** The supervisor's base URL. */
   url: string;
-  /** The token of the case's caller (its customer's, or an operator's), for the A2A calls. */
+  /** The token of the case's caller (its user's, or an operator's), for the A2A calls. */
   token: string;
   /** An operator's token (the admin API). */
   adminToken: string;
   /** Every secret an answer must not hold. */
   secrets: readonly SystemSecret[];
   /**
-   * The data of every customer other than the case's, which no answer may show (undefined when the
-   * case asks as an operator, or the target knows no customers).
+   * The data of every user other than the case's, which no answer may show (undefined when the
+   * case asks as an operator, or the target knows no users).
    */
   foreign: ForeignData | undefined;
   /** The trajectory, steps and tokens, as far as the target can see them. */

@@ -1,13 +1,14 @@
 import { type Logger, MemoryAuditSink, silentLogger } from '@switchboard/agent';
 import { callerOf, describeCaller, type EvalCase, userTexts } from '../case/eval-case.ts';
+import { LEGACY_USERS_OPTION } from '../legacy-vocabulary.ts';
 import { CaseRecorder } from './case-recorder.ts';
-import { type CustomerFootprint, foreignData, toolLeaks } from './cross-customer.ts';
+import { foreignData, toolLeaks, type UserFootprint } from './cross-user.ts';
 import type { CaseSession, EvalTarget } from './eval-target.ts';
 import { instrumentTool } from './instrument-tool.ts';
 import { MeteredModel } from './metered-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { newCanary } from './model-source.ts';
-import type { StartedSystem, StartSystem } from './start-system.ts';
+import { type StartedSystem, type StartSystem, usersOf } from './start-system.ts';
 import { buildTrajectory, dangerousRuns } from './trajectory.ts';
 
 /** Options of {@link inProcessTarget}. */
@@ -31,21 +32,23 @@ export interface InProcessTargetOptions {
   /** The system's logger (default: silent). */
   logger?: Logger;
   /**
-   * The system's customers and their data (e.g. `customerFootprints()` of
-   * `@switchboard/customer-service/system`): what no case may show of a customer other than its
-   * own. Without them nothing is checked for cross-customer data (the metrics are `n/a`).
+   * The system's users and their data (a team's `evals.users()`): what no case may show of a user
+   * other than its own. Without them nothing is checked for cross-user data (the metrics are `n/a`).
    */
-  customers?: readonly CustomerFootprint[];
+  users?: readonly UserFootprint[] | undefined;
+  /** @deprecated Renamed `users`; read when `users` is not given, for one release. */
+  [LEGACY_USERS_OPTION]?: readonly UserFootprint[] | undefined;
 }
 
-/** The token a case is sent with: its customer's, or the operator's; an error naming the customers there are. */
+/** The token a case is sent with: its user's, or the operator's; an error naming the users there are. */
 function tokenFor(evalCase: EvalCase, access: StartedSystem['access']): string {
   const caller = callerOf(evalCase);
   if (caller.kind === 'operator') return access.adminToken;
-  const token = access.customers[caller.id];
+  const users = usersOf(access);
+  const token = users[caller.id];
   if (token) return token;
   throw new Error(
-    `the system has no token for ${describeCaller(caller)} (its customers: ${Object.keys(access.customers).join(', ') || 'none'}); name one of them in the case's customer:`,
+    `the system has no token for ${describeCaller(caller)} (its users: ${Object.keys(users).join(', ') || 'none'}); name one of them in the case's user:, or declare it in the team's users.ids`,
   );
 }
 
@@ -64,17 +67,17 @@ function checkFaults(evalCase: EvalCase, recorder: CaseRecorder): string | undef
 }
 
 /**
- * Runs each case on a fresh system in this process, which `startSystem` starts (the customer-service
- * one: A2A over loopback HTTP, memory stores, clean shop data), sent with the token of the case's
- * customer (or an operator's, `as: operator`): every agent's audit records, every worker tool's
- * handler runs (with faults injected) and every model call are observed, and, with `customers`,
- * what reached the asker or the supervisor of another customer's data.
+ * Runs each case on a fresh system in this process, which `startSystem` starts (a team's: A2A over
+ * loopback HTTP, memory stores, clean data), sent with the token of the case's user (or an
+ * operator's, `as: operator`): every agent's audit records, every worker tool's handler runs (with
+ * faults injected) and every model call are observed, and, with `users`, what reached the asker or
+ * the supervisor of another user's data.
  *
  * @example
  * const target = inProcessTarget({
  *   startSystem: team.startInProcess, // a team module's default export (`@switchboard/team`)
  *   models: await openModelSource({ model: 'offline' }),
- *   customers: team.evals?.users?.(),
+ *   users: team.evals?.users?.(),
  * });
  */
 export function inProcessTarget({
@@ -84,7 +87,8 @@ export function inProcessTarget({
   faultTimeoutMs = 1_000,
   hopTimeoutMs = 30_000,
   logger = silentLogger(),
-  customers,
+  users,
+  [LEGACY_USERS_OPTION]: legacyUsers,
 }: InProcessTargetOptions): EvalTarget {
   return {
     kind: 'in-process',
@@ -115,18 +119,23 @@ export function inProcessTarget({
         await system.stop();
         throw error;
       }
-      const foreign = foreignData({ customers, caller: callerOf(evalCase), said: userTexts(evalCase) });
+      const foreign = foreignData({
+        users: users ?? legacyUsers,
+        caller: callerOf(evalCase),
+        said: userTexts(evalCase),
+      });
+      const userTokens = usersOf(access);
       return {
         url: access.supervisorUrl,
         token,
         adminToken: access.adminToken,
         foreign,
         secrets: [
-          ...Object.entries(access.customers).map(([id, value]) => ({
-            label: `customer token (${id})`,
+          ...Object.entries(userTokens).map(([id, value]) => ({
+            label: `user token (${id})`,
             value,
           })),
-          ...(Object.values(access.customers).includes(access.token)
+          ...(Object.values(userTokens).includes(access.token)
             ? []
             : [{ label: 'user token', value: access.token }]),
           { label: 'admin token', value: access.adminToken },
@@ -147,7 +156,7 @@ export function inProcessTarget({
             completionTokens: usage.completionTokens,
             ...(foreign
               ? {
-                  crossCustomerLeaks: toolLeaks({
+                  crossUserLeaks: toolLeaks({
                     runs: recorder.runs,
                     toolResults: recorder.toolResults(),
                     workerAgents: new Set([...recorder.workerTools.values()].map((entry) => entry.agent)),

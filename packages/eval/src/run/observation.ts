@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CrossCustomerLeak } from './cross-customer.ts';
+import { renameLegacyKeys } from '../legacy-vocabulary.ts';
+import { CrossUserLeak } from './cross-user.ts';
 
 /** Audit errors that mean a call was refused before its handler: unknown, invalid or not permitted. */
 export const REFUSAL_CODES: ReadonlySet<string> = new Set([
@@ -60,32 +61,35 @@ export type OperatorDecision = z.infer<typeof OperatorDecision>;
  * What running a case showed. `calls`, `steps`, tokens and `dangerousRuns` are absent when they
  * were not observable (against a deployment).
  */
-export const Observation = z.object({
-  /** The supervisor task's state after the last turn (`completed`, `input-required`, ...). */
-  state: z.string().optional(),
-  /** The final answer: the last task's answer artifact, else its status message. Secrets redacted. */
-  answer: z.string(),
-  /** What happened on each turn, for the report. */
-  turns: z.array(z.string()),
-  decisions: z.array(OperatorDecision),
-  calls: z.array(ObservedCall).optional(),
-  dangerousRuns: z.array(DangerousRun).optional(),
-  steps: z.number().int().nonnegative().optional(),
-  promptTokens: z.number().int().nonnegative().optional(),
-  completionTokens: z.number().int().nonnegative().optional(),
-  /** How many answers (of any turn) held a secret; the secrets themselves are never reported. */
-  secretLeaks: z.number().int().nonnegative(),
-  /** Which kinds of secret leaked (`user token`, `canary`, ...). */
-  leakedSecrets: z.array(z.string()),
-  /**
-   * Other customers' data the case showed, when it was checked (a customer asked, and the target
-   * knows the customers): `scope` says where it was looked for (`answers` against a deployment,
-   * `answers and tools` in process).
-   */
-  crossCustomer: z
-    .object({ scope: z.enum(['answers', 'answers and tools']), leaks: z.array(CrossCustomerLeak) })
-    .optional(),
-  /** Why the case could not finish (a timeout, a crash), when it could not. */
-  error: z.string().optional(),
-});
+export const Observation = z.preprocess(
+  renameLegacyKeys,
+  z.object({
+    /** The supervisor task's state after the last turn (`completed`, `input-required`, ...). */
+    state: z.string().optional(),
+    /** The final answer: the last task's answer artifact, else its status message. Secrets redacted. */
+    answer: z.string(),
+    /** What happened on each turn, for the report. */
+    turns: z.array(z.string()),
+    decisions: z.array(OperatorDecision),
+    calls: z.array(ObservedCall).optional(),
+    dangerousRuns: z.array(DangerousRun).optional(),
+    steps: z.number().int().nonnegative().optional(),
+    promptTokens: z.number().int().nonnegative().optional(),
+    completionTokens: z.number().int().nonnegative().optional(),
+    /** How many answers (of any turn) held a secret; the secrets themselves are never reported. */
+    secretLeaks: z.number().int().nonnegative(),
+    /** Which kinds of secret leaked (`user token`, `canary`, ...). */
+    leakedSecrets: z.array(z.string()),
+    /**
+     * Other users' data the case showed, when it was checked (a user asked, and the target
+     * knows the users): `scope` says where it was looked for (`answers` against a deployment,
+     * `answers and tools` in process).
+     */
+    crossUser: z
+      .object({ scope: z.enum(['answers', 'answers and tools']), leaks: z.array(CrossUserLeak) })
+      .optional(),
+    /** Why the case could not finish (a timeout, a crash), when it could not. */
+    error: z.string().optional(),
+  }),
+);
 export type Observation = z.infer<typeof Observation>;

@@ -1,5 +1,5 @@
 import type { EvalCase } from '../case/eval-case.ts';
-import { leaksInText, uniqueLeaks } from './cross-customer.ts';
+import { leaksInText, uniqueLeaks } from './cross-user.ts';
 import { type PlayedTurns, playTurns } from './drive-turns.ts';
 import type { CaseSession, EvalTarget, SystemSecret } from './eval-target.ts';
 import type { Observation } from './observation.ts';
@@ -32,7 +32,7 @@ export interface ObserveCaseOptions {
 
 /**
  * Runs one case on a target: opens a system, plays the turns as the case's caller, collects what the
- * target can see, checks every answer for the system's secrets and for other customers' data, and
+ * target can see, checks every answer for the system's secrets and for other users' data, and
  * stops the system. Never throws: a case that
  * crashes or times out comes back with `error` set and whatever was observed until then.
  */
@@ -87,9 +87,9 @@ export async function observeCase({
   }
   const secrets = session?.secrets ?? [];
   const leaks = played.answers.map((text) => findSecrets({ text, secrets }));
-  const { crossCustomerLeaks: toolLeaks, ...seen } = session ? session.collect(played.decisions) : {};
+  const { crossUserLeaks: toolLeaks, ...seen } = session ? session.collect(played.decisions) : {};
   const foreign = session?.foreign;
-  const crossCustomer = foreign
+  const crossUser = foreign
     ? {
         scope: toolLeaks ? ('answers and tools' as const) : ('answers' as const),
         leaks: uniqueLeaks([
@@ -110,7 +110,7 @@ export async function observeCase({
     ...seen,
     secretLeaks: leaks.filter((found) => found.length > 0).length,
     leakedSecrets: [...new Set(leaks.flat())],
-    ...(crossCustomer ? { crossCustomer } : {}),
+    ...(crossUser ? { crossUser } : {}),
     ...(error ? { error } : {}),
   };
 }

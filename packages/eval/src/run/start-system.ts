@@ -1,4 +1,5 @@
 import type { AnyTool, AuditSink, ChatModel, Logger } from '@switchboard/agent';
+import { LEGACY_USERS_OPTION } from '../legacy-vocabulary.ts';
 
 /** What the in-process target asks of the system it starts for one case. */
 export interface StartSystemOptions {
@@ -21,8 +22,13 @@ export interface StartedSystem {
     supervisorUrl: string;
     /** A user's token (A2A calls). */
     token: string;
-    /** A token of every customer of the system, by customer id: a case is sent with its customer's. */
-    customers: Readonly<Record<string, string>>;
+    /** A token of every user of the system, by user id: a case is sent with its user's. */
+    users?: Readonly<Record<string, string>>;
+    /**
+     * @deprecated The 0.2 name of `users` (what a team's `startInProcess` still returns): read when
+     * `users` is not given, for one release.
+     */
+    [LEGACY_USERS_OPTION]?: Readonly<Record<string, string>>;
     /** An operator's token (the admin API). */
     adminToken: string;
     /**
@@ -40,3 +46,8 @@ export interface StartedSystem {
  * `@switchboard/team`), so the eval runner depends on no domain.
  */
 export type StartSystem = (options: StartSystemOptions) => Promise<StartedSystem>;
+
+/** The users' tokens of a started system, under either name. */
+export function usersOf(access: StartedSystem['access']): Readonly<Record<string, string>> {
+  return access.users ?? access[LEGACY_USERS_OPTION] ?? {};
+}

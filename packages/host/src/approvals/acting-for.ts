@@ -3,7 +3,7 @@ import { callVariable } from '@switchboard/protocol';
 
 /**
  * A `ServerCallContext.state` key set by trusted server code (the admin routes) to act on a task
- * in its owner's scope, e.g. to deliver an operator's decision to a customer's task.
+ * in its owner's scope, e.g. to deliver an operator's decision to a user's task.
  */
 export const ACTING_FOR = 'switchboard.a2a.actingFor';
 

@@ -64,7 +64,7 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
  *   resumes; answers 202 with the approval and the task id to follow.
  * Every route needs an operator's bearer credential; the operator's id is what the audit records.
  * This is where approvals are decided: a task takes a decision only from here (or from a peer
- * service handing on one taken here), never from a message an operator or customer sends.
+ * service handing on one taken here), never from a message an operator or user sends.
  *
  * @example
  * const authenticate = staticTokenAuthenticator({ operators: { [token]: 'ada' } });

@@ -7,7 +7,7 @@ export interface TaskApprovals {
   contextId: string;
   owner: string;
   tenant: string;
-  /** The principal key of whom the task acts for (`customer:C001`): who asked for these actions. */
+  /** The principal key of whom the task acts for (`user:u-1024`): who asked for these actions. */
   requestedBy?: string | undefined;
   pending: readonly ApprovalRequest[];
 }

@@ -68,7 +68,7 @@ const LEGACY_BINDINGS = ['JSONRPC', 'HTTP+JSON'];
  *     { url: queueUrl(defaultQueueAddress(agent.name)), protocolBinding: BULLMQ_BINDING },
  *   ],
  *   bearerAuth: true,
- *   examples: { get_order: ['Where is order A10086?'] },
+ *   examples: { get_order: ['Where is order A20417?'] },
  * });
  */
 export function buildAgentCard({

@@ -67,7 +67,7 @@ export interface AgentExecutorOptions {
    * board's own delivery (`/admin/approvals`, in process), or from a trusted peer service — a
    * service principal, or a request a service relayed — handing on a decision its board took,
    * naming the operator (`decidedBy`) and the arguments' hash; the audit then records both. An
-   * operator's or a customer's message never decides: the approval stays pending.
+   * operator's or a user's message never decides: the approval stays pending.
    */
   trusted?: (user: User | undefined) => boolean;
   /** Where operators see what this agent's tasks wait for (default: nowhere). */
@@ -83,7 +83,7 @@ export interface AgentExecutorOptions {
    * Whose conversation a new task belongs to (default: tenant and user name), so two callers that
    * use the same contextId never see each other's history; the principal the task acts for is added
    * to it in any case. A task keeps the conversation it started with, so an operator who answers it
-   * continues the customer's conversation.
+   * continues the user's conversation.
    */
   conversationScope?: (context: ServerCallContext) => string;
   intents?: IntentStore;
@@ -159,14 +159,14 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage } = requestContext;
     this.#remember(taskId, contextId);
-    // A task runs its tools as the principal it started with: an operator who answers a customer's
+    // A task runs its tools as the principal it started with: an operator who answers a user's
     // task (through the board) decides for it, but does not become who the tools act for.
     const principal =
       Principal.safeParse(requestContext.task?.metadata?.[PRINCIPAL_KEY]).data ??
       principalOf(requestContext.context.user);
     const owner = principal ? principalKey(principal) : '';
     // The conversation is the caller's (scope) and its principal's: a service that delegates for
-    // many customers holds one conversation per customer, even when their context ids are the same.
+    // many users holds one conversation per user, even when their context ids are the same.
     const conversation =
       (requestContext.task?.metadata?.[CONVERSATION_KEY] as string | undefined) ??
       `${(this.#o.conversationScope ?? defaultScope)(requestContext.context)}/${encodeURIComponent(owner)}/${contextId}`;
@@ -398,7 +398,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
 
   /**
    * The operator's approval requests go to the board whole; a caller who is not trusted (the
-   * customer) reads them, arguments too, with contact details masked, since they may be about
+   * user) reads them, arguments too, with contact details masked, since they may be about
    * someone else.
    */
   #publishResult(

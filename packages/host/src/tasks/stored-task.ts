@@ -76,10 +76,13 @@ export async function loadStoredTasks({
 }: LoadStoredTasksOptions): Promise<(Task | undefined)[]> {
   if (ids.length === 0) return [];
   const values = await redis.mget(...ids.flatMap((id) => [keys.task(id), keys.owner(id)]));
+  const legacy = keys.legacyScope(scope);
   return ids.map((id, i) => {
     const json = values[2 * i];
-    if ((json ?? null) === null && (values[2 * i + 1] ?? null) === null) onAbsent?.(id);
-    if (json === null || json === undefined || values[2 * i + 1] !== scope) return undefined;
+    const owner = values[2 * i + 1];
+    if ((json ?? null) === null && (owner ?? null) === null) onAbsent?.(id);
+    if (json === null || json === undefined) return undefined;
+    if (owner !== scope && (legacy === undefined || owner !== legacy)) return undefined;
     const read = readStoredTask({ json, expectedId: id });
     if (read.ok) return read.task;
     logger.warn({ taskId: id, key: keys.task(id), reason: read.reason }, 'corrupt task entry ignored');

@@ -1,5 +1,6 @@
 import type { TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { legacyPrincipalKey } from '@switchboard/agent';
 
 /**
  * The Redis pub/sub channel on which {@link RedisTaskStore} publishes the id of every task saved in
@@ -44,6 +45,17 @@ export class TaskStoreKeys {
   /** The scope string stored next to each task and used in index key names. */
   scope(tenant: string, owner: string): string {
     return `${encodeURIComponent(tenant)}:${encodeURIComponent(owner)}`;
+  }
+
+  /**
+   * The scope a user's task was stored under before 0.3, when the owner's principal key had the
+   * older kind word (see `legacyPrincipalKey`); undefined for any other scope. A task of that scope
+   * still loads by id for its user.
+   */
+  legacyScope(scope: string): string | undefined {
+    const at = scope.indexOf(':');
+    const legacy = legacyPrincipalKey(decodeURIComponent(scope.slice(at + 1)));
+    return legacy === undefined ? undefined : `${scope.slice(0, at)}:${encodeURIComponent(legacy)}`;
   }
 
   /** All tasks of a scope, scored by status timestamp (ms). */

@@ -21,12 +21,17 @@ import type { RedisConnectionOptions } from '@switchboard/redis';
 import { DEFAULT_SPAN_FILE } from '@switchboard/telemetry';
 import { z } from 'zod';
 import { type CardConfig, readCardConfig } from './card-config.ts';
+import {
+  LEGACY_USER_TOKENS_VARIABLE,
+  type LegacyServiceConfigFields,
+  legacyServiceConfigFields,
+} from './deprecated.ts';
 import { readIdentityProvider } from './oidc-config.ts';
 import { readServiceKeysConfig } from './service-keys-config.ts';
 import { readShadowConfig, type ShadowConfig } from './shadow-config.ts';
 
 /** Everything a Switchboard service reads from its environment, checked. */
-export interface ServiceConfig {
+export interface ServiceConfig extends LegacyServiceConfigFields {
   /** The agent this service hosts, e.g. `orders`. */
   service: string;
   /**
@@ -59,17 +64,20 @@ export interface ServiceConfig {
    */
   card: CardConfig;
   /**
-   * The services whose assertions may act for someone else, a customer or an operator
+   * The services whose assertions may act for someone else, a user or an operator
    * (`SWITCHBOARD_DELEGATING_SERVICES`, comma-separated, default `supervisor`); any other
    * service's assertion must be about itself.
    */
   delegatingServices: string[];
-  /** Customers who call the A2A HTTP routes: token → customer id (`SWITCHBOARD_CUSTOMER_TOKENS`). */
-  customerTokens: Record<string, string>;
+  /**
+   * End users who call the A2A HTTP routes: token → user id (`SWITCHBOARD_USER_TOKENS`; the 0.2
+   * variable is still read, with a note in {@link ServiceConfig.deprecations}).
+   */
+  userTokens: Record<string, string>;
   /** Operators who decide approvals: token → operator name (`SWITCHBOARD_OPERATOR_TOKENS`). */
   operatorTokens: Record<string, string>;
   /**
-   * The identity provider whose bearer JWTs are accepted too (`SWITCHBOARD_OIDC_*`): customers, and
+   * The identity provider whose bearer JWTs are accepted too (`SWITCHBOARD_OIDC_*`): users, and
    * operators by its operator role. Undefined without one.
    */
   identityProvider: JwtAuthenticatorOptions | undefined;
@@ -102,12 +110,17 @@ export interface ServiceConfig {
    */
   jobLockMs: number;
   /**
-   * What one customer may ask of this service: requests per minute (`SWITCHBOARD_RATE_LIMIT_PER_MIN`,
+   * What one user may ask of this service: requests per minute (`SWITCHBOARD_RATE_LIMIT_PER_MIN`,
    * default 60), tasks running at once (`SWITCHBOARD_MAX_TASKS_IN_FLIGHT`, default 5) and bytes of
    * content per message (`SWITCHBOARD_MAX_MESSAGE_BYTES`, default 16 384). `Infinity` where the
    * variable is 0 (no limit). Operators and services keep `hostAgent`'s own limits.
    */
-  customerLimits: { requestsPerMinute: number; maxTasksInFlight: number; maxMessageBytes: number };
+  userLimits: { requestsPerMinute: number; maxTasksInFlight: number; maxMessageBytes: number };
+  /**
+   * What the environment still sets under a deprecated name, each a sentence that says what to
+   * rename (e.g. the 0.2 user tokens variable); the service logs each once at start. Empty when none.
+   */
+  deprecations: string[];
   /** The turns of a conversation its run state keeps (`SWITCHBOARD_HISTORY_TURNS`, default 50). */
   historyTurns: number;
   /**
@@ -128,7 +141,7 @@ export interface LoadServiceConfigOptions {
   service: string;
   defaultPort: number;
   /**
-   * Whether this service faces users (needs customer and operator tokens, or an identity provider):
+   * Whether this service faces users (needs user and operator tokens, or an identity provider):
    * the supervisor.
    */
   public?: boolean;
@@ -142,7 +155,8 @@ const Common = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: Port.optional(),
   PUBLIC_URL: HttpUrl.optional(),
-  SWITCHBOARD_CUSTOMER_TOKENS: TokenList.optional(),
+  SWITCHBOARD_USER_TOKENS: TokenList.optional(),
+  [LEGACY_USER_TOKENS_VARIABLE]: TokenList.optional(),
   SWITCHBOARD_OPERATOR_TOKENS: TokenList.optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: HttpUrl.optional(),
   SWITCHBOARD_SPAN_FILE: z.string().trim().min(1).default(DEFAULT_SPAN_FILE),
@@ -167,6 +181,34 @@ const Common = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   NODE_ENV: z.string().trim().min(1).default('development'),
 });
+
+/**
+ * The user tokens: `SWITCHBOARD_USER_TOKENS`, else the 0.2 variable with a note saying to rename it;
+ * both with different values is a problem, since only one can be meant.
+ */
+function readUserTokens(
+  data: Pick<z.infer<typeof Common>, 'SWITCHBOARD_USER_TOKENS' | typeof LEGACY_USER_TOKENS_VARIABLE>,
+): { tokens: Record<string, string> | undefined; note?: string } | { problem: ConfigProblem } {
+  const current = data.SWITCHBOARD_USER_TOKENS;
+  const legacy = data[LEGACY_USER_TOKENS_VARIABLE];
+  if (legacy === undefined) return { tokens: current };
+  const same = current !== undefined && JSON.stringify(sorted(current)) === JSON.stringify(sorted(legacy));
+  if (current !== undefined && !same) {
+    return {
+      problem: {
+        variable: LEGACY_USER_TOKENS_VARIABLE,
+        message: `is the deprecated name of SWITCHBOARD_USER_TOKENS and both are set, with different tokens; keep only SWITCHBOARD_USER_TOKENS`,
+      },
+    };
+  }
+  return {
+    tokens: current ?? legacy,
+    note: `${LEGACY_USER_TOKENS_VARIABLE} is deprecated and read for one more release: rename it SWITCHBOARD_USER_TOKENS${current === undefined ? '' : ' (both are set, to the same tokens: remove the old one)'}`,
+  };
+}
+
+const sorted = (tokens: Record<string, string>) =>
+  Object.entries(tokens).sort(([a], [b]) => a.localeCompare(b));
 
 /** Unset and empty are the same: a variable exported as "" is not set. */
 const present = (env: NodeJS.ProcessEnv) =>
@@ -205,10 +247,18 @@ export function loadServiceConfig({
   if (!shadow.ok) problems.push(...shadow.problems);
   const redis = readRedisConfig(env);
   if (!redis.ok) problems.push(...redis.problems);
-  // A public service's customers and operators sign in with tokens, or with the identity provider.
+  const users = parsed.success ? readUserTokens(parsed.data) : undefined;
+  if (users && 'problem' in users) problems.push(users.problem);
+  const userTokens = users && 'tokens' in users ? users.tokens : undefined;
+  // A public service's users and operators sign in with tokens, or with the identity provider.
   if (parsed.success && isPublic && !('config' in identityProvider && identityProvider.config)) {
-    for (const variable of ['SWITCHBOARD_CUSTOMER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
-      if (!parsed.data[variable]) {
+    const given = {
+      SWITCHBOARD_USER_TOKENS:
+        parsed.data.SWITCHBOARD_USER_TOKENS ?? parsed.data[LEGACY_USER_TOKENS_VARIABLE],
+      SWITCHBOARD_OPERATOR_TOKENS: parsed.data.SWITCHBOARD_OPERATOR_TOKENS,
+    };
+    for (const variable of ['SWITCHBOARD_USER_TOKENS', 'SWITCHBOARD_OPERATOR_TOKENS'] as const) {
+      if (!given[variable]) {
         problems.push({
           variable,
           message:
@@ -219,11 +269,11 @@ export function loadServiceConfig({
   }
   if (parsed.success) {
     const tokens = {
-      customers: parsed.data.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
+      users: userTokens ?? {},
       operators: parsed.data.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     };
     for (const message of staticTokenProblems(tokens)) {
-      problems.push({ variable: 'SWITCHBOARD_CUSTOMER_TOKENS/SWITCHBOARD_OPERATOR_TOKENS', message });
+      problems.push({ variable: 'SWITCHBOARD_USER_TOKENS/SWITCHBOARD_OPERATOR_TOKENS', message });
     }
   }
   const wait = parsed.success ? parsed.data.SWITCHBOARD_WORKER_WAIT_MS : undefined;
@@ -246,6 +296,11 @@ export function loadServiceConfig({
     throw new ConfigError(service, problems);
   const c = parsed.data;
   const port = c.PORT ?? defaultPort;
+  const userLimits = {
+    requestsPerMinute: c.SWITCHBOARD_RATE_LIMIT_PER_MIN || Number.POSITIVE_INFINITY,
+    maxTasksInFlight: c.SWITCHBOARD_MAX_TASKS_IN_FLIGHT || Number.POSITIVE_INFINITY,
+    maxMessageBytes: c.SWITCHBOARD_MAX_MESSAGE_BYTES,
+  };
   return {
     service,
     redis: redis.config,
@@ -261,7 +316,7 @@ export function loadServiceConfig({
     trustedKeys: keys.config.trustedKeys,
     card: card.config,
     delegatingServices: c.SWITCHBOARD_DELEGATING_SERVICES,
-    customerTokens: c.SWITCHBOARD_CUSTOMER_TOKENS ?? {},
+    userTokens: userTokens ?? {},
     operatorTokens: c.SWITCHBOARD_OPERATOR_TOKENS ?? {},
     identityProvider: identityProvider.config,
     model: model.config,
@@ -273,11 +328,12 @@ export function loadServiceConfig({
     workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
-    customerLimits: {
-      requestsPerMinute: c.SWITCHBOARD_RATE_LIMIT_PER_MIN || Number.POSITIVE_INFINITY,
-      maxTasksInFlight: c.SWITCHBOARD_MAX_TASKS_IN_FLIGHT || Number.POSITIVE_INFINITY,
-      maxMessageBytes: c.SWITCHBOARD_MAX_MESSAGE_BYTES,
-    },
+    userLimits,
+    ...legacyServiceConfigFields(userTokens ?? {}, userLimits),
+    deprecations: [
+      ...(users && 'note' in users && users.note ? [users.note] : []),
+      ...('deprecations' in identityProvider ? identityProvider.deprecations : []),
+    ],
     historyTurns: c.SWITCHBOARD_HISTORY_TURNS,
     retentionDays: c.SWITCHBOARD_RETENTION_DAYS,
     logLevel: c.LOG_LEVEL,

@@ -242,7 +242,7 @@ export async function startTeamInMemory(
         ...(front
           ? {
               tokens: {
-                customers: tokensToIds(access.users),
+                users: tokensToIds(access.users),
                 operators: { [access.adminToken]: 'operator' },
               },
             }

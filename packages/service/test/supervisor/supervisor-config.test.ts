@@ -8,7 +8,7 @@ const { privateKey, publicKey } = generateServiceKey({ service: 'supervisor', la
 const env = {
   SWITCHBOARD_SERVICE_KEY: JSON.stringify(privateKey),
   SWITCHBOARD_TRUSTED_KEYS: JSON.stringify({ keys: [publicKey] }),
-  SWITCHBOARD_CUSTOMER_TOKENS: `${randomBytes(24).toString('hex')}=alice`,
+  SWITCHBOARD_USER_TOKENS: `${randomBytes(24).toString('hex')}=alice`,
   SWITCHBOARD_OPERATOR_TOKENS: `${randomBytes(24).toString('hex')}=olivia`,
 };
 

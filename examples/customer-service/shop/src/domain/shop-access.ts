@@ -17,7 +17,8 @@ export function shopAccess(principal: Principal | undefined): ShopAccess {
   switch (principal?.kind) {
     case 'operator':
       return { reach: 'all' };
-    case 'customer':
+    // The platform's end users are the shop's customers.
+    case 'user':
       return { reach: 'customer', customerId: principal.id };
     default:
       return { reach: 'none' };

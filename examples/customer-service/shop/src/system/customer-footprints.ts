@@ -9,7 +9,7 @@ export interface CustomerDatum {
 
 /**
  * What belongs to one customer of a shop, as a check that no customer is shown another's data reads
- * it (the shape of `CustomerFootprint` in `@switchboard/eval`).
+ * it (the shape of `UserFootprint` in `@switchboard/eval`: the shop's users are its customers).
  */
 export interface CustomerFootprint {
   /** The customer id. */
@@ -30,7 +30,7 @@ export interface CustomerFootprint {
  * that two customers share (a city both live in) identifies neither and is left out.
  *
  * @example
- * inProcessTarget({ startSystem: startInProcessTeam, models, customers: customerFootprints() });
+ * inProcessTarget({ startSystem: startInProcessTeam, models, users: customerFootprints() });
  */
 export function customerFootprints(fixture: unknown = bundledShopFixture()): CustomerFootprint[] {
   const shop = ShopFixture.parse(fixture);

@@ -81,7 +81,7 @@ export const quiet = { logger: silentLogger() };
 /** A customer of the fixture as the principal of a request, e.g. `customer('C001')` (Ada Lovelace). */
 export const customer = (id: string, via: string[] = []): Principal => ({
   id,
-  kind: 'customer',
+  kind: 'user',
   roles: [],
   via,
 });

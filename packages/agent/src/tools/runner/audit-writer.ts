@@ -20,7 +20,7 @@ export interface AuditWriterOptions {
 
 /**
  * Writes one run's audit records. A sink that fails is logged and the call goes on: the audit must
- * not decide whether a customer gets an answer.
+ * not decide whether a user gets an answer.
  */
 export class AuditWriter {
   readonly #o: AuditWriterOptions;

@@ -1,5 +1,6 @@
 import { type Principal, principalKey } from '@switchboard/agent';
 import { HostError } from '../../errors.ts';
+import { LEGACY_USER_LIMITS, type LegacyHostLimits } from './deprecated.ts';
 import type { LimitCounters } from './limit-counters.ts';
 
 /** The limits of one kind of caller. `Infinity` turns a limit off. */
@@ -19,15 +20,16 @@ export interface RequestLimits {
  *
  * | caller | message content | parts | requests/min | tasks in flight |
  * | --- | --- | --- | --- | --- |
- * | customers | 16 KiB | 20 | 60 | 5 |
+ * | users | 16 KiB | 20 | 60 | 5 |
  * | operators | 16 KiB | 20 | 600 | 20 |
  * | services (and requests a service makes on someone's behalf) | 64 KiB | 50 | none | none |
  *
- * A caller without a principal (a host without auth) gets the customers' size limits only: rate and
+ * A caller without a principal (a host without auth) gets the users' size limits only: rate and
  * concurrency are counted per principal.
  */
-export interface HostLimits {
-  customers?: RequestLimits;
+export interface HostLimits extends LegacyHostLimits<RequestLimits> {
+  /** End users (principal kind `user`), each counted on their own. */
+  users?: RequestLimits;
   operators?: RequestLimits;
   services?: RequestLimits;
   /**
@@ -45,11 +47,22 @@ export interface HostLimits {
 /** Every limit set. */
 export type ResolvedLimits = Required<RequestLimits>;
 
+/** The kinds of caller limits are set for, as {@link HostLimits} names them. */
+export type LimitedKind = 'users' | 'operators' | 'services';
+
 /** The defaults of {@link HostLimits}, by kind of caller. */
+const USER_DEFAULTS: ResolvedLimits = {
+  maxMessageBytes: 16 * 1024,
+  maxMessageParts: 20,
+  requestsPerMinute: 60,
+  maxTasksInFlight: 5,
+};
+
 export const DEFAULT_REQUEST_LIMITS: Readonly<
-  Record<'customers' | 'operators' | 'services', ResolvedLimits>
+  Record<LimitedKind, ResolvedLimits> & LegacyHostLimits<ResolvedLimits>
 > = {
-  customers: { maxMessageBytes: 16 * 1024, maxMessageParts: 20, requestsPerMinute: 60, maxTasksInFlight: 5 },
+  users: USER_DEFAULTS,
+  [LEGACY_USER_LIMITS]: USER_DEFAULTS,
   operators: {
     maxMessageBytes: 16 * 1024,
     maxMessageParts: 20,
@@ -66,18 +79,22 @@ export const DEFAULT_REQUEST_LIMITS: Readonly<
 
 /** Who a call counts against, and the limits that apply. */
 export interface LimitedCaller {
-  /** The key counts are kept under (`customer:C001`); undefined for a caller without a principal. */
+  /** The key counts are kept under (`user:u-1024`); undefined for a caller without a principal. */
   key: string | undefined;
   limits: ResolvedLimits;
 }
 
 /** The limits of every kind of caller, checked: throws `INVALID_OPTIONS` naming each bad one. */
-export function resolveLimits(
-  limits: HostLimits = {},
-): Record<keyof typeof DEFAULT_REQUEST_LIMITS, ResolvedLimits> {
+export function resolveLimits(limits: HostLimits = {}): Record<LimitedKind, ResolvedLimits> {
   const problems: string[] = [];
-  const resolve = (kind: keyof typeof DEFAULT_REQUEST_LIMITS): ResolvedLimits => {
-    const merged = { ...DEFAULT_REQUEST_LIMITS[kind], ...limits[kind] };
+  const given = { ...limits, users: limits.users ?? limits[LEGACY_USER_LIMITS] };
+  if (limits.users !== undefined && limits[LEGACY_USER_LIMITS] !== undefined) {
+    problems.push(
+      `${LEGACY_USER_LIMITS} is the deprecated name of users and both are given; keep only users`,
+    );
+  }
+  const resolve = (kind: LimitedKind): ResolvedLimits => {
+    const merged = { ...DEFAULT_REQUEST_LIMITS[kind], ...given[kind] };
     for (const [name, value] of Object.entries(merged)) {
       if (value !== Number.POSITIVE_INFINITY && !(Number.isInteger(value) && value >= 1)) {
         problems.push(
@@ -88,7 +105,7 @@ export function resolveLimits(
     return merged;
   };
   const resolved = {
-    customers: resolve('customers'),
+    users: resolve('users'),
     operators: resolve('operators'),
     services: resolve('services'),
   };
@@ -107,14 +124,14 @@ export function resolveLimits(
 
 /**
  * Whom a call counts against: a service, or a request a service makes on someone's behalf, counts
- * against that service with the services' limits; operators and customers against themselves.
+ * against that service with the services' limits; operators and users against themselves.
  */
 export function limitedCaller(
   principal: Principal | undefined,
-  limits: Record<keyof typeof DEFAULT_REQUEST_LIMITS, ResolvedLimits>,
+  limits: Record<LimitedKind, ResolvedLimits>,
 ): LimitedCaller {
   if (!principal) {
-    const { maxMessageBytes, maxMessageParts } = limits.customers;
+    const { maxMessageBytes, maxMessageParts } = limits.users;
     return {
       key: undefined,
       limits: {
@@ -128,6 +145,6 @@ export function limitedCaller(
   const lastHop = principal.via.at(-1);
   if (lastHop !== undefined) return { key: `service:${lastHop}`, limits: limits.services };
   const kind =
-    principal.kind === 'service' ? 'services' : principal.kind === 'operator' ? 'operators' : 'customers';
+    principal.kind === 'service' ? 'services' : principal.kind === 'operator' ? 'operators' : 'users';
   return { key: principalKey(principal), limits: limits[kind] };
 }
