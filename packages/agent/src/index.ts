@@ -55,6 +55,7 @@ export {
   ToolCall,
   ToolChoice,
   ToolDeclaration,
+  ToolEffects,
   ToolMessage,
   UserMessage,
 } from './model/messages.ts';

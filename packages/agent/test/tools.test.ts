@@ -26,9 +26,23 @@ describe('defineTool', () => {
     expect(() => defineTool({ ...base, risk: 'dangerous' })).toThrow(/needs describeForApproval/);
   });
 
-  it('defaults: read tools are idempotent, write tools are not', () => {
+  it('defaults: read tools are idempotent, write tools are not; a call leads to its own risk', () => {
     expect(defineTool(base).idempotent).toBe(true);
     expect(defineTool({ ...base, risk: 'write' }).idempotent).toBe(false);
+    expect(defineTool({ ...base, risk: 'write' }).leadsTo).toBe('write');
+  });
+
+  it('takes what a call leads to beyond the tool, never lower than its own risk', () => {
+    expect(defineTool({ ...base, risk: 'write', leadsTo: 'dangerous' }).leadsTo).toBe('dangerous');
+    expect(() => defineTool({ ...base, risk: 'write', leadsTo: 'read' })).toThrow(
+      /leadsTo "read" is lower than risk "write"/,
+    );
+  });
+
+  it('declares its effects beside the function the model sees', () => {
+    const [declaration] = new Toolset([defineTool({ ...base, risk: 'write' })]).declarations();
+    expect(declaration?.effects).toEqual({ risk: 'write', idempotent: false });
+    expect(Object.keys(declaration?.function ?? {})).toEqual(['name', 'description', 'parameters']);
   });
 });
 

@@ -3,6 +3,9 @@
 // with no build step and no transpiler. An older Node cannot: it is told so, and what to run instead.
 if (process.features.typescript) {
   const { main } = await import('../src/main.ts');
+  const { endQuietlyOnClosedOutput } = await import('../src/io/output.ts');
+  // `switchboard ... | head -1`: a reader that stops early ends the command quietly, exit 0.
+  endQuietlyOnClosedOutput();
   process.exitCode = await main(process.argv.slice(2), { env: process.env });
 } else {
   process.stderr.write(

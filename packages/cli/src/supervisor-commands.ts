@@ -161,7 +161,10 @@ export function addSupervisorCommands({
       .option('--json', 'print the approval, the task id and where the task ended as JSON', false)
       .option('--url <url>', URL_HELP)
       .option('--token <token>', ADMIN_TOKEN_HELP)
-      .addHelpText('after', `${EXIT_HELP}\nWaiting reads the task with the user token (SWITCHBOARD_TOKEN).`)
+      .addHelpText(
+        'after',
+        `${EXIT_HELP}\nThe admin token is all it needs: waiting reads the task through the admin API.`,
+      )
       .action(
         async (
           id: string,

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMAIL_BODY, type Supervisor, startSupervisor } from './supervisor-host.ts';
+import {
+  ADMIN_TOKEN,
+  BOB_TOKEN,
+  EMAIL_BODY,
+  type Supervisor,
+  startSupervisor,
+  USER_TOKEN,
+} from './supervisor-host.ts';
 import { hasStack, switchboard } from './support.ts';
 
 let supervisor: Supervisor;
@@ -127,6 +134,44 @@ describe('switchboard approvals', () => {
     const task = await run(['tasks', 'get', String(taskId)]);
     expect(task.stdout).toContain(`Task ${taskId}: completed`);
     expect(task.stdout).toMatch(/^Order A10086 was refunded\.$/m);
+  });
+
+  it('decides with the operator’s token alone and prints the resumed task’s answer', async () => {
+    const id = await askForRefund();
+    const operatorOnly = { SWITCHBOARD_TOKEN: '', SWITCHBOARD_ADMIN_TOKEN: '' };
+    const approved = await run(['approvals', 'approve', id, '--token', ADMIN_TOKEN], operatorOnly);
+    expect(approved.stderr).toBe('');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`Approved ${id}: Refund order A10086 in full (59.90 EUR) (as ops).`);
+    expect(approved.stdout).toMatch(/^Order A10086 was refunded\.$/m);
+    expect(supervisor.refunds.count).toBe(1);
+
+    // Another user's token beside the operator's is not used: the operator follows the task.
+    const second = await askForRefund('A10087');
+    const denied = await run(['approvals', 'deny', second, '--json'], { SWITCHBOARD_TOKEN: BOB_TOKEN });
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout)).toMatchObject({
+      approval: { id: second, status: 'denied' },
+      task: { state: 'completed' },
+      timedOut: false,
+    });
+    expect(supervisor.refunds.count).toBe(1);
+  });
+
+  it('refuses a token that may not decide before anything is decided', async () => {
+    const id = await askForRefund();
+    for (const wait of [[], ['--no-wait']]) {
+      const refused = await run(['approvals', 'approve', id, ...wait], {
+        SWITCHBOARD_ADMIN_TOKEN: USER_TOKEN,
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('this credential is not an operator’s');
+      expect(hasStack(refused.stderr)).toBe(false);
+    }
+    const list = await run(['approvals', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${id}\\s.*pending$`, 'm'));
+    expect(supervisor.refunds.count).toBe(0);
   });
 
   it('gives the server’s message for an unknown approval (exit 1), and names the admin variable on 401 (exit 2)', async () => {

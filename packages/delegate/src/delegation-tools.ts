@@ -8,6 +8,7 @@ import {
   principalKey,
   silentLogger,
   type ToolContext,
+  type ToolRisk,
 } from '@switchboard/agent';
 import type { ServiceSigner } from '@switchboard/identity';
 import {
@@ -77,14 +78,23 @@ function manifestOf(card: AgentCard): PermissionManifest | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Read or write: a delegate's dangerous tools wait for their own approval, so delegating is never "dangerous". */
-function riskOf(card: AgentCard, skill: AgentSkill): 'read' | 'write' {
+/**
+ * The highest risk of the tools behind a peer's skill, from its permission manifest (a tool that
+ * needs an approval, its own or a further peer's, counts as dangerous), else from the skill's tags.
+ */
+function peerRisk(card: AgentCard, skill: AgentSkill): ToolRisk {
   const manifest = manifestOf(card);
   const toolNames = manifest?.skills?.find((entry) => entry.id === skill.id)?.tools ?? [skill.id];
   const tools = manifest?.tools.filter((tool) => toolNames.includes(tool.name)) ?? [];
-  if (tools.length === 0) return skill.tags.includes('read') ? 'read' : 'write';
-  return highestRisk(tools) === 'read' ? 'read' : 'write';
+  if (tools.length === 0) {
+    if (skill.tags.includes('dangerous') || skill.tags.includes('requires-approval')) return 'dangerous';
+    return skill.tags.includes('read') ? 'read' : 'write';
+  }
+  return tools.some((tool) => tool.requiresApproval) ? 'dangerous' : highestRisk(tools);
 }
+
+/** Read or write: a delegate's dangerous tools wait for their own approval, so delegating is never "dangerous". */
+const riskOf = (peer: ToolRisk): 'read' | 'write' => (peer === 'read' ? 'read' : 'write');
 
 /** Which peers each delegation tool reaches: live agents, or only their shadows. */
 const TARGETS = new WeakMap<AnyTool, 'live' | 'shadow'>();
@@ -145,12 +155,15 @@ export function delegationTools({
         skill.examples.length > 0
           ? ` Requests like: ${skill.examples.map((e: string) => `"${e}"`).join('; ')}.`
           : '';
+      const peer = peerRisk(card, skill);
       const tool = defineTool({
         name,
         summary: `Ask the ${card.name} agent (${skill.name}): ${skill.description}`,
         whenToUse: `The user needs the ${card.name} agent's ${skill.name.toLowerCase()} skill.${examples}`,
         input: Request,
-        risk: riskOf(card, skill),
+        risk: riskOf(peer),
+        // The peer's approval is the caller's too: its card says a call here can wait for a human.
+        leadsTo: peer,
         idempotent: true,
         timeoutMs,
         fallbackMessage: `The ${card.name} agent is not reachable right now, so this part of the request was not done. Tell the user plainly and suggest trying again later.`,

@@ -17,6 +17,7 @@ import {
   trustedCardKeys,
   verifyCardSignature,
 } from '@switchboard/cards';
+import { delegationTools } from '@switchboard/delegate';
 import { generateServiceKey } from '@switchboard/identity';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '@switchboard/protocol';
 import * as Sdk03 from 'a2a-sdk-03/client';
@@ -520,6 +521,43 @@ describe('buildAgentCard', () => {
     expect(JSON.stringify(renderAgentCard({ card: build(), version: '0.3' }))).toBe(
       JSON.stringify(renderAgentCard({ card: build({ reversed: true }), version: '0.3' })),
     );
+  });
+
+  it('says a supervisor’s skill leads to an approval when a worker’s skill behind it needs one', () => {
+    const worker = build();
+    const tools = delegationTools({
+      peers: [worker],
+      clientFor: () => {
+        throw new Error('not called');
+      },
+    });
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    // The delegation itself waits for no approval of its own; what it leads to does.
+    expect(byName.orders_refund_order).toMatchObject({ risk: 'write', leadsTo: 'dangerous' });
+    expect(byName.orders_send_receipt).toMatchObject({ risk: 'write', leadsTo: 'write' });
+    expect(byName.orders_get_order).toMatchObject({ risk: 'read', leadsTo: 'read' });
+    const supervisor = defineAgent({ name: 'supervisor', instructions: 'Delegate.', tools });
+    const skill = (names: string[]) =>
+      buildAgentCard({
+        agent: supervisor,
+        interfaces,
+        skills: [{ id: 'support', name: 'Support', description: 'Helps customers.', tools: names }],
+      });
+    const refunds = skill(['orders_get_order', 'orders_refund_order', 'orders_send_receipt']);
+    expect(refunds.skills[0]?.tags).toEqual(['dangerous', 'requires-approval']);
+    const manifest = PermissionManifest.parse(refunds.capabilities?.extensions[0]?.params);
+    expect(manifest.tools).toEqual([
+      { name: 'orders_get_order', risk: 'read', requiresApproval: false, idempotent: true },
+      { name: 'orders_refund_order', risk: 'write', requiresApproval: true, idempotent: true },
+      { name: 'orders_send_receipt', risk: 'write', requiresApproval: false, idempotent: true },
+    ]);
+    const agentOf = (names: string[]) =>
+      defineAgent({ name: 'supervisor', instructions: 'Delegate.', tools, permissions: { tools: names } });
+    const noApproval = buildAgentCard({
+      agent: agentOf(['orders_get_order', 'orders_send_receipt']),
+      interfaces,
+    });
+    expect(noApproval.skills.map((entry) => entry.tags)).toEqual([['read'], ['write']]);
   });
 
   it('refuses examples for a tool the agent may not call, saying which it may', () => {

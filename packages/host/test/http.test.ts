@@ -1,7 +1,7 @@
 import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryApprovalBoard } from '../src/approvals.ts';
+import { actingForOwner, MemoryApprovalBoard } from '../src/approvals.ts';
 import {
   dataOf,
   type Host,
@@ -204,6 +204,57 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
         ? { reason: 'TASK_NOT_FOUND', envelopeCode: -32001 }
         : { reason: 'TASK_NOT_FOUND', statusCode: 404 },
     );
+  });
+});
+
+describe('an operator following the task of an approval', () => {
+  it('reads it through the admin API in its owner’s scope, which no customer token may', async () => {
+    host = await startHost({
+      turns: [
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] },
+        { text: 'Order A10086 was refunded.' },
+      ],
+      auth: {
+        customers: { 'customer-token': 'C001', 'other-token': 'C002' },
+        operators: { 'operator-token': 'ada' },
+      },
+      approvals: new MemoryApprovalBoard(),
+      ownerResolver: actingForOwner(),
+    });
+    const customer = await host.client('JSONRPC', 'customer-token');
+    const waiting = await sendTask(customer, 'Please refund order A10086');
+    const [pending] = dataOf(waiting.status?.message) as [{ pendingApprovals: { id: string }[] }];
+    const id = pending.pendingApprovals[0]?.id ?? '';
+    const other = await host.client('JSONRPC', 'other-token');
+    await expect(other.getTask({ tenant: '', id: waiting.id })).rejects.toBeInstanceOf(TaskNotFoundError);
+
+    const before = await admin(host.url, 'operator-token', `/approvals/${id}/task`);
+    expect(before).toMatchObject({
+      status: 200,
+      body: {
+        approval: { id, status: 'pending' },
+        task: { id: waiting.id, status: { state: 'TASK_STATE_INPUT_REQUIRED' } },
+      },
+    });
+    for (const token of ['customer-token', 'other-token']) {
+      expect(await admin(host.url, token, `/approvals/${id}/task`)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'UNAUTHORIZED' } },
+      });
+    }
+    expect(await admin(host.url, 'operator-token', '/approvals/apr_0000000000000000/task')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'APPROVAL_NOT_FOUND' } },
+    });
+
+    expect((await admin(host.url, 'operator-token', `/approvals/${id}/approve`, {})).status).toBe(202);
+    await expect
+      .poll(async () => {
+        const after = await admin(host?.url ?? '', 'operator-token', `/approvals/${id}/task`);
+        return (after.body as { task: { status: { state: string } } }).task.status.state;
+      })
+      .toBe('TASK_STATE_COMPLETED');
+    expect(host.shop.refunds).toBe(1);
   });
 });
 

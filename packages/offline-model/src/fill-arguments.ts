@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@switchboard/agent';
 import { contentTokens } from '@switchboard/agent/lexical';
+import { findCued } from './cue-phrases.ts';
 import { acceptsValue, type ObjectView, type PropertyView, readObjectSchema } from './schema-view.ts';
 import {
   type Found,
@@ -103,6 +104,7 @@ function stringFromText(property: PropertyView, text: string, source: FillSource
   if (/e-?mail/i.test(property.name)) return claims.first('email', findEmails(text), accept);
   return (
     claims.first('label', findLabelled(property.name, text), accept) ??
+    claims.first('cued', findCued(property.name, text), accept) ??
     (NAME_LIKE.test(property.name) || property.type === 'string'
       ? claims.first('quoted', findQuoted(text), accept)
       : undefined)
@@ -169,7 +171,8 @@ function fillOrder(view: ObjectView): PropertyView[] {
 /**
  * Fills the properties of an object schema from a request text and known values: patterns (case
  * normalised), enum mentions, numbers within range, ISO or relative dates, yes/no cues, emails,
- * labelled or quoted strings, and a required string `request` with the whole request text. The
+ * labelled strings, places after a cue word ("from Paris" for `from`, "in Lisbon" for `city`), quoted
+ * strings, and a required string `request` with the whole request text. The
  * request wins over known values; what cannot be found is
  * left out.
  *

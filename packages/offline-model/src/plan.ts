@@ -5,6 +5,7 @@ import { type FillResult, fillArguments, type KnownValues } from './fill-argumen
 import { readObjectSchema } from './schema-view.ts';
 import { splitClauses } from './text-extract.ts';
 import { profileTool, type RankedTool, rankTools, type ToolProfile } from './tool-ranking.ts';
+import { writeIntent } from './write-intent.ts';
 
 /** How the planner decides; see `OfflineModelOptions` for the meaning and defaults. */
 export interface PlannerSettings {
@@ -40,9 +41,15 @@ function relevantTools(
   minScore: number,
 ) {
   const choice = request.toolChoice ?? 'auto';
+  // A tool named by the caller is the caller's decision, not the planner's.
   if (typeof choice === 'object') return ranked.filter((tool) => tool.profile.name === choice.function.name);
-  if (choice === 'required' && view.steps.length === 0) return ranked;
-  return ranked.filter((tool) => tool.score > 0 && tool.score >= minScore);
+  const asked = writeIntent(
+    ranked.map((tool) => tool.profile),
+    view.request ?? '',
+  );
+  const allowed = ranked.filter((tool) => asked(tool.profile));
+  if (choice === 'required' && view.steps.length === 0) return allowed;
+  return allowed.filter((tool) => tool.score > 0 && tool.score >= minScore);
 }
 
 /**

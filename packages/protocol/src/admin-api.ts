@@ -84,6 +84,16 @@ export type ApprovalReply = z.infer<typeof ApprovalReply>;
 export const DecisionReply = z.object({ approval: BoardApproval, taskId: z.string().min(1) });
 export type DecisionReply = z.infer<typeof DecisionReply>;
 
+/**
+ * `GET /admin/approvals/{id}/task` → 200: the approval and, as ProtoJSON (`Task.toJSON`), the task
+ * that waits for it, read in its owner's scope: what an operator follows after deciding.
+ */
+export const ApprovalTaskReply = z.object({
+  approval: BoardApproval,
+  task: z.record(z.string(), z.unknown()),
+});
+export type ApprovalTaskReply = z.infer<typeof ApprovalTaskReply>;
+
 /** Every error of the admin API: `{ error: { code, message } }` (codes in `ADMIN_ERRORS`). */
 export const AdminErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type AdminErrorBody = z.infer<typeof AdminErrorBody>;

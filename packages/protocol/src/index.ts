@@ -5,6 +5,7 @@ export {
   AdminErrorBody,
   ApprovalList,
   ApprovalReply,
+  ApprovalTaskReply,
   BoardApproval,
   BoardStatus,
   boardEntry,

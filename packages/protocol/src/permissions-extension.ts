@@ -14,7 +14,10 @@ export const PermissionManifestTool = z.object({
   name: z.string().min(1),
   /** `read`, `write` or `dangerous`. */
   risk: z.enum(['read', 'write', 'dangerous']),
-  /** Whether a human must approve each call (dangerous tools). */
+  /**
+   * Whether a call waits for a human approval: a dangerous tool's own, or, for a tool that hands
+   * work to another agent (`leadsTo: 'dangerous'`), that agent's.
+   */
   requiresApproval: z.boolean(),
   /** Whether running it twice with the same arguments is harmless. */
   idempotent: z.boolean(),
@@ -66,7 +69,7 @@ export function permissionsExtension({
     tools: permittedTools(agent).map((tool) => ({
       name: tool.name,
       risk: tool.risk,
-      requiresApproval: tool.risk === 'dangerous',
+      requiresApproval: (tool.leadsTo ?? tool.risk) === 'dangerous',
       idempotent: tool.idempotent,
     })),
   };

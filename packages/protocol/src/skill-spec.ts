@@ -30,8 +30,13 @@ export function highestRisk(tools: readonly Pick<AnyTool, 'risk'>[]): AnyTool['r
   );
 }
 
+/**
+ * The risk tags of a skill: the highest risk its tools lead to, and `requires-approval` when a call
+ * can wait for a human. A delegation tool to a peer's skill that needs an approval leads to
+ * `dangerous` (see `leadsTo`), so a supervisor's skill over it says it leads to an approval.
+ */
 function riskTags(tools: readonly AnyTool[]): string[] {
-  const risk = highestRisk(tools);
+  const risk = highestRisk(tools.map((tool) => ({ risk: tool.leadsTo ?? tool.risk })));
   return [risk, ...(risk === 'dangerous' ? ['requires-approval'] : [])];
 }
 

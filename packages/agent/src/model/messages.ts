@@ -44,7 +44,23 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 /** A JSON Schema object, as produced by `z.toJSONSchema`. */
 export type JsonSchema = Record<string, unknown>;
 
-/** A tool as the model sees it: name, a description that says when (not) to use it, and its parameters. */
+/**
+ * What calling a tool does, as its definition declares: its risk (`read`, `write`, or `dangerous`,
+ * which waits for a human approval) and whether running it twice with the same arguments is harmless.
+ * Model adapters that plan without a model read it (the offline planner calls a write tool only when
+ * the request asks for that action); adapters of model APIs do not send it.
+ */
+export const ToolEffects = z.object({
+  risk: z.enum(['read', 'write', 'dangerous']),
+  idempotent: z.boolean(),
+});
+export type ToolEffects = z.infer<typeof ToolEffects>;
+
+/**
+ * A tool as the model sees it: name, a description that says when (not) to use it, and its
+ * parameters; `effects` (set by `declareTool`) says what calling it does, and stays on this side of
+ * a model API.
+ */
 export const ToolDeclaration = z.object({
   type: z.literal('function'),
   function: z.object({
@@ -53,6 +69,7 @@ export const ToolDeclaration = z.object({
     parameters: z.record(z.string(), z.unknown()),
     strict: z.boolean().optional(),
   }),
+  effects: ToolEffects.optional(),
 });
 export type ToolDeclaration = z.infer<typeof ToolDeclaration>;
 

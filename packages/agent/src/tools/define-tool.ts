@@ -52,6 +52,13 @@ export interface ToolOptions<Schema extends z.ZodType, Output> {
   /** The arguments, as a zod object schema. Messages of refinements are shown to the model on failure. */
   input: Schema;
   risk: ToolRisk;
+  /**
+   * The highest risk of what a call can lead to, when the tool hands work to another agent that
+   * acts on it (default: `risk`). A delegation tool is `write` itself (it never waits for an
+   * approval of its own), but one to a skill behind which a tool waits for a human approval leads
+   * to `dangerous`, and the caller's card says so. Never lower than `risk`.
+   */
+  leadsTo?: ToolRisk;
   /** Milliseconds before one attempt is abandoned (default 10 000). */
   timeoutMs?: number;
   /** Whether running it twice with the same arguments is harmless (default: true for `read`, else false). */
@@ -82,6 +89,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly whenNotToUse: string | undefined;
   readonly input: Schema;
   readonly risk: ToolRisk;
+  /** The highest risk of what a call can lead to (see {@link ToolOptions.leadsTo}); absent: `risk`. */
+  readonly leadsTo?: ToolRisk;
   readonly timeoutMs: number;
   readonly idempotent: boolean;
   readonly retries: number;
@@ -123,6 +132,7 @@ export function defineTool<Schema extends z.ZodType, Output>({
   whenNotToUse,
   input,
   risk,
+  leadsTo = risk,
   timeoutMs = 10_000,
   idempotent = risk === 'read',
   retries = 0,
@@ -142,6 +152,9 @@ export function defineTool<Schema extends z.ZodType, Output>({
   if (!(input instanceof z.ZodObject))
     problems.push('input must be a zod object schema, e.g. z.object({ ... })');
   if (!TOOL_RISKS.includes(risk)) problems.push(`risk "${risk}" must be read, write or dangerous`);
+  if (!TOOL_RISKS.includes(leadsTo)) problems.push(`leadsTo "${leadsTo}" must be read, write or dangerous`);
+  else if (TOOL_RISKS.indexOf(leadsTo) < TOOL_RISKS.indexOf(risk))
+    problems.push(`leadsTo "${leadsTo}" is lower than risk "${risk}": a call leads at least to what it does`);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     problems.push(`timeoutMs ${timeoutMs} must be a positive number`);
   if (!Number.isInteger(retries) || retries < 0)
@@ -170,6 +183,7 @@ export function defineTool<Schema extends z.ZodType, Output>({
     whenNotToUse,
     input,
     risk,
+    leadsTo,
     timeoutMs,
     idempotent,
     retries,

@@ -23,5 +23,6 @@ export function declareTool(tool: AnyTool): ToolDeclaration {
   return {
     type: 'function',
     function: { name: tool.name, description: describeTool(tool), parameters: toModelSchema(tool.input) },
+    effects: { risk: tool.risk, idempotent: tool.idempotent },
   };
 }

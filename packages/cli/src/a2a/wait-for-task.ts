@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@a2a-js/sdk/client';
+import type { Task } from '@a2a-js/sdk';
 import { FINISHED_STATES, outcomeOfTask, type TaskOutcome, WAITING_STATES } from './task-outcome.ts';
 
 /** Options of {@link waitForTask}. */
 export interface WaitForTaskOptions {
-  client: Client;
-  taskId: string;
+  /** Reads the task as it is now (the admin API's `GET /admin/approvals/{id}/task`, or GetTask). */
+  readTask: () => Promise<Task>;
   /**
    * The approval just decided: until the task has moved past it (it no longer waits on it), the
    * task is still where it was before the decision arrived.
@@ -18,20 +18,19 @@ export interface WaitForTaskOptions {
 }
 
 /**
- * Polls GetTask until a task that was resumed by a decision has settled again: finished, or
+ * Polls a task that was resumed by a decision has settled again: finished, or
  * waiting for something other than the decided approval (a new approval). `timedOut` is true
  * when it had not settled in time.
  */
 export async function waitForTask({
-  client,
-  taskId,
+  readTask,
   decidedApprovalId,
   timeoutMs,
   intervalMs = 200,
 }: WaitForTaskOptions): Promise<{ outcome: TaskOutcome; timedOut: boolean }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const outcome = outcomeOfTask(await client.getTask({ tenant: '', id: taskId, historyLength: 0 }));
+    const outcome = outcomeOfTask(await readTask());
     const movedOn =
       FINISHED_STATES.has(outcome.state) ||
       (WAITING_STATES.has(outcome.state) &&

@@ -1,8 +1,10 @@
+import { Task } from '@a2a-js/sdk';
 import {
   AdminErrorBody,
   type BoardApproval as Approval,
   ApprovalList,
   ApprovalReply,
+  ApprovalTaskReply,
   DecisionReply,
 } from '@switchboard/protocol';
 import type { z } from 'zod';
@@ -54,6 +56,19 @@ export class AdminClient {
       schema: ApprovalReply,
     });
     return reply.approval;
+  }
+
+  /**
+   * One approval and the task that waits for it, read with the operator's token alone (the task's
+   * owner's token is not needed).
+   */
+  async task(id: string): Promise<{ approval: Approval; task: Task }> {
+    const reply = await this.#call({
+      method: 'GET',
+      path: `/admin/approvals/${encodeURIComponent(id)}/task`,
+      schema: ApprovalTaskReply,
+    });
+    return { approval: reply.approval, task: Task.fromJSON(reply.task) };
   }
 
   /** Approves or denies a pending approval; the supervisor resumes its task (answers 202). */

@@ -1,4 +1,4 @@
-import { connectSupervisor, explainA2aError } from '../a2a/supervisor-client.ts';
+import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { waitForTask } from '../a2a/wait-for-task.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
@@ -20,7 +20,7 @@ export interface ApprovalsDecideOptions {
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
-  /** The command's environment (`SWITCHBOARD_URL`, the tokens). */
+  /** The command's environment (`SWITCHBOARD_URL`, `SWITCHBOARD_ADMIN_TOKEN`). */
   env: NodeJS.ProcessEnv;
   output: Output;
 }
@@ -28,7 +28,9 @@ export interface ApprovalsDecideOptions {
 /**
  * `switchboard approvals approve|deny <id>`: decides a pending approval through the admin API,
  * then (unless `--no-wait`) polls the resumed task until it settles and prints its answer or its
- * next approval. Exit 0 decided (and answered), 3 the task waits on a new approval, 1 the approval
+ * next approval. The operator's token is all it needs: the task is read through the admin API, in
+ * its owner's scope, and it is read once before deciding, so a token or a supervisor that cannot
+ * follow the task is refused before anything is decided. Exit 0 decided (and answered), 3 the task waits on a new approval, 1 the approval
  * does not exist or is already decided, the task failed or did not settle in time; 2 settings.
  */
 export async function approvalsDecide({
@@ -52,24 +54,16 @@ export async function approvalsDecide({
   try {
     // Everything is checked before the decision is sent: it cannot be taken back.
     const settings = await resolveSettings({
-      need: wait ? ['url', 'adminToken', 'token'] : ['url', 'adminToken'],
+      need: ['url', 'adminToken'],
       flags: { url: { value: url, flag: '--url' }, adminToken: { value: token, flag: '--token' } },
       env,
     });
-    const trace = newTrace();
-    const client =
-      wait && settings.token
-        ? await connectSupervisor({
-            url: settings.url,
-            token: settings.token,
-            traceparent: trace.traceparent,
-          })
-        : undefined;
     const admin = new AdminClient({
       url: settings.url,
       token: settings.adminToken,
-      traceparent: trace.traceparent,
+      traceparent: newTrace().traceparent,
     });
+    if (wait) await admin.task(id);
     const reply = await admin.decide({ id, decision, reason });
     taskId = reply.taskId;
     const { approval } = reply;
@@ -80,14 +74,13 @@ export async function approvalsDecide({
       );
       output.out(`Task ${taskId} resumes.`);
     }
-    if (!client) {
+    if (!wait) {
       if (json) output.out(JSON.stringify({ approval, taskId, task: null, timedOut: false }, null, 2));
       else output.out(`Follow it with: switchboard tasks get ${taskId}`);
       return EXIT.ok;
     }
     const { outcome, timedOut } = await waitForTask({
-      client,
-      taskId,
+      readTask: async () => (await admin.task(approval.id)).task,
       decidedApprovalId: approval.id,
       timeoutMs: timeoutSeconds * 1000,
     });

@@ -10,6 +10,31 @@ export const processOutput: Output = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/**
+ * Makes a closed stdout end the command quietly with exit code 0, as `git log | head -1` does: the
+ * reader has what it wanted, so there is nothing to report. Without it, the next write's EPIPE is an
+ * unhandled stream error and Node prints a stack. A closed stderr is ignored the same way; any other
+ * stream error is still thrown. Called once by the `switchboard` bin, never at import.
+ */
+export function endQuietlyOnClosedOutput({
+  stdout = process.stdout,
+  stderr = process.stderr,
+  exit = (code: number) => process.exit(code),
+}: {
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  exit?: (code: number) => void;
+} = {}): void {
+  const closed = (error: NodeJS.ErrnoException) => error.code === 'EPIPE';
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (!closed(error)) throw error;
+    exit(EXIT.ok);
+  });
+  stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (!closed(error)) throw error;
+  });
+}
+
 /** Exit codes of every command. */
 export const EXIT = {
   ok: 0,

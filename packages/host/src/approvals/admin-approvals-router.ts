@@ -1,3 +1,4 @@
+import { Task } from '@a2a-js/sdk';
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type Logger, type Principal, principalKey, stderrLogger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
@@ -6,6 +7,7 @@ import type {
   AdminErrorBody,
   ApprovalList,
   ApprovalReply,
+  ApprovalTaskReply,
   BoardApproval,
   DecisionReply,
 } from '@switchboard/protocol';
@@ -58,6 +60,8 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
  * - `GET /approvals?status=pending|decided|all` lists the board (default pending);
  * - `GET /approvals/:id` shows one approval (every entry carries its call's arguments, their
  *   hash, and whom it was requested by);
+ * - `GET /approvals/:id/task` shows it with the task that waits for it (read in the task owner's
+ *   scope), so an operator can follow the task they decide without the owner's token;
  * - `POST /approvals/:id/approve` and `/deny` (body `{ reason? }`) decide it once (409 when it is
  *   decided already; 403 when operators approve what they asked for themselves) and deliver the
  *   decision, bound to the arguments the board shows (`argumentsHash`), to the waiting task, which
@@ -121,6 +125,37 @@ export function adminApprovalsRouter({
       const approval = await board.get(req.params.id);
       if (!approval) fail(res, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
       else res.json({ approval } satisfies ApprovalReply);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/approvals/:id/task', async (req, res, next) => {
+    try {
+      const approval = await board.get(req.params.id);
+      if (!approval) {
+        fail(res, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
+        return;
+      }
+      let task: Task;
+      try {
+        task = await requestHandler.getTask(
+          { tenant: approval.tenant, id: approval.taskId, historyLength: 0 },
+          ownersContext(approval, res.locals.operator as Principal),
+        );
+      } catch (error) {
+        logger.warn(
+          { err: error, approvalId: approval.id, taskId: approval.taskId },
+          'task of approval unreadable',
+        );
+        fail(
+          res,
+          'TASK_UNREACHABLE',
+          `Task ${approval.taskId} of approval ${approval.id} could not be read.`,
+        );
+        return;
+      }
+      res.json({ approval, task: Task.toJSON(task) as Record<string, unknown> } satisfies ApprovalTaskReply);
     } catch (error) {
       next(error);
     }
@@ -216,6 +251,17 @@ export function adminApprovalsRouter({
   return router;
 }
 
+/** A call context of the operator, acting in the scope of the task's owner (see `ACTING_FOR`). */
+function ownersContext(approval: BoardApproval, operator: Principal): ServerCallContext {
+  const context = new ServerCallContext({
+    user: new PrincipalUser(operator),
+    ...(approval.tenant ? { tenant: approval.tenant } : {}),
+    requestedVersion: '1.0',
+  });
+  setCallVariable(context, ACTING_FOR, approval.owner);
+  return context;
+}
+
 /**
  * Sends the decision into the waiting task, in its owner's scope, as the operator, marked as taken
  * on the board (only in-process code can), with the hash of the arguments the board showed.
@@ -225,12 +271,7 @@ async function deliver(
   approval: BoardApproval,
   operator: Principal,
 ): Promise<void> {
-  const context = new ServerCallContext({
-    user: new PrincipalUser(operator),
-    ...(approval.tenant ? { tenant: approval.tenant } : {}),
-    requestedVersion: '1.0',
-  });
-  setCallVariable(context, ACTING_FOR, approval.owner);
+  const context = ownersContext(approval, operator);
   markDecidedOnBoard(context, operator);
   await handler.sendMessage(
     {
