@@ -19,7 +19,7 @@ const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
 /** What `--team` takes, for every command that runs a team. */
 export const TEAM_HELP =
-  'the team to run: its team module (default export defineTeam({...})) or the folder holding it as team.ts or src/team.ts (default: the bundled example team, under examples/)';
+  'the team to run: its team module (default export defineTeam({...})) or the folder holding it as team.ts or src/team.ts (default: the team.ts of the current folder, else the bundled example team, under examples/)';
 
 function port(value: string): number {
   const parsed = Number(value);

@@ -26,13 +26,8 @@ export { checkCaseValue, isSuite, loadCases } from './case/load-cases.ts';
 export { checkCase, checkExpectations, countCase, skippedCase } from './check/check-case.ts';
 export type { ToolMatch } from './check/match-tools.ts';
 export { callMatches, describeCall, describeExpected, matchTools } from './check/match-tools.ts';
-export {
-  CROSS_CUSTOMER_TAG,
-  CrossCustomerLeak,
-  CustomerDatum,
-  CustomerFootprint,
-  customersWithoutToken,
-} from './deprecated.ts';
+// 0.2's names, deprecated for one release (docs/migration.md).
+export * from './deprecated.ts';
 export type { EvalErrorCode } from './errors.ts';
 export { EVAL_ERRORS, EvaluationError, isEvaluationError } from './errors.ts';
 export type { CompareReportsOptions, GatedMetric, GateResult, Regression } from './gate/compare-reports.ts';

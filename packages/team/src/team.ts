@@ -50,7 +50,7 @@ export interface TeamSeedOptions {
 }
 
 /**
- * What seeding did: loaded (what, e.g. `the shop`; a summary, e.g. `12 bookings, 3 flights`; the
+ * What seeding did: loaded (what, e.g. `the bookings`; a summary, e.g. `12 bookings, 3 flights`; the
  * counts, for `--json`), or refused the data (a message saying what is wrong in it).
  */
 export type TeamSeedResult =

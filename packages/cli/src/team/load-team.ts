@@ -1,21 +1,37 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InProcessTeam, Team, TeamInProcessOptions, TeamService } from '@switchboard/team';
 import { CliError } from '../errors.ts';
 
-/** Where the bundled example's team module sits in a checkout of this repository. */
-export const BUNDLED_TEAM = join('examples', 'customer-service', 'team', 'src', 'team.ts');
-
 /** This checkout's root: the CLI's own repository (`packages/cli/src/team` → four folders up). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Where an example's team module sits in a checkout: `examples/<example>/team/src/team.ts`. */
+const EXAMPLE_TEAM = join('team', 'src', 'team.ts');
+
+/** The team module of the first example (by name) in the checkout at `root`, relative to it. */
+function exampleTeamIn(root: string): string | undefined {
+  const examples = join(root, 'examples');
+  if (!existsSync(examples)) return undefined;
+  return readdirSync(examples)
+    .sort()
+    .map((example) => join('examples', example, EXAMPLE_TEAM))
+    .find((module) => existsSync(join(root, module)));
+}
+
+/**
+ * Where the bundled example's team module sits in a checkout of this repository (the CLI names no
+ * example: it is whichever `examples/<example>/team/src/team.ts` there is).
+ */
+export const BUNDLED_TEAM = exampleTeamIn(REPO_ROOT) ?? join('examples', '<example>', EXAMPLE_TEAM);
 
 /** Options of {@link loadTeam}. */
 export interface LoadTeamOptions {
   /**
    * `--team`: a team module (a `.ts` or `.js` file whose default export is a `Team`), or a folder
-   * holding one as `team.ts`, `src/team.ts` or `team/src/team.ts`. Default: the bundled example's,
+   * holding one as `team.ts`, `src/team.ts` or `team/src/team.ts`. Default: the team in `cwd` (its `team.ts` or `src/team.ts`), else the bundled example's,
    * found from `cwd` upwards, else in this CLI's checkout.
    */
   team?: string | undefined;
@@ -41,7 +57,8 @@ function moduleAt(path: string): string | undefined {
 /** The bundled example's team module, in `from` or a folder above it. */
 function bundledFrom(from: string): string | undefined {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, BUNDLED_TEAM))) return join(dir, BUNDLED_TEAM);
+    const found = exampleTeamIn(dir);
+    if (found) return join(dir, found);
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -64,7 +81,9 @@ const looksLikeTeam = (value: unknown): value is Team => {
  */
 export async function loadTeam({ team, cwd = process.cwd() }: LoadTeamOptions = {}): Promise<LoadedTeam> {
   const module =
-    team === undefined ? (bundledFrom(cwd) ?? bundledFrom(REPO_ROOT)) : moduleAt(resolve(cwd, team));
+    team === undefined
+      ? (moduleAt(cwd) ?? bundledFrom(cwd) ?? bundledFrom(REPO_ROOT))
+      : moduleAt(resolve(cwd, team));
   if (!module) {
     throw new CliError('NO_TEAM', {
       message:
