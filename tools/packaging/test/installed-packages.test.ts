@@ -1,0 +1,124 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type GroupProcess, spawnGroup } from '@switchboard/test-processes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The packages as a project outside the repository gets them: `pnpm pack:all` builds and packs every
+ * publishable package, an empty project in a temporary folder depends on the tarballs (and on the npm
+ * `node` package for Node 24), plain `npm install` installs them with their dependencies from the
+ * registry, and the project's scripts use them by name. Node strips no types under node_modules, so
+ * this is what proves the tarballs are JavaScript that resolves. docs/packages.md says the same steps.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** Kept between runs (outside the repository), so a second run downloads nothing. */
+const NPM_CACHE = join(tmpdir(), 'switchboard-packaging-npm-cache');
+/** The Node the project runs on: the npm `node` package, the version the workspace pins. */
+const NODE_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: { node: string } }
+).devDependencies.node;
+
+/** Our environment without what pnpm and turbo set for npm (engine-strict, the workspace's own settings). */
+function npmEnvironment(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(?:npm_|pnpm_|PNPM_|TURBO_|VITEST)/i.test(key)),
+  );
+  return { ...env, npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false' };
+}
+
+/** Runs a command to its end (stopped with its whole process group at the deadline); answers it. */
+async function runToEnd(command: string, args: string[], cwd: string, timeoutMs: number) {
+  const run = spawnGroup({ command, args, cwd, env: npmEnvironment(), name: `${command} ${args.join(' ')}` });
+  running.add(run);
+  try {
+    const status = await run.waitForExit({ timeoutMs });
+    return { status, stdout: run.stdout(), output: run.output() };
+  } finally {
+    running.delete(run);
+  }
+}
+
+const running = new Set<GroupProcess>();
+let work = '';
+let project = '';
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'switchboard-packaging-'));
+  const packs = join(work, 'packs');
+  const pack = await runToEnd(
+    process.execPath,
+    [join(REPO_ROOT, 'scripts/pack-all.mjs'), packs],
+    REPO_ROOT,
+    120_000,
+  );
+  expect(pack.status, pack.output).toBe(0);
+  const tarballs = pack.stdout.trim().split('\n');
+  expect(tarballs.length).toBeGreaterThan(0);
+
+  project = join(work, 'project');
+  mkdirSync(project);
+  // One `file:` dependency per tarball, and the same as an override, so that a tarball's own
+  // `@switchboard/*` dependencies (real versions, as pnpm pack writes them) resolve to the tarballs too,
+  // never to the registry.
+  const ours = Object.fromEntries(
+    tarballs.map((tarball) => {
+      const name = basename(tarball).replace(/^switchboard-(.*)-\d+\.\d+\.\d+\.tgz$/, '@switchboard/$1');
+      return [name, `file:${tarball}`];
+    }),
+  );
+  const manifest = {
+    name: 'outside-project',
+    private: true,
+    type: 'module',
+    scripts: { smoke: 'node smoke.mjs', 'import-all': 'node import-all.mjs', help: 'switchboard --help' },
+    dependencies: { ...ours, '@a2a-js/sdk': '1.3.0', zod: '4.6.7' },
+    devDependencies: { node: NODE_VERSION },
+    overrides: ours,
+    // npm 11 runs a dependency's install script only when listed; the node package downloads Node in
+    // its own, msgpackr-extract (bullmq's) its prebuilt binary. The workspace allows the same builds.
+    allowScripts: { node: true, 'msgpackr-extract': true, protobufjs: false },
+  };
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const script of ['smoke.mjs', 'import-all.mjs'])
+    copyFileSync(fileURLToPath(new URL(`./outside/${script}`, import.meta.url)), join(project, script));
+
+  const install = await runToEnd(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline'],
+    project,
+    240_000,
+  );
+  expect(install.status, install.output).toBe(0);
+});
+
+afterAll(async () => {
+  for (const run of running) await run.kill();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packages installed from their tarballs in a project outside the repository', () => {
+  it('host an agent over HTTP on Node 24 that answers the SDK client with its tool', async () => {
+    const smoke = await runToEnd('npm', ['run', '--silent', 'smoke'], project, 30_000);
+    expect(smoke.status, smoke.output).toBe(0);
+    const result = JSON.parse(smoke.stdout.trim()) as Record<string, unknown>;
+    expect(result).toMatchObject({ node: `v${NODE_VERSION}`, service: 'function', team: 'function' });
+    expect(result.answer).toContain('get_order (order id: A10086) → status: shipped, carrier: DHL');
+  });
+
+  it('load every entry point of every package by name', async () => {
+    const run = await runToEnd('npm', ['run', '--silent', 'import-all'], project, 30_000);
+    expect(run.status, run.output).toBe(0);
+    const { loaded, failed } = JSON.parse(run.stdout.trim()) as { loaded: string[]; failed: unknown[] };
+    expect(failed).toEqual([]);
+    expect(loaded).toContain('@switchboard/host/http');
+  });
+
+  it('install the switchboard bin, which runs the built JavaScript', async () => {
+    const help = await runToEnd('npm', ['run', '--silent', 'help'], project, 30_000);
+    expect(help.status, help.output).toBe(0);
+    expect(help.stdout).toContain('Usage: switchboard');
+  });
+});
