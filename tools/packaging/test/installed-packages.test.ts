@@ -1,4 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +24,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Kept between runs (outside the repository), so a second run downloads nothing. */
 const NPM_CACHE = join(tmpdir(), 'switchboard-packaging-npm-cache');
+const ROOT_DEV_DEPENDENCIES = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    devDependencies: Record<'node' | '@types/node', string>;
+  }
+).devDependencies;
 /** The Node the project runs on: the npm `node` package, the version the workspace pins. */
-const NODE_VERSION = (
-  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: { node: string } }
-).devDependencies.node;
+const NODE_VERSION = ROOT_DEV_DEPENDENCIES.node;
+
+/** Every entry point of every installed @switchboard package, by name (`@switchboard/host/http`). */
+function installedEntryPoints(projectDir: string): string[] {
+  const scope = join(projectDir, 'node_modules', '@switchboard');
+  return readdirSync(scope)
+    .sort()
+    .flatMap((folder) => {
+      const manifest = JSON.parse(readFileSync(join(scope, folder, 'package.json'), 'utf8')) as {
+        name: string;
+        exports?: Record<string, unknown>;
+      };
+      return Object.keys(manifest.exports ?? {}).map((subpath) => `${manifest.name}${subpath.slice(1)}`);
+    });
+}
 
 /** Our environment without what pnpm and turbo set for npm (engine-strict, the workspace's own settings). */
 function npmEnvironment(): NodeJS.ProcessEnv {
@@ -75,7 +100,7 @@ beforeAll(async () => {
     type: 'module',
     scripts: { smoke: 'node smoke.mjs', 'import-all': 'node import-all.mjs', help: 'switchboard --help' },
     dependencies: { ...ours, '@a2a-js/sdk': '1.3.0', zod: '4.6.7' },
-    devDependencies: { node: NODE_VERSION },
+    devDependencies: { node: NODE_VERSION, '@types/node': ROOT_DEV_DEPENDENCIES['@types/node'] },
     overrides: ours,
     // npm 11 runs a dependency's install script only when listed; the node package downloads Node in
     // its own, msgpackr-extract (bullmq's) its prebuilt binary. The workspace allows the same builds.
@@ -120,5 +145,29 @@ describe('the packages installed from their tarballs in a project outside the re
     const help = await runToEnd('npm', ['run', '--silent', 'help'], project, 30_000);
     expect(help.status, help.output).toBe(0);
     expect(help.stdout).toContain('Usage: switchboard');
+  });
+
+  it("type-check, with the workspace's tsc, a TypeScript file that names every entry point", async () => {
+    const entryPoints = installedEntryPoints(project);
+    const source = entryPoints.map((specifier, index) => `export type * as m${index} from '${specifier}';`);
+    writeFileSync(join(project, 'entry-points.ts'), `${source.join('\n')}\n`);
+    // skipLibCheck off: the packages' declarations are checked too, against their installed dependencies.
+    const compilerOptions = {
+      module: 'nodenext',
+      target: 'es2024',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { ...compilerOptions, types: ['node'] },
+        files: ['entry-points.ts'],
+      }),
+    );
+    const tsc = await runToEnd(join(REPO_ROOT, 'node_modules/.bin/tsc'), ['-p', project], project, 60_000);
+    expect(tsc.output).toBe('');
+    expect(tsc.status).toBe(0);
   });
 });
