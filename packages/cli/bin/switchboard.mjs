@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Node 24 runs the TypeScript sources itself (type stripping), so the command works from a fresh clone
-// with no build step and no transpiler. An older Node cannot: it is told so, and what to run instead.
-if (process.features.typescript) {
+// In a checkout, Node 24 runs the TypeScript sources itself (type stripping), so the command works from a
+// fresh clone with no build step and no transpiler. An older Node cannot: it is told so, and what to run
+// instead. An installed package has no sources (its `files` are the built JavaScript, and Node strips no
+// types under node_modules): it runs `dist`, which `pnpm build` writes before `pnpm pack`.
+import { existsSync } from 'node:fs';
+
+if (!existsSync(new URL('../src/main.ts', import.meta.url))) {
+  const { main } = await import(new URL('../dist/src/main.js', import.meta.url).href);
+  process.exitCode = await main(process.argv.slice(2), { env: process.env });
+} else if (process.features.typescript) {
   const { main } = await import('../src/main.ts');
   const { endQuietlyOnClosedOutput } = await import('../src/io/output.ts');
   // `switchboard ... | head -1`: a reader that stops early ends the command quietly, exit 0.

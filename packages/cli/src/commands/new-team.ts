@@ -4,8 +4,13 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, type Output } from '../io/output.ts';
 
-/** The scaffold's files: this package's `templates/team` (shipped with it). */
-const TEMPLATE = fileURLToPath(new URL('../../templates/team/', import.meta.url));
+/** The scaffold's files: this package's `templates/team` (shipped with it), from `src/` or `dist/src/`. */
+const TEMPLATE = [
+  new URL('../../templates/team/', import.meta.url),
+  new URL('../../../templates/team/', import.meta.url),
+]
+  .map((url) => fileURLToPath(url))
+  .find((dir) => existsSync(dir)) as string;
 
 /** The packages a new team depends on: what its code imports, and the CLI to run it. */
 const DEPENDENCIES = [
@@ -112,6 +117,9 @@ export async function newTeamCommand({
     ]),
     // Every @switchboard package, the ones the team's own depend on too, from the same tarballs.
     ...(specs ? { overrides: Object.fromEntries([...specs].sort()) } : {}),
+    // npm 11 runs a dependency's install script only when listed: the node package fetches Node in
+    // its own, msgpackr-extract (BullMQ's) its prebuilt binary.
+    allowScripts: { node: true, 'msgpackr-extract': true, protobufjs: false },
   };
   const packagesNote = specs
     ? `From the tarballs in \`${resolve(cwd, packages ?? '')}\` (made with \`pnpm pack:all\` in a Switchboard checkout): \`package.json\` names each as a \`file:\` dependency, and \`overrides\` makes every \`@switchboard/*\` package resolve to its tarball. Once the packages are published, replace each \`file:\` path with \`^${version}\`.`
