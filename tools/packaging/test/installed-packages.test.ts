@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRedisConnection, scanKeys } from '@switchboard/redis';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -204,11 +205,13 @@ describe('a team made by switchboard new team, on those tarballs, outside the re
   it('runs with switchboard dev --team, one process per service, and answers and evaluates as its users', async () => {
     const namespace = `desk-${Date.now().toString(36)}`;
     const port = await freePort();
+    // The installed bin itself (as npx runs it), so that Ctrl-C reaches switchboard dev, not npx.
+    const bin = join(desk, 'node_modules', '.bin');
     dev = spawnGroup({
-      command: 'npx',
-      args: ['switchboard', 'dev', '--team', '.', '--port', String(port), '--namespace', namespace],
+      command: join(bin, 'switchboard'),
+      args: ['dev', '--team', '.', '--port', String(port), '--namespace', namespace],
       cwd: desk,
-      env: npmEnvironment(),
+      env: { ...npmEnvironment(), PATH: `${bin}:${process.env.PATH ?? ''}` },
       name: 'switchboard dev --team .',
     });
     await dev.waitForLine(/Press Ctrl-C to stop\./, { timeoutMs: 90_000, describe: 'that the team runs' });
@@ -230,5 +233,9 @@ describe('a team made by switchboard new team, on those tarballs, outside the re
     expect(evals.stdout).toContain('1 passed');
     expect(await dev.stop({ signal: 'SIGINT', graceMs: 20_000 })).toBe(0);
     dev = undefined;
+    const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    for await (const keys of scanKeys(redis, `*${namespace}*`))
+      await Promise.all(keys.map((key) => redis.unlink(key)));
+    await redis.quit();
   }, 400_000);
 });
