@@ -7,6 +7,10 @@ import { existsSync } from 'node:fs';
 
 if (!existsSync(new URL('../src/main.ts', import.meta.url))) {
   const { main } = await import(new URL('../dist/src/main.js', import.meta.url).href);
+  const { endQuietlyOnClosedOutput } = await import(
+    new URL('../dist/src/io/output.js', import.meta.url).href
+  );
+  endQuietlyOnClosedOutput();
   process.exitCode = await main(process.argv.slice(2), { env: process.env });
 } else if (process.features.typescript) {
   const { main } = await import('../src/main.ts');

@@ -9,6 +9,7 @@ import type { CliConfig } from './config.ts';
 import { readDevFile } from './dev-file.ts';
 import { EXIT, type Output } from './io/output.ts';
 import { redisTarget } from './system/redis-target.ts';
+import { loadTeam, serveService } from './team/load-team.ts';
 
 /** This CLI's version: the `@switchboard/*` version a new team depends on. */
 const VERSION = (
@@ -61,6 +62,16 @@ export function addSystemCommands({
     .option('--team <dir-or-module>', 'the team’s folder or module (default: ./team.ts)')
     .action(async (name: string, options: { team?: string }) => {
       exit.code = await newAgentCommand({ name, team: options.team, output });
+    });
+  program
+    .command('serve')
+    .description(
+      'Serve one service of a team in this process, with its settings from the environment (REDIS_URL, SWITCHBOARD_SERVICE_KEY, SWITCHBOARD_TRUSTED_KEYS, …): what a deployment runs, one process per service, and what dev runs for each.',
+    )
+    .argument('<service>', 'a worker’s name, or the supervisor’s')
+    .option('--team <dir-or-module>', TEAM_HELP)
+    .action(async (service: string, options: { team?: string }) => {
+      await serveService(await loadTeam({ team: options.team }), service, config.env);
     });
   program
     .command('dev')

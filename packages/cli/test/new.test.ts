@@ -23,7 +23,7 @@ describe('switchboard new team', () => {
     expect(run.stdout).toContain('cd travel-desk');
     const dir = join(cwd, 'travel-desk');
     expect((await readdir(dir)).sort()).toEqual(
-      ['.gitignore', 'README.md', 'agents', 'evals', 'package.json', 'serve.ts', 'team.ts', 'test'].sort(),
+      ['.gitignore', 'README.md', 'agents', 'evals', 'package.json', 'team.ts', 'test'].sort(),
     );
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({

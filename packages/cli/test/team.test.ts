@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_TEAM, loadTeam, REPO_ROOT } from '../src/team/load-team.ts';
-import { switchboard } from './support.ts';
+import { hasStack, switchboard } from './support.ts';
 
 describe('the team a command runs', () => {
   it('is the bundled example by default, found from the working directory', async () => {
@@ -29,5 +29,14 @@ describe('the team a command runs', () => {
     const wrong = await switchboard(['seed', '--team', '.'], {}, { cwd });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('team.ts is not a team module: its default export must be defineTeam(');
+  });
+});
+
+describe('switchboard serve', () => {
+  it('serves a service of the team by name, and names the services when it has no such one', async () => {
+    const run = await switchboard(['serve', 'hotels'], {}, { cwd: REPO_ROOT });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/has no service "hotels"; its services are supervisor, orders, inventory, comms/);
+    expect(hasStack(run.stderr)).toBe(false);
   });
 });

@@ -107,7 +107,7 @@ export async function newTeamCommand({
     scripts: {
       test: 'node --test test/*.test.ts',
       dev: 'switchboard dev --team .',
-      serve: 'node serve.ts',
+      serve: 'switchboard serve',
       eval: 'switchboard eval --team .',
     },
     dependencies: Object.fromEntries([...DEPENDENCIES.map((name) => [name, spec(name)]), ['zod', ZOD]]),

@@ -100,7 +100,7 @@ export async function launchSystem({
   const loaded = given ? { team: given, module: teamModule } : await loadTeam();
   const { team } = loaded;
   const services = teamServices(team);
-  // Each service's main, resolved once: a service the platform serves is told which team it is.
+  // Each service's main, resolved once: its own, or `switchboard serve <service> --team <module>`.
   const launches = new Map(services.map((service) => [service.name, serviceLaunch(service, loaded.module)]));
   const access: TeamAccess = {
     supervisorUrl: `http://127.0.0.1:${ports[team.supervisor.name] ?? team.supervisor.port}`,
@@ -126,13 +126,13 @@ export async function launchSystem({
       new ServiceProcess({
         service,
         entry: launches.get(service.name)?.entry ?? '',
+        args: launches.get(service.name)?.args ?? [],
         replica,
         port: portOf(service, replica),
         env: {
           ...baseEnv,
           ...serviceKeyEnvironment(access, service.name),
           ...common,
-          ...launches.get(service.name)?.env,
           ...(serviceEnv[service.name] ?? {}),
         },
         ...(onLog ? { onLog } : {}),

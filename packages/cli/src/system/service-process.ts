@@ -25,8 +25,10 @@ export interface RunningService {
 /** Options of {@link ServiceProcess}. */
 export interface ServiceProcessOptions {
   service: TeamService;
-  /** The file the process runs (absolute): the service's own main, or the platform's (`serviceLaunch`). */
+  /** The file the process runs (absolute): the service's own main, or the CLI's bin (`serviceLaunch`). */
   entry: string;
+  /** Its arguments (`serve <service> --team <module>` for the CLI's bin). */
+  args?: readonly string[];
   /** 1 for the first process of a service; replica `n` is named `<service>-<n>`. */
   replica: number;
   port: number;
@@ -50,11 +52,11 @@ export class ServiceProcess implements RunningService {
   readonly #recent: ServiceLogLine[] = [];
   #expected = false;
 
-  constructor({ service, entry, replica, port, env, onLog }: ServiceProcessOptions) {
+  constructor({ service, entry, args = [], replica, port, env, onLog }: ServiceProcessOptions) {
     this.name = replica === 1 ? service.name : `${service.name}-${replica}`;
     this.port = port;
     // An absolute entry, so the services start from any working directory.
-    this.child = spawn(process.execPath, [entry], {
+    this.child = spawn(process.execPath, [entry, ...args], {
       cwd: process.cwd(),
       env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -115,30 +115,50 @@ function resolveFromTeam(module: string, specifier: string): string {
     return createRequire(module).resolve(specifier);
   } catch (error) {
     throw new CliError('NO_TEAM', {
-      message: `The team at ${module} needs ${specifier.replace(/\/team-service$/, '')} to run its services: install it in the team's project (npm install @switchboard/service).`,
+      message: `The team at ${module} needs ${specifier} to run its services: install it in the team's project (npm install ${specifier}).`,
       cause: error,
     });
   }
 }
 
+/** The `switchboard` bin of this package, from `src/` or `dist/src/` (the launcher runs `serve` with it). */
+const BIN = [
+  new URL('../../bin/switchboard.mjs', import.meta.url),
+  new URL('../../../bin/switchboard.mjs', import.meta.url),
+]
+  .map((url) => fileURLToPath(url))
+  .find((file) => existsSync(file)) as string;
+
 /**
- * What a launcher runs for one service of a team: its own main (`entry`), else the platform's
- * (`@switchboard/service/team-service`, resolved from the team's project), told by its environment
- * which team module and which service it is.
+ * What a launcher runs for one service of a team: its own main (`entry`), else `switchboard serve
+ * <service> --team <module>`, which serves the team's definition of it.
  */
 export function serviceLaunch(
   service: TeamService,
   module: string | undefined,
-): { entry: string; env: Record<string, string> } {
-  if (service.entry) return { entry: service.entry, env: {} };
+): { entry: string; args: string[] } {
+  if (service.entry) return { entry: service.entry, args: [] };
   if (!module)
     throw new CliError('NO_TEAM', {
-      message: `The service ${service.name} has no main of its own (entry): pass the team's module (teamModule) so the platform's main can serve it.`,
+      message: `The service ${service.name} has no main of its own (entry): pass the team's module (teamModule) so that "switchboard serve" can serve it.`,
     });
-  return {
-    entry: resolveFromTeam(module, '@switchboard/service/team-service'),
-    env: { SWITCHBOARD_TEAM: module, SWITCHBOARD_TEAM_SERVICE: service.name },
+  return { entry: BIN, args: ['serve', service.name, '--team', module] };
+}
+
+/**
+ * Serves one service of a team in this process (`switchboard serve`): `serveTeamService` of
+ * `@switchboard/service`, resolved from the team's own project, with the settings in `env`.
+ * Resolves once the service serves; a wrong setting ends the process (exit 2), naming it.
+ */
+export async function serveService(
+  { team, module }: LoadedTeam,
+  service: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const runner = (await import(pathToFileURL(resolveFromTeam(module, '@switchboard/service')).href)) as {
+    serveTeamService: (options: { team: Team; service: string; env: NodeJS.ProcessEnv }) => Promise<void>;
   };
+  await runner.serveTeamService({ team, service, env });
 }
 
 /**

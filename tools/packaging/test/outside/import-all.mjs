@@ -4,15 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 const scope = new URL('node_modules/@switchboard/', `file://${process.cwd()}/`);
-/** Entry points that are programs, not modules: importing one runs it (it serves a team's service). */
-const PROGRAMS = new Set(['@switchboard/service/team-service']);
 const loaded = [];
 const failed = [];
 for (const folder of readdirSync(scope).sort()) {
   const manifest = JSON.parse(readFileSync(new URL(`${folder}/package.json`, scope), 'utf8'));
   for (const subpath of Object.keys(manifest.exports ?? {})) {
     const specifier = `${manifest.name}${subpath.slice(1)}`;
-    if (PROGRAMS.has(specifier)) continue;
     try {
       await import(specifier);
       loaded.push(specifier);
