@@ -36,7 +36,9 @@ describe('switchboard serve', () => {
   it('serves a service of the team by name, and names the services when it has no such one', async () => {
     const run = await switchboard(['serve', 'hotels'], {}, { cwd: REPO_ROOT });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/has no service "hotels"; its services are supervisor, orders, inventory, comms/);
+    expect(run.stderr).toMatch(
+      /has no service "hotels"; its services are supervisor, orders, inventory, comms/,
+    );
     expect(hasStack(run.stderr)).toBe(false);
   });
 });
