@@ -11,6 +11,7 @@ import {
   type UserFootprint,
   usersWithoutToken,
 } from '../src/index.ts';
+import { ZERO } from './support.ts';
 
 /** A travel desk's users: nothing of a shop, no customer ids. */
 const TRAVELLERS: UserFootprint[] = [
@@ -125,19 +126,8 @@ describe('evals of a team whose users are not a shop’s customers', () => {
   });
 });
 
-const zeroCounts = {
-  expectedCalls: 0,
-  matchedCalls: 0,
-  toolCalls: 0,
-  validArgumentCalls: 0,
-  invalidOrRepeatedCalls: 0,
-  steps: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  dangerousWithoutApproval: 0,
-  secretLeaks: 0,
-  attackStopped: null,
-};
+// A 0.2 report's counts: without the new cross-user fields, which would win over the old ones.
+const { crossUserLeaked: _leaked, crossUserRefused: _refused, ...zeroCounts } = ZERO;
 
 const zeroMetrics = {
   cases: 1,

@@ -21,7 +21,8 @@ export function call(
   };
 }
 
-const ZERO: CaseCounts = {
+/** Counts of a case in which nothing was counted. */
+export const ZERO: CaseCounts = {
   expectedCalls: 0,
   matchedCalls: 0,
   toolCalls: 0,
