@@ -29,6 +29,9 @@ import { errorResponse, ReplyWriter } from './reply-writer.ts';
 import { type QueueAuthenticator, serveRequest } from './serve-request.ts';
 import { reportUnexpectedError } from './unexpected-error.ts';
 
+/** How long `close` waits for BullMQ's own close (its QUIT) once no job is running. */
+const QUIT_WAIT_MS = 2_000;
+
 /** Options of {@link A2aQueueServer}. */
 export interface A2aQueueServerOptions {
   /**
@@ -139,6 +142,9 @@ export class A2aQueueServer {
   readonly #tracer: Tracer;
   #worker: Worker | undefined;
   #workerRedis: RedisConnection | undefined;
+  /** Jobs being served now, and who waits for there to be none (`close`). */
+  #running = 0;
+  #whenIdle: (() => void)[] = [];
 
   constructor(options: A2aQueueServerOptions) {
     const problems = problemsOf(options);
@@ -158,7 +164,7 @@ export class A2aQueueServer {
     if (this.#worker) return;
     const { address, concurrency = 50, lockDurationMs = 30_000, stalledIntervalMs = 30_000 } = this.#o;
     this.#workerRedis = duplicateConnection(this.#o.redis);
-    this.#worker = new Worker(address.queue, (job) => this.#process(job), {
+    this.#worker = new Worker(address.queue, (job) => this.#serve(job), {
       connection: this.#workerRedis,
       prefix: address.prefix,
       concurrency,
@@ -180,23 +186,48 @@ export class A2aQueueServer {
     const worker = this.#worker;
     if (!worker) return { drained: true };
     this.#worker = undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      worker.close().then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (!drained) {
+    const timers: NodeJS.Timeout[] = [];
+    const after = <T>(ms: number, value: T) =>
+      new Promise<T>((resolve) => timers.push(setTimeout(() => resolve(value), ms)));
+    const closing = worker.close().then(() => 'closed' as const);
+    // BullMQ's close ends with QUIT on the worker's blocking connection, which can wait forever on a
+    // cluster connection that lived through a failover: once no job is running, it gets a moment, and
+    // then the connections are dropped instead.
+    const idle = (async () => {
+      for (;;) {
+        await this.#idle();
+        const waited = await Promise.race([closing, after(QUIT_WAIT_MS, 'idle' as const)]);
+        // A job fetched just before the close began may have started meanwhile: it finishes first.
+        if (waited === 'closed' || this.#running === 0) return waited;
+      }
+    })();
+    const how = await Promise.race([closing, idle, after(graceMs, 'late' as const)]);
+    for (const timer of timers) clearTimeout(timer);
+    if (how === 'late') {
       this.#logger.warn(
         { queue: this.#o.address.queue },
         'grace period over: in-flight jobs are left to another replica',
       );
-      void worker.close(true).catch(() => {});
     }
+    if (how !== 'closed') void worker.disconnect().catch(() => {});
     this.#workerRedis?.disconnect();
-    return { drained };
+    return { drained: how !== 'late' };
+  }
+
+  /** Resolves when no job is being served (at once when none is). */
+  #idle(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#whenIdle.push(resolve));
+  }
+
+  async #serve(job: Job): Promise<void> {
+    this.#running += 1;
+    try {
+      await this.#process(job);
+    } finally {
+      this.#running -= 1;
+      if (this.#running === 0) for (const resolve of this.#whenIdle.splice(0)) resolve();
+    }
   }
 
   async #process(job: Job): Promise<void> {
