@@ -11,14 +11,16 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { TRANSIENT_KEY } from '@switchboard/protocol';
+import { STREAM_END_KEY, TRANSIENT_KEY } from '@switchboard/protocol';
+import type { RedisConnection } from '@switchboard/redis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentHost, hostAgent } from '../src/index.ts';
+import { type AgentHost, type HostLimits, hostAgent } from '../src/index.ts';
 import { RedisTaskEventLog, RedisTaskStore } from '../src/redis.ts';
 import { collect, positionOf, readSse, withoutPosition } from './support/event-stream.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { connectionsNamed, keysOf, testRedis } from './support/redis.ts';
+import { refundTool } from './support/refund-tool.ts';
 
 const redis = testRedis();
 afterAll(() => redis.quit());
@@ -77,7 +79,23 @@ class LaggingTaskStore extends RedisTaskStore {
  * One replica of the agent: HTTP and the queue, over the shared Redis prefix; with `lagging`, its
  * task saves come 100 ms after the events.
  */
-async function replica({ lagging = false }: { lagging?: boolean } = {}): Promise<AgentHost> {
+async function replica({
+  lagging = false,
+  refunds = false,
+  limits,
+  followerIdleMs,
+  blockMs = 1_000,
+  connection = redis,
+}: {
+  lagging?: boolean;
+  /** An agent whose every task stops to wait for the approval of a refund (input-required). */
+  refunds?: boolean;
+  limits?: HostLimits;
+  followerIdleMs?: number;
+  blockMs?: number;
+  /** The replica's own Redis connection (default the tests' shared one). */
+  connection?: RedisConnection;
+} = {}): Promise<AgentHost> {
   const step = defineTool({
     name: 'step',
     summary: 'Run one step of the job.',
@@ -89,25 +107,43 @@ async function replica({ lagging = false }: { lagging?: boolean } = {}): Promise
       return { done: n };
     },
   });
-  const agent = defineAgent({ name: 'steps', instructions: 'Run the steps.', tools: [step] });
-  const model = new ScriptedModel({
-    turns: [
-      ...Array.from({ length: STEPS }, (_, i) => ({
-        toolCalls: [{ name: 'step', arguments: { n: i + 1 } }],
-      })),
-      { text: 'All steps done.' },
-    ],
-  });
+  const agent = refunds
+    ? defineAgent({ name: 'steps', instructions: 'Refund the orders.', tools: [refundTool()] })
+    : defineAgent({ name: 'steps', instructions: 'Run the steps.', tools: [step] });
+  const model = refunds
+    ? new ScriptedModel({
+        turns: [],
+        whenExhausted: { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A00001' } }] },
+      })
+    : new ScriptedModel({
+        turns: [
+          ...Array.from({ length: STEPS }, (_, i) => ({
+            toolCalls: [{ name: 'step', arguments: { n: i + 1 } }],
+          })),
+          { text: 'All steps done.' },
+        ],
+      });
   const host = await hostAgent({
     agent,
     model,
     logger: silentLogger(),
     http: {},
-    queue: { redis, address: { queue: 'steps', prefix } },
+    queue: { redis: connection, address: { queue: 'steps', prefix } },
     auth: { tokens },
+    ...(limits ? { limits } : {}),
     stores: {
-      taskStore: new (lagging ? LaggingTaskStore : RedisTaskStore)({ redis, prefix, logger: silentLogger() }),
-      eventLog: new RedisTaskEventLog({ redis, prefix, blockMs: 1_000, logger: silentLogger() }),
+      taskStore: new (lagging ? LaggingTaskStore : RedisTaskStore)({
+        redis: connection,
+        prefix,
+        logger: silentLogger(),
+      }),
+      eventLog: new RedisTaskEventLog({
+        redis: connection,
+        prefix,
+        blockMs,
+        ...(followerIdleMs ? { followerIdleMs } : {}),
+        logger: silentLogger(),
+      }),
     },
   });
   await host.start();
@@ -383,7 +419,7 @@ describe('following a task from any replica', () => {
     const followers = async () =>
       String(await redis.client('LIST'))
         .split('\n')
-        .filter((line: string) => line.includes(`name=${prefix}:task-events-follower`)).length;
+        .filter((line: string) => line.includes(`name=${prefix}:task-events-reader`)).length;
     const follower = collect(
       (await httpClient(b, 'JSONRPC', CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }),
     );
@@ -447,5 +483,151 @@ describe('following a task from any replica', () => {
     }
     for (let n = 1; n <= STEPS; n++) gate.open(n);
     await own.done;
+  });
+});
+
+describe('streams are bounded', () => {
+  /** A task of the refunds agent, stopped to wait for the approval of its refund. */
+  async function waitingTask(client: Client): Promise<Task> {
+    const task = await client.sendMessage(sendRequest(userMessage('Refund order A00001, please.')));
+    if (!('status' in task) || task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
+      throw new Error('the task does not wait for an approval');
+    }
+    return task;
+  }
+
+  /** A subscription the test can close, as a client going away does. */
+  function subscription(client: Client, taskId: string) {
+    const controller = new AbortController();
+    const stream = collect(client.resubscribeTask({ tenant: '', id: taskId }, { signal: controller.signal }));
+    return { ...stream, close: () => controller.abort() };
+  }
+
+  it('a user holds at most 10 streams, across replicas; the next is refused saying so, a closed one frees its place', async () => {
+    const a = await replica({ refunds: true });
+    const b = await replica({ refunds: true });
+    const onA = await httpClient(a, 'JSONRPC', CUSTOMER);
+    const onB = await httpClient(b, 'HTTP+JSON', CUSTOMER);
+    const task = await waitingTask(onA);
+    const open = [
+      ...Array.from({ length: 5 }, () => subscription(onA, task.id)),
+      ...Array.from({ length: 5 }, () => subscription(onB, task.id)),
+    ];
+    for (const stream of open) await stream.until(1);
+
+    // The eleventh, on either replica and binding: refused, with the count and the limit.
+    const eleventh = subscription(onA, task.id);
+    const refused = await eleventh.until(1).then(
+      () => 'opened',
+      (error: unknown) => error,
+    );
+    eleventh.close();
+    expect(String((refused as Error).message)).toMatch(/10 streams open.*the limit is 10/);
+    const raw = await readSse({ baseUrl: b.url, taskId: task.id, token: CUSTOMER }).catch(
+      (error: unknown) => error,
+    );
+    expect(String(raw)).toMatch(/429.*10 streams open/);
+    // Another user's streams are theirs: not counted against this one (their own task).
+    const other = await httpClient(b, 'JSONRPC', OTHER_CUSTOMER);
+    const theirs = subscription(other, (await waitingTask(other)).id);
+    await theirs.until(1);
+    theirs.close();
+
+    // A stream the client closes gives its place back.
+    open[0]?.close();
+    let again: ReturnType<typeof subscription> | undefined;
+    for (let attempt = 0; attempt < 25 && !again; attempt++) {
+      const next = subscription(onB, task.id);
+      const first = await next.until(1).then(
+        () => true,
+        () => false,
+      );
+      if (first) again = next;
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(again?.events[0]?.payload?.$case).toBe('task');
+    for (const stream of [...open, ...(again ? [again] : [])]) stream.close();
+  });
+
+  it("a replica's Redis connections stay the same whatever the number of open streams", async () => {
+    const connection = testRedis({ connectionName: `${prefix}:service` });
+    try {
+      const a = await replica({ refunds: true, connection, limits: { users: { maxOpenStreams: 50 } } });
+      const client = await httpClient(a, 'JSONRPC', CUSTOMER);
+      const tasks = [await waitingTask(client), await waitingTask(client), await waitingTask(client)];
+      /** The replica's connections (all named after its prefix), once their number has settled. */
+      const settled = async () => {
+        let count = await connectionsNamed(redis, prefix);
+        for (let same = 0; same < 3; ) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          const now = await connectionsNamed(redis, prefix);
+          same = now === count ? same + 1 : 0;
+          count = now;
+        }
+        return count;
+      };
+      const first = subscription(client, tasks[0]?.id ?? '');
+      await first.until(1);
+      const withOne = await settled();
+      const more = Array.from({ length: 29 }, (_, i) => subscription(client, tasks[i % 3]?.id ?? ''));
+      for (const stream of more) await stream.until(1);
+      const withThirty = await settled();
+      expect({ withThirty }).toEqual({ withThirty: withOne });
+      for (const stream of [first, ...more]) stream.close();
+      await a.close();
+    } finally {
+      await connection.quit();
+    }
+  });
+
+  it('a stream with nothing to send for the idle time ends with the task as it stands, cleanly for the SDK client; Last-Event-ID gets what came after', async () => {
+    const a = await replica({ followerIdleMs: 1_500, blockMs: 250 });
+    const b = await replica({ followerIdleMs: 1_500, blockMs: 250 });
+    const { own, taskId } = await startTask(await httpClient(a, 'JSONRPC', CUSTOMER));
+    // Step 1 is held: the task works on, silently. Each SDK client's stream ends, without an error.
+    for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
+      const followed = collect((await httpClient(b, binding, CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }));
+      await followed.done;
+      const [snapshot, ...rest] = followed.events;
+      const end = rest.at(-1);
+      expect(end?.payload?.$case).toBe('statusUpdate');
+      expect(stateOf(end)).toBe(TaskState.TASK_STATE_WORKING);
+      expect(end?.payload?.value.metadata?.[STREAM_END_KEY]).toBe('idle');
+      expect(positionOf(end)).toBe(positionOf(snapshot));
+    }
+    // Over SSE the end carries the id to resume from; what comes while the client is away is kept.
+    const cut = await readSse({ baseUrl: b.url, taskId, token: CUSTOMER });
+    const resumeFrom = cut.at(-1)?.id;
+    expect(resumeFrom).toBe(String(positionOf(cut[0]?.event)));
+    for (let n = 1; n <= STEPS; n++) gate.open(n);
+    await own.done;
+    const resumed = await readSse({ baseUrl: a.url, taskId, token: CUSTOMER, lastEventId: resumeFrom ?? '' });
+    const ids = resumed.map((event) => Number(event.id));
+    expect(ids[0]).toBe(Number(resumeFrom) + 1);
+    expect(consecutive(ids)).toBe(true);
+    expect(resumed.map((event) => withoutPosition(event.event))).toEqual(
+      own.events.slice(own.events.length - resumed.length).map(withoutPosition),
+    );
+    expect(stateOf(resumed.at(-1)?.event)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a stream of a task waiting for an approval ends after the idle time too, v0.3 tasks/resubscribe included', async () => {
+    const a = await replica({ refunds: true, followerIdleMs: 1_500, blockMs: 250 });
+    const client = await httpClient(a, 'JSONRPC', CUSTOMER);
+    const task = await waitingTask(client);
+    const followed = collect(client.resubscribeTask({ tenant: '', id: task.id }));
+    await followed.done;
+    expect(stateOf(followed.events.at(-1))).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(followed.events.at(-1)?.payload?.value.metadata?.[STREAM_END_KEY]).toBe('idle');
+    // v0.3 (no A2A-Version header): the same end, as a v0.3 status update.
+    const response = await fetch(`${a.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CUSTOMER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id: task.id } }),
+    });
+    const lines = (await response.text()).split('\n').filter((line) => line.startsWith('data: '));
+    const last = JSON.parse(lines.at(-1)?.slice('data: '.length) ?? '{}');
+    expect(last.result).toMatchObject({ kind: 'status-update', status: { state: 'input-required' } });
+    expect(last.result.metadata?.[STREAM_END_KEY]).toBe('idle');
   });
 });
