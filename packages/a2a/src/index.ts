@@ -104,6 +104,7 @@ export {
   DELEGATED_SKILL_KEY,
   EVENT_POSITION_KEY,
   PROGRESS_KEY,
+  STREAM_END_KEY,
   sendMessageRequest,
   TRANSIENT_KEY,
   textPart,

@@ -30,6 +30,7 @@ export {
   EVENT_POSITION_KEY,
   PRINCIPAL_KEY,
   PROGRESS_KEY,
+  STREAM_END_KEY,
   TRANSIENT_KEY,
 } from './metadata-keys.ts';
 export {

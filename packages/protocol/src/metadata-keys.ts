@@ -43,3 +43,11 @@ export const PRINCIPAL_KEY = 'switchboard.principal';
  * `Last-Event-ID` to resume after it.
  */
 export const EVENT_POSITION_KEY = 'switchboard.position';
+
+/**
+ * Event metadata: why the server ended a `SubscribeToTask` stream whose task has not finished, on
+ * the stream's last event (a status update with the task's current status, at the position of the
+ * last event sent). `'idle'`: nothing happened for the host's idle time. Resubscribe, with
+ * `Last-Event-ID` set to that position, to get what comes next.
+ */
+export const STREAM_END_KEY = 'switchboard.streamEnd';

@@ -1,10 +1,11 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import { duplicateConnection, type RedisConnection } from '@switchboard/redis';
+import { isCluster, type RedisConnection } from '@switchboard/redis';
 import { z } from 'zod';
 import { HostError } from '../errors.ts';
 import { COMPACT_EVENT_FIELD, compactEvent, expandEvent, FULL_EVENT_FIELD } from './compact-form.ts';
 import { DEFAULT_RETENTION_SECONDS } from './retention.ts';
+import { positionOf, type RawEntry, SharedStreamReader } from './shared-stream-reader.ts';
 
 /** A task's event as its stream holds it: a `StreamResponse` and its position (1, 2, 3, …). */
 export interface PositionedEvent {
@@ -15,11 +16,14 @@ export interface PositionedEvent {
 /** Options of {@link RedisTaskEventLog}. */
 export interface RedisTaskEventLogOptions {
   /**
-   * An ioredis connection; the caller owns it. Each follower opens (and closes) a duplicate of it,
-   * named `<prefix>:task-events-follower` (see `CLIENT LIST`).
+   * An ioredis connection; the caller owns it. The followers share one duplicate of it while there
+   * are any, named `<prefix>:task-events-reader` (see `CLIENT LIST`).
    */
   redis: RedisConnection;
-  /** Key prefix of this agent, e.g. `{switchboard:orders}` (the hash tag keeps an agent on one slot). */
+  /**
+   * Key prefix of this agent, e.g. `{switchboard:orders}`. On a Redis Cluster it must hold a hash
+   * tag: every stream of the agent is then in one slot, and one `XREAD` reads them all.
+   */
   prefix: string;
   /** About how many events a task's stream keeps (`XADD MAXLEN ~`); default 10 000. */
   maxLength?: number;
@@ -27,12 +31,20 @@ export interface RedisTaskEventLogOptions {
   retentionSeconds?: number;
   /** How long a follower's `XREAD BLOCK` waits before it looks at the stored task again; default 5 s. */
   blockMs?: number;
+  /**
+   * How long a `SubscribeToTask` stream may go without an event before the host ends it, with the
+   * task's current status and a position to resume from (see `followTaskEvents`); default 5 minutes.
+   */
+  followerIdleMs?: number;
   /** Where write failures and corrupt entries are reported; default JSON lines on stderr. */
   logger?: Pick<Logger, 'warn'>;
 }
 
-const ENTRY_ID = /^0-(\d+)$/;
 const PAGE = 200;
+/** A key prefix that fixes its keys' Cluster slot: its first `{` is closed by a `}` after a character. */
+const HASH_TAGGED = /^[^{]*\{[^}]+\}/;
+/** The default of {@link RedisTaskEventLogOptions.followerIdleMs}: 5 minutes. */
+export const DEFAULT_FOLLOWER_IDLE_MS = 300_000;
 const JsonObject = z.record(z.string(), z.unknown());
 
 /** What an entry holds: exactly one of the task events of a `StreamResponse`, as ProtoJSON. */
@@ -41,8 +53,6 @@ const StoredEvent = z.union([
   z.strictObject({ statusUpdate: JsonObject }),
   z.strictObject({ artifactUpdate: JsonObject }),
 ]);
-
-type RawEntry = [id: string, fields: string[]];
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
@@ -73,7 +83,8 @@ export class RedisTaskEventLog {
   readonly #retentionMs: number;
   readonly #blockMs: number;
   readonly #logger: Pick<Logger, 'warn'>;
-  readonly #followers = new Set<RedisConnection>();
+  readonly #followerIdleMs: number;
+  readonly #reader: SharedStreamReader;
   #closed = false;
 
   constructor({
@@ -82,6 +93,7 @@ export class RedisTaskEventLog {
     maxLength = 10_000,
     retentionSeconds = DEFAULT_RETENTION_SECONDS,
     blockMs = 5_000,
+    followerIdleMs = DEFAULT_FOLLOWER_IDLE_MS,
     logger = stderrLogger(),
   }: RedisTaskEventLogOptions) {
     if (typeof redis?.xadd !== 'function') {
@@ -92,12 +104,33 @@ export class RedisTaskEventLog {
         message: 'RedisTaskEventLog needs a non-empty prefix, e.g. { prefix: "{switchboard:orders}" }.',
       });
     }
+    if (isCluster(redis) && !HASH_TAGGED.test(prefix)) {
+      throw new HostError('INVALID_OPTIONS', {
+        message: `RedisTaskEventLog prefix "${prefix}" has no hash tag; on a Redis Cluster its streams must share one slot to be read together: put the agent's name in braces, e.g. { prefix: "{switchboard:orders}" }.`,
+      });
+    }
     this.#redis = redis;
     this.#prefix = prefix;
     this.#maxLength = positiveInteger('maxLength', maxLength);
     this.#retentionMs = positiveInteger('retentionSeconds', retentionSeconds) * 1000;
     this.#blockMs = positiveInteger('blockMs', blockMs);
+    this.#followerIdleMs = positiveInteger('followerIdleMs', followerIdleMs);
     this.#logger = logger;
+    this.#reader = new SharedStreamReader({
+      redis,
+      prefix,
+      connectionName: `${prefix}:task-events-reader`,
+      blockMs: this.#blockMs,
+      count: PAGE,
+    });
+  }
+
+  /**
+   * How long a follower may wait without an event before `SubscribeToTask` ends its stream (see
+   * `followTaskEvents`), in ms.
+   */
+  get followerIdleMs(): number {
+    return this.#followerIdleMs;
   }
 
   /** How long a stream is kept after its last event, in ms. */
@@ -170,35 +203,25 @@ export class RedisTaskEventLog {
   }
 
   /**
-   * The events after `after`, then each new one as it is added, on a connection of its own (`XREAD
-   * BLOCK`); `undefined` each time `blockMs` passes with nothing new, so the caller can look at the
-   * task. Ends when `signal` aborts or the log is closed; the connection is closed with it.
+   * The events after `after`, then each new one as it is added; `undefined` each time `blockMs`
+   * passes with nothing new, so the caller can look at the task. Every follower of this log is read
+   * by one shared connection (`XREAD BLOCK` over all their streams, see `SharedStreamReader`), named
+   * `<prefix>:task-events-reader`, opened with the first follower and closed with the last. Ends
+   * when `signal` aborts or the log is closed.
    */
   async *follow(
     taskId: string,
     { after, signal }: { after: number; signal?: AbortSignal | undefined },
   ): AsyncGenerator<PositionedEvent | undefined, void, undefined> {
     if (this.#closed || signal?.aborted) return;
-    const key = this.key(taskId);
-    const connection = duplicateConnection(this.#redis, `${this.#prefix}:task-events-follower`);
-    connection.on('error', () => {});
-    this.#followers.add(connection);
-    const stop = () => connection.disconnect();
+    const follower = this.#reader.add(this.key(taskId), after);
+    const stop = () => this.#reader.remove(follower);
     signal?.addEventListener('abort', stop, { once: true });
-    let last = after;
     try {
       while (!this.#closed && !signal?.aborted) {
-        let reply: [string, RawEntry[]][] | null;
+        let entries: RawEntry[] | undefined;
         try {
-          reply = (await connection.xread(
-            'COUNT',
-            PAGE,
-            'BLOCK',
-            this.#blockMs,
-            'STREAMS',
-            key,
-            `0-${last}`,
-          )) as [string, RawEntry[]][] | null;
+          entries = await this.#reader.take(follower, this.#blockMs);
         } catch (cause) {
           if (this.#closed || signal?.aborted) return;
           throw new HostError('REDIS_UNAVAILABLE', {
@@ -206,29 +229,26 @@ export class RedisTaskEventLog {
             cause,
           });
         }
-        const entries = reply?.[0]?.[1] ?? [];
+        if (entries === undefined) return;
         if (entries.length === 0) {
           yield undefined;
           continue;
         }
         for (const entry of entries) {
-          last = positionOf(entry[0]) ?? last;
           const read = this.#decode(taskId, entry);
           if (read) yield read;
         }
       }
     } finally {
       signal?.removeEventListener('abort', stop);
-      this.#followers.delete(connection);
-      connection.disconnect();
+      this.#reader.remove(follower);
     }
   }
 
-  /** Ends every follower and closes their connections (not the caller's). Idempotent. */
+  /** Ends every follower and closes the reader's connection (not the caller's). Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const connection of this.#followers) connection.disconnect();
-    this.#followers.clear();
+    this.#reader.close();
   }
 
   async #read<T>(run: () => Promise<T>): Promise<T> {
@@ -267,9 +287,4 @@ export class RedisTaskEventLog {
 function fieldOf(fields: string[], name: string): string | undefined {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
   return undefined;
-}
-
-function positionOf(id: string | undefined): number | undefined {
-  const match = id ? ENTRY_ID.exec(id) : null;
-  return match?.[1] ? Number(match[1]) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { StreamResponse, SubscribeToTaskRequest, Task } from '@a2a-js/sdk';
+import type { StreamResponse, SubscribeToTaskRequest, Task, TaskStatus } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   type A2ARequestHandler,
@@ -8,7 +8,7 @@ import {
   ResultManager,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import { TERMINAL_TASK_STATES } from '@switchboard/protocol';
+import { STREAM_END_KEY, TERMINAL_TASK_STATES } from '@switchboard/protocol';
 import { HostError } from '../../errors.ts';
 import { callerGone, endsStream, requestedPosition, withPosition } from '../../tasks/event-position.ts';
 import type { PositionedEvent, RedisTaskEventLog } from '../../tasks/task-event-log.ts';
@@ -39,6 +39,11 @@ export interface FollowTaskEventsOptions {
  * - Ends, as the SDK does, on a status update into a terminal state or `INPUT_REQUIRED`; and when the
  *   stored task is found terminal while no event comes (a replica that died mid-task, whose task the
  *   ledger failed), with that status.
+ * - Ends when no event has come for the log's `followerIdleMs` (default 5 minutes; a task waiting
+ *   for an approval can wait for days), with a status update of the task's status as of its last
+ *   event, at that event's position, marked `STREAM_END_KEY: 'idle'`: a stream that ends normally
+ *   for the client, which resubscribes with `Last-Event-ID` set to that position to get what came
+ *   since.
  * - Refuses what `GetTask` refuses (an unknown task, someone else's) with the same error; a task that
  *   has finished with nothing left to send gets the SDK's answer (`UnsupportedOperationError`).
  *
@@ -88,6 +93,7 @@ async function* followTask({
   const taskId = stored.id;
   const bounds = after === undefined ? undefined : await log.bounds(taskId);
   let from: number;
+  let snapshotStatus: TaskStatus | undefined;
   if (after !== undefined && bounds && after >= bounds.first - 1 && after <= bounds.last) {
     if (after === bounds.last) refuseFinished(stored);
     from = after;
@@ -96,11 +102,17 @@ async function* followTask({
     refuseFinished(snapshot.task);
     yield withPosition({ payload: { $case: 'task', value: snapshot.task } }, snapshot.position);
     from = snapshot.position;
+    snapshotStatus = snapshot.task.status;
   }
+  let status = snapshotStatus;
+  let quietSince = Date.now();
   for await (const read of log.follow(taskId, { after: from, signal: callerGone(call) })) {
     if (read) {
       yield withPosition(read.event, read.position);
       if (endsStream(read.event)) return;
+      from = read.position;
+      status = statusOf(read.event) ?? status;
+      quietSince = Date.now();
       continue;
     }
     // Nothing for a while: a task whose replica died is failed in the store, not on its stream.
@@ -114,7 +126,22 @@ async function* followTask({
       };
       return;
     }
+    // Nothing for the idle time (a task waiting for an approval can wait for days): the stream ends
+    // with the task's status as of its last event, at that event's position, to resume from there.
+    if (Date.now() - quietSince >= log.followerIdleMs) {
+      const metadata = { [STREAM_END_KEY]: 'idle' };
+      const value = { taskId, contextId: now.contextId, status: status ?? now.status, metadata };
+      yield withPosition({ payload: { $case: 'statusUpdate', value } }, from);
+      return;
+    }
   }
+}
+
+/** The status a stream event carries, if any. */
+function statusOf(event: StreamResponse): TaskStatus | undefined {
+  const payload = event.payload;
+  if (payload?.$case === 'task' || payload?.$case === 'statusUpdate') return payload.value.status;
+  return undefined;
 }
 
 /** The SDK's answer to a subscription to a finished task. */

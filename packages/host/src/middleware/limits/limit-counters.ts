@@ -20,6 +20,11 @@ export interface LimitCounters {
   renewSlot(key: string, slot: string, leaseMs: number): Promise<void>;
   /** Gives a slot back. */
   releaseSlot(key: string, slot: string): Promise<void>;
+  /**
+   * How many unexpired slots `key` holds, for a refusal to say (optional: without it, a refusal
+   * names the limit only).
+   */
+  slotsHeld?(key: string): Promise<number>;
 }
 
 /**
@@ -68,6 +73,10 @@ export class MemoryLimitCounters implements LimitCounters {
     const held = this.#slots.get(key);
     held?.delete(slot);
     if (held?.size === 0) this.#slots.delete(key);
+  }
+
+  async slotsHeld(key: string): Promise<number> {
+    return this.#live(key, this.#now()).size;
   }
 
   /** The unexpired slots of `key`. */

@@ -4,10 +4,16 @@ import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 export const TOO_MANY_REQUESTS_REASON = 'TOO_MANY_REQUESTS';
 
 /** The request limits a refusal can name (`ErrorInfo.metadata.limit`). */
-export type LimitName = 'maxMessageBytes' | 'maxMessageParts' | 'requestsPerMinute' | 'maxTasksInFlight';
+export type LimitName =
+  | 'maxMessageBytes'
+  | 'maxMessageParts'
+  | 'requestsPerMinute'
+  | 'maxTasksInFlight'
+  | 'maxOpenStreams';
 
 /**
- * A request refused because its caller sent too many, or runs too many tasks at once: an A2A error
+ * A request refused because its caller sent too many, runs too many tasks or holds too many streams
+ * open at once: an A2A error
  * whose `ErrorInfo` (`data` in JSON-RPC, `details` in REST) has reason `TOO_MANY_REQUESTS` and
  * metadata `{ limit, retryAfterMs }`. Over HTTP it is answered with status 429 and `Retry-After`.
  */

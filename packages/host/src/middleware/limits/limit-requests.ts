@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from '@switchboard/agent';
 import { principalOf } from '@switchboard/identity';
 import { stillRunning, untilTaskStops } from '../../tasks/detached-task.ts';
 import { decorateHandler } from '../decorate-handler.ts';
+import { type Slot, takeLeasedSlot } from './leased-slot.ts';
 import type { LimitCounters } from './limit-counters.ts';
 import { inKilobytes, inSeconds, messageTooLarge, TooManyRequestsError } from './limit-errors.ts';
 import { messageContentBytes } from './message-size.ts';
+import { openStreamSlot } from './open-streams.ts';
 import { type HostLimits, type LimitedCaller, limitedCaller, resolveLimits } from './request-limits.ts';
 
 /** Options of {@link limitRequests}. */
@@ -27,17 +28,14 @@ const MINUTE_MS = 60_000;
 /** When a caller refused for running too many tasks is told to look again. */
 const TASKS_RETRY_MS = 5_000;
 
-/** A held in-flight slot; `release` is idempotent and never rejects (a failure is logged). */
-interface Slot {
-  release(): Promise<void>;
-}
-
 /**
  * Wraps a request handler with per-caller limits, checked before the call runs:
  * - every call counts against the caller's requests per minute;
  * - a message (`SendMessage`, `SendStreamingMessage`) must fit the size and parts limits, and takes
  *   one of the caller's task slots for as long as its task runs (until the call answers; a
- *   `returnImmediately` task until it ends), across replicas when the counters are on Redis.
+ *   `returnImmediately` task until it ends), across replicas when the counters are on Redis;
+ * - a stream (`SendStreamingMessage`, `SubscribeToTask`, v0.3 `tasks/resubscribe`) takes one of the
+ *   caller's stream slots while it is open (see `openStreamSlot`).
  *
  * A refusal is an A2A error that names the limit and when to retry: "Too many requests: 60 per
  * minute per caller; retry in 23 s." (`TooManyRequestsError`), or "Message too large: ..."
@@ -71,32 +69,18 @@ export function limitRequests({
     const max = caller.limits.maxTasksInFlight;
     if (caller.key === undefined || max === Number.POSITIVE_INFINITY) return undefined;
     const key = `tasks:${caller.key}`;
-    const id = randomUUID();
-    if (!(await counters.acquireSlot(key, id, max, leaseMs))) {
+    const slot = await takeLeasedSlot({ counters, key, max, leaseMs, logger, what: 'task' });
+    if (!slot) {
       throw new TooManyRequestsError({
         message: `Too many tasks running: ${max} at once per caller; retry in ${inSeconds(TASKS_RETRY_MS)}, or once one of them has finished.`,
         limit: 'maxTasksInFlight',
         retryAfterMs: TASKS_RETRY_MS,
       });
     }
-    const renew = setInterval(() => {
-      counters
-        .renewSlot(key, id, leaseMs)
-        .catch((err: unknown) => logger.warn({ err, key }, 'task slot not renewed'));
-    }, leaseMs / 3);
-    renew.unref();
-    let released = false;
-    return {
-      release: async () => {
-        if (released) return;
-        released = true;
-        clearInterval(renew);
-        await counters
-          .releaseSlot(key, id)
-          .catch((err: unknown) => logger.warn({ err, key }, 'task slot not given back'));
-      },
-    };
+    return slot;
   };
+
+  const takeStreamSlot = (caller: LimitedCaller) => openStreamSlot({ caller, counters, leaseMs, logger });
 
   /** Holds the slot of a task answered before it ended (`returnImmediately`) until it does end. */
   const holdUntilDone = async (
@@ -146,14 +130,25 @@ export function limitRequests({
       return result;
     },
     stream: async function* (method, params, call, open) {
+      const caller = limitedCaller(principalOf(call.user), resolved);
       if (method !== 'sendMessageStream') {
-        await checkRate(limitedCaller(principalOf(call.user), resolved));
-        yield* open();
+        await checkRate(caller);
+        const stream = await takeStreamSlot(caller);
+        try {
+          yield* open();
+        } finally {
+          await stream?.release();
+        }
         return;
       }
       const slot = await admitMessage(params as SendMessageRequest, call);
       try {
-        yield* open();
+        const stream = await takeStreamSlot(caller);
+        try {
+          yield* open();
+        } finally {
+          await stream?.release();
+        }
       } finally {
         await slot?.release();
       }

@@ -33,6 +33,10 @@ end
 return 0
 `;
 
+const SLOTS_HELD = `${NOW_MS}
+return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+`;
+
 /** Options of {@link RedisLimitCounters}. */
 export interface RedisLimitCountersOptions {
   /** An ioredis connection; the caller owns it (and closes it). */
@@ -88,5 +92,9 @@ export class RedisLimitCounters implements LimitCounters {
 
   async releaseSlot(key: string, slot: string): Promise<void> {
     await this.#redis.zrem(this.#key(key), slot);
+  }
+
+  async slotsHeld(key: string): Promise<number> {
+    return Number(await this.#redis.eval(SLOTS_HELD, 1, this.#key(key)));
   }
 }

@@ -13,16 +13,21 @@ export interface RequestLimits {
   requestsPerMinute?: number;
   /** Tasks one caller may have running at once, across every replica. */
   maxTasksInFlight?: number;
+  /**
+   * Streams one caller may hold open at once (`SendStreamingMessage`, `SubscribeToTask`), across
+   * every replica.
+   */
+  maxOpenStreams?: number;
 }
 
 /**
  * Request limits by kind of caller, each merged over {@link DEFAULT_REQUEST_LIMITS}:
  *
- * | caller | message content | parts | requests/min | tasks in flight |
- * | --- | --- | --- | --- | --- |
- * | users | 16 KiB | 20 | 60 | 5 |
- * | operators | 16 KiB | 20 | 600 | 20 |
- * | services (and requests a service makes on someone's behalf) | 64 KiB | 50 | none | none |
+ * | caller | message content | parts | requests/min | tasks in flight | open streams |
+ * | --- | --- | --- | --- | --- | --- |
+ * | users | 16 KiB | 20 | 60 | 5 | 10 |
+ * | operators | 16 KiB | 20 | 600 | 20 | 20 |
+ * | services (and requests a service makes on someone's behalf) | 64 KiB | 50 | none | none | none |
  *
  * A caller without a principal (a host without auth) gets the users' size limits only: rate and
  * concurrency are counted per principal.
@@ -38,8 +43,9 @@ export interface HostLimits extends LegacyHostLimits<RequestLimits> {
    */
   counters?: LimitCounters;
   /**
-   * How long a task's in-flight slot lasts unrenewed (default 60 000 ms); a running task renews it
-   * every third of that, so the slots of a replica that crashed are free again after it.
+   * How long a task's in-flight slot (or an open stream's) lasts unrenewed (default 60 000 ms); a
+   * running task renews it every third of that, so the slots of a replica that crashed are free
+   * again after it.
    */
   slotLeaseMs?: number;
 }
@@ -56,6 +62,7 @@ const USER_DEFAULTS: ResolvedLimits = {
   maxMessageParts: 20,
   requestsPerMinute: 60,
   maxTasksInFlight: 5,
+  maxOpenStreams: 10,
 };
 
 export const DEFAULT_REQUEST_LIMITS: Readonly<
@@ -68,12 +75,14 @@ export const DEFAULT_REQUEST_LIMITS: Readonly<
     maxMessageParts: 20,
     requestsPerMinute: 600,
     maxTasksInFlight: 20,
+    maxOpenStreams: 20,
   },
   services: {
     maxMessageBytes: 64 * 1024,
     maxMessageParts: 50,
     requestsPerMinute: Number.POSITIVE_INFINITY,
     maxTasksInFlight: Number.POSITIVE_INFINITY,
+    maxOpenStreams: Number.POSITIVE_INFINITY,
   },
 };
 
@@ -139,6 +148,7 @@ export function limitedCaller(
         maxMessageParts,
         requestsPerMinute: Number.POSITIVE_INFINITY,
         maxTasksInFlight: Number.POSITIVE_INFINITY,
+        maxOpenStreams: Number.POSITIVE_INFINITY,
       },
     };
   }
