@@ -166,7 +166,7 @@ elif [[ -z $SUT_URL ]]; then
   (
     cd "$WORK/run"
     export PATH="$ROOT/node_modules/.bin:$PATH"
-    SWITCHBOARD_RATE_LIMIT_PER_MIN=0 SWITCHBOARD_MAX_TASKS_IN_FLIGHT=0 \
+    SWITCHBOARD_RATE_LIMIT_PER_MIN=0 SWITCHBOARD_MAX_TASKS_IN_FLIGHT=0 SWITCHBOARD_MAX_OPEN_STREAMS=0 \
       exec setsid node "$ROOT/packages/cli/bin/switchboard.mjs" dev --port "$PORT" --namespace "$NAMESPACE"
   ) >"$WORK/sut.log" 2>&1 </dev/null &
   SUT_PID=$!

@@ -56,11 +56,13 @@ const defaultRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * The environment that turns off the per-customer limits, for a test that is one customer sending
- * what many would (a drill, polling for minutes): 60 requests a minute and 5 tasks at once otherwise.
+ * what many would (a drill, polling for minutes): 60 requests a minute, 5 tasks and 10 streams at
+ * once otherwise.
  */
 export const NO_CUSTOMER_LIMITS = {
   SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
   SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '0',
+  SWITCHBOARD_MAX_OPEN_STREAMS: '0',
 } as const;
 
 /** Seeds the shop and starts the four services with fresh ports, tokens and namespace. */

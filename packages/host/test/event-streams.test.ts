@@ -586,7 +586,9 @@ describe('streams are bounded', () => {
     const { own, taskId } = await startTask(await httpClient(a, 'JSONRPC', CUSTOMER));
     // Step 1 is held: the task works on, silently. Each SDK client's stream ends, without an error.
     for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
-      const followed = collect((await httpClient(b, binding, CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }));
+      const followed = collect(
+        (await httpClient(b, binding, CUSTOMER)).resubscribeTask({ tenant: '', id: taskId }),
+      );
       await followed.done;
       const [snapshot, ...rest] = followed.events;
       const end = rest.at(-1);

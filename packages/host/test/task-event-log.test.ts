@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StreamResponse } from '@a2a-js/sdk';
+import { isCluster } from '@switchboard/redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RedisTaskEventLog } from '../src/redis.ts';
 import { keysOf, testRedis } from './support/redis.ts';
@@ -158,5 +159,58 @@ describe('a task event stream', () => {
         fields: expect.objectContaining({ id: '0-2', key }),
       }),
     ]);
+  });
+
+  it('followers of many tasks, at different positions, joining while others wait, each get exactly their events', async () => {
+    // A read that blocks longer than the test: whoever joins must wake it.
+    const log = new RedisTaskEventLog({ redis, prefix, blockMs: 120_000, logger: recordingLogger() });
+    const tasks: string[] = Array.from({ length: 3 }, () => randomUUID());
+    const eventsOfTask = new Map(
+      tasks.map((taskId) => [taskId, eventsOf(taskId, randomUUID()) as StreamResponse[]]),
+    );
+    const controller = new AbortController();
+    const follow = async (taskId: string, after: number, want: number) => {
+      const got: { position: number; event: StreamResponse }[] = [];
+      for await (const entry of log.follow(taskId, { after, signal: controller.signal })) {
+        if (entry) got.push(entry);
+        if (got.length === want) break;
+      }
+      return got;
+    };
+    // The first events of each task are written before anyone follows.
+    for (const taskId of tasks)
+      log.append(taskId, eventsOfTask.get(taskId)?.[0] as StreamResponse, { refreshExpiry: true });
+    const total = eventsOfTask.get(tasks[0] ?? '')?.length ?? 0;
+    const fromStart = tasks.map((taskId) => follow(taskId, 0, total));
+    // Joining while the shared read blocks: a follower of a task already followed, further on.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const fromOne = tasks.map((taskId) => follow(taskId, 1, total - 1));
+    // A task nobody follows yet, its events all written: its follower joins the blocked read.
+    const quiet = randomUUID();
+    const quietEvents = eventsOf(quiet, randomUUID()) as StreamResponse[];
+    for (const event of quietEvents) log.append(quiet, event, { refreshExpiry: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(asJson((await follow(quiet, 0, quietEvents.length)).map((entry) => entry.event))).toEqual(
+      asJson(quietEvents),
+    );
+    for (let i = 1; i < total; i++) {
+      for (const taskId of tasks)
+        log.append(taskId, eventsOfTask.get(taskId)?.[i] as StreamResponse, { refreshExpiry: false });
+    }
+    const [whole, later] = [await Promise.all(fromStart), await Promise.all(fromOne)];
+    tasks.forEach((taskId, t) => {
+      const written = asJson(eventsOfTask.get(taskId) ?? []);
+      expect(whole[t]?.map((entry) => entry.position)).toEqual(written.map((_, i) => i + 1));
+      expect(asJson(whole[t]?.map((entry) => entry.event) ?? [])).toEqual(written);
+      expect(asJson(later[t]?.map((entry) => entry.event) ?? [])).toEqual(written.slice(1));
+    });
+    controller.abort();
+    await log.close();
+  });
+
+  it.runIf(isCluster(redis))('refuses, on a Redis Cluster, a prefix without a hash tag', () => {
+    expect(() => new RedisTaskEventLog({ redis, prefix: 'test-event-log:untagged' })).toThrow(
+      /has no hash tag.*in braces/,
+    );
   });
 });

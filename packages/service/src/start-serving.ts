@@ -229,7 +229,13 @@ export async function startServing({
       taskStore,
       ledger: new RedisTaskLedger({ redis, prefix, instanceId: config.instanceId, logger }),
       // Each task's events in a Redis Stream: SubscribeToTask follows a task from any replica.
-      eventLog: new RedisTaskEventLog({ redis, prefix, retentionSeconds, logger }),
+      eventLog: new RedisTaskEventLog({
+        redis,
+        prefix,
+        retentionSeconds,
+        followerIdleMs: config.streamIdleMs,
+        logger,
+      }),
       runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
     },

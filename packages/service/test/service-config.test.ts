@@ -307,7 +307,13 @@ describe('loadServiceConfig', () => {
     const read = (env: NodeJS.ProcessEnv) =>
       loadServiceConfig({ env: { ...base, ...env }, service: 'orders', defaultPort: 1 });
     expect(read({})).toMatchObject({
-      userLimits: { requestsPerMinute: 60, maxTasksInFlight: 5, maxMessageBytes: 16_384 },
+      userLimits: {
+        requestsPerMinute: 60,
+        maxTasksInFlight: 5,
+        maxMessageBytes: 16_384,
+        maxOpenStreams: 10,
+      },
+      streamIdleMs: 300_000,
       historyTurns: 50,
       retentionDays: 7,
     });
@@ -316,6 +322,8 @@ describe('loadServiceConfig', () => {
         SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
         SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '2',
         SWITCHBOARD_MAX_MESSAGE_BYTES: '4096',
+        SWITCHBOARD_MAX_OPEN_STREAMS: '0',
+        SWITCHBOARD_STREAM_IDLE_MS: '60000',
         SWITCHBOARD_HISTORY_TURNS: '10',
         SWITCHBOARD_RETENTION_DAYS: '30',
       }),
@@ -324,15 +332,26 @@ describe('loadServiceConfig', () => {
         requestsPerMinute: Number.POSITIVE_INFINITY,
         maxTasksInFlight: 2,
         maxMessageBytes: 4096,
+        maxOpenStreams: Number.POSITIVE_INFINITY,
       },
+      streamIdleMs: 60_000,
       historyTurns: 10,
       retentionDays: 30,
     });
     expect(
-      problemsOf({ ...base, SWITCHBOARD_RETENTION_DAYS: '0', SWITCHBOARD_MAX_MESSAGE_BYTES: 'lots' })
-        .problems,
+      problemsOf({
+        ...base,
+        SWITCHBOARD_RETENTION_DAYS: '0',
+        SWITCHBOARD_MAX_MESSAGE_BYTES: 'lots',
+        SWITCHBOARD_STREAM_IDLE_MS: '50',
+      }).problems,
     ).toEqual([
       { variable: 'SWITCHBOARD_MAX_MESSAGE_BYTES', message: 'must be a whole number' },
+      {
+        variable: 'SWITCHBOARD_STREAM_IDLE_MS',
+        message:
+          'must be at least 1000 ms (a stream without events is ended after it; default 300000, 5 minutes)',
+      },
       { variable: 'SWITCHBOARD_RETENTION_DAYS', message: 'must be at least 1' },
     ]);
   });

@@ -113,9 +113,20 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * What one user may ask of this service: requests per minute (`SWITCHBOARD_RATE_LIMIT_PER_MIN`,
    * default 60), tasks running at once (`SWITCHBOARD_MAX_TASKS_IN_FLIGHT`, default 5) and bytes of
    * content per message (`SWITCHBOARD_MAX_MESSAGE_BYTES`, default 16 384). `Infinity` where the
-   * variable is 0 (no limit). Operators and services keep `hostAgent`'s own limits.
+   * variable is 0 (no limit), and streams open at once (`SWITCHBOARD_MAX_OPEN_STREAMS`, default 10).
+   * Operators and services keep `hostAgent`'s own limits.
    */
-  userLimits: { requestsPerMinute: number; maxTasksInFlight: number; maxMessageBytes: number };
+  userLimits: {
+    requestsPerMinute: number;
+    maxTasksInFlight: number;
+    maxMessageBytes: number;
+    maxOpenStreams: number;
+  };
+  /**
+   * How long a `SubscribeToTask` stream may go without an event before the service ends it, with the
+   * task's status and the position to resume from (`SWITCHBOARD_STREAM_IDLE_MS`, default 300 000).
+   */
+  streamIdleMs: number;
   /**
    * What the environment still sets under a deprecated name, each a sentence that says what to
    * rename (e.g. the 0.2 user tokens variable); the service logs each once at start. Empty when none.
@@ -168,6 +179,11 @@ const Common = z.object({
   SWITCHBOARD_RATE_LIMIT_PER_MIN: WholeNumber(0).default(60),
   SWITCHBOARD_MAX_TASKS_IN_FLIGHT: WholeNumber(0).default(5),
   SWITCHBOARD_MAX_MESSAGE_BYTES: WholeNumber(1024).default(16 * 1024),
+  SWITCHBOARD_MAX_OPEN_STREAMS: WholeNumber(0).default(10),
+  SWITCHBOARD_STREAM_IDLE_MS: Millis.min(
+    1_000,
+    'must be at least 1000 ms (a stream without events is ended after it; default 300000, 5 minutes)',
+  ).default(300_000),
   SWITCHBOARD_DELEGATING_SERVICES: z
     .string()
     .regex(
@@ -300,6 +316,7 @@ export function loadServiceConfig({
     requestsPerMinute: c.SWITCHBOARD_RATE_LIMIT_PER_MIN || Number.POSITIVE_INFINITY,
     maxTasksInFlight: c.SWITCHBOARD_MAX_TASKS_IN_FLIGHT || Number.POSITIVE_INFINITY,
     maxMessageBytes: c.SWITCHBOARD_MAX_MESSAGE_BYTES,
+    maxOpenStreams: c.SWITCHBOARD_MAX_OPEN_STREAMS || Number.POSITIVE_INFINITY,
   };
   return {
     service,
@@ -329,6 +346,7 @@ export function loadServiceConfig({
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     userLimits,
+    streamIdleMs: c.SWITCHBOARD_STREAM_IDLE_MS,
     ...legacyServiceConfigFields(userTokens ?? {}, userLimits),
     deprecations: [
       ...(users && 'note' in users && users.note ? [users.note] : []),
