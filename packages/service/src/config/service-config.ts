@@ -94,6 +94,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * `.switchboard/spans.jsonl` under the working directory; the image sets one under `/tmp`).
    */
   spanFile: string;
+  /**
+   * Longest value of one span attribute, in characters (`SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH`,
+   * default 1024): longer ones are cut.
+   */
+  spanAttributeMaxLength: number;
   jaegerUiUrl: string | undefined;
   /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
   hopTimeoutMs: number;
@@ -116,6 +121,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * variable is 0 (no limit). Operators and services keep `hostAgent`'s own limits.
    */
   userLimits: { requestsPerMinute: number; maxTasksInFlight: number; maxMessageBytes: number };
+  /**
+   * The longest id a request may carry, whoever sends it (`SWITCHBOARD_MAX_ID_BYTES`, default 128):
+   * `contextId`, `messageId`, task ids, the tenant (see `IdLimits`).
+   */
+  idLimits: { maxIdBytes: number };
   /**
    * What the environment still sets under a deprecated name, each a sentence that says what to
    * rename (e.g. the 0.2 user tokens variable); the service logs each once at start. Empty when none.
@@ -168,6 +178,8 @@ const Common = z.object({
   SWITCHBOARD_RATE_LIMIT_PER_MIN: WholeNumber(0).default(60),
   SWITCHBOARD_MAX_TASKS_IN_FLIGHT: WholeNumber(0).default(5),
   SWITCHBOARD_MAX_MESSAGE_BYTES: WholeNumber(1024).default(16 * 1024),
+  SWITCHBOARD_MAX_ID_BYTES: WholeNumber(36).max(1024, 'must be at most 1024').default(128),
+  SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH: WholeNumber(32).default(1024),
   SWITCHBOARD_DELEGATING_SERVICES: z
     .string()
     .regex(
@@ -323,12 +335,14 @@ export function loadServiceConfig({
     shadow: shadow.config,
     otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
     spanFile: c.SWITCHBOARD_SPAN_FILE,
+    spanAttributeMaxLength: c.SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH,
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
     hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
     workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
     drainMs: c.SWITCHBOARD_DRAIN_MS,
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     userLimits,
+    idLimits: { maxIdBytes: c.SWITCHBOARD_MAX_ID_BYTES },
     ...legacyServiceConfigFields(userTokens ?? {}, userLimits),
     deprecations: [
       ...(users && 'note' in users && users.note ? [users.note] : []),
