@@ -8,7 +8,12 @@ import { readSpanFile, startTelemetry } from '../src/index.ts';
 import { type Loopback, sendJson, startLoopback } from './support/loopback.ts';
 
 // A file of its own: the HTTP instrumentation patches `node:http` once per process.
-const identity = { serviceName: 'orders', serviceVersion: '1.2.3', environment: 'test', instanceId: 'orders-0' };
+const identity = {
+  serviceName: 'orders',
+  serviceVersion: '1.2.3',
+  environment: 'test',
+  instanceId: 'orders-0',
+};
 const invokeSpec = { operation: 'invoke_agent' as const, name: 'invoke_agent orders', attributes: {} };
 
 let dir = '';
@@ -29,7 +34,9 @@ describe('span limits', () => {
     servers.push(server);
     const longPath = `/a2a/rest/tasks/${'t'.repeat(10_000)}`;
     await context.with(suppressTracing(context.active()), () => fetch(`${server.url}${longPath}`));
-    await telemetry.tracer.inSpan(invokeSpec, async (span) => span.setAttributes({ 'a2a.task.id': 'x'.repeat(50_000) }));
+    await telemetry.tracer.inSpan(invokeSpec, async (span) =>
+      span.setAttributes({ 'a2a.task.id': 'x'.repeat(50_000) }),
+    );
     await telemetry.shutdown();
 
     const spans = await readSpanFile(spanFile);

@@ -1,5 +1,5 @@
-import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { HostError } from '../../errors.ts';
 import { decorateHandler, type StreamMethod, type UnaryMethod } from '../decorate-handler.ts';
 
@@ -100,7 +100,12 @@ function checkText(field: string, value: unknown, max: number, limit: IdLimitNam
 function checkList(
   field: string,
   value: unknown,
-  { maxItems, itemLimit, maxBytes, bytesLimit }: { maxItems: number; itemLimit: IdLimitName; maxBytes: number; bytesLimit: IdLimitName },
+  {
+    maxItems,
+    itemLimit,
+    maxBytes,
+    bytesLimit,
+  }: { maxItems: number; itemLimit: IdLimitName; maxBytes: number; bytesLimit: IdLimitName },
 ): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
