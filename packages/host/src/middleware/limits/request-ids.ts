@@ -130,6 +130,61 @@ const record = (value: unknown): Record<string, unknown> | undefined =>
     ? (value as Record<string, unknown>)
     : undefined;
 
+/** The name a field also goes by in ProtoJSON (`context_id`), which the SDK reads as well. */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * Checks the ids of a request's params: `message` when the call sends one. `wire` for params as they
+ * arrived (JSON), before the SDK read them: the ProtoJSON names (`context_id`) are checked too.
+ */
+export function checkParamIds(
+  params: unknown,
+  {
+    message: sendsMessage,
+    limits,
+    wire = false,
+  }: { message: boolean; limits: Required<IdLimits>; wire?: boolean },
+): void {
+  const fields = (container: Record<string, unknown>, name: string, at: string) => {
+    const names = wire && snake(name) !== name ? [name, snake(name)] : [name];
+    return names.map((key) => [`${at}${key}`, container[key]] as const);
+  };
+  const id = (container: Record<string, unknown>, name: string, at = '') => {
+    for (const [field, value] of fields(container, name, at)) {
+      checkText(field, value, limits.maxIdBytes, 'maxIdBytes');
+    }
+  };
+  const list = (container: Record<string, unknown>, name: string, at: string, extensions = false) => {
+    for (const [field, value] of fields(container, name, at)) {
+      checkList(field, value, {
+        maxItems: extensions ? limits.maxExtensions : limits.maxListedIds,
+        itemLimit: extensions ? 'maxExtensions' : 'maxListedIds',
+        maxBytes: extensions ? limits.maxExtensionUriBytes : limits.maxIdBytes,
+        bytesLimit: extensions ? 'maxExtensionUriBytes' : 'maxIdBytes',
+      });
+    }
+  };
+
+  const given = record(params) ?? {};
+  for (const name of ['tenant', 'id', 'taskId', 'contextId']) id(given, name);
+  for (const [field, value] of fields(given, 'pageToken', '')) {
+    checkText(field, value, limits.maxIdBytes * 4, 'maxIdBytes');
+  }
+  if (!sendsMessage) return;
+  const message = record(given.message);
+  if (message) {
+    for (const name of ['messageId', 'contextId', 'taskId']) id(message, name, 'message.');
+    list(message, 'referenceTaskIds', 'message.');
+    list(message, 'extensions', 'message.', true);
+    if (Array.isArray(message.parts)) {
+      message.parts.forEach((part, n) => {
+        id(record(part) ?? {}, 'mediaType', `message.parts[${n}].`);
+      });
+    }
+  }
+  list(record(given.configuration) ?? {}, 'acceptedOutputModes', 'configuration.');
+}
+
 /**
  * Refuses a call whose ids or extension URIs are not strings, too long, too many, or hold control
  * characters, naming the field and the bound: an A2A invalid-params error (`RequestMalformedError`,
@@ -141,41 +196,13 @@ export function checkRequestIds(
   call: ServerCallContext,
   limits: Required<IdLimits>,
 ): void {
-  const id = (field: string, value: unknown) => checkText(field, value, limits.maxIdBytes, 'maxIdBytes');
-  const extensions = (field: string, value: unknown) =>
-    checkList(field, value, {
-      maxItems: limits.maxExtensions,
-      itemLimit: 'maxExtensions',
-      maxBytes: limits.maxExtensionUriBytes,
-      bytesLimit: 'maxExtensionUriBytes',
-    });
-  const ids = (field: string, value: unknown) =>
-    checkList(field, value, {
-      maxItems: limits.maxListedIds,
-      itemLimit: 'maxListedIds',
-      maxBytes: limits.maxIdBytes,
-      bytesLimit: 'maxIdBytes',
-    });
-
-  extensions('A2A-Extensions', call.requestedExtensions);
-  const given = record(params) ?? {};
-  for (const field of ['tenant', 'id', 'taskId', 'contextId'] as const) id(field, given[field]);
-  checkText('pageToken', given.pageToken, limits.maxIdBytes * 4, 'maxIdBytes');
-  if (method !== 'sendMessage' && method !== 'sendMessageStream') return;
-  const message = record(given.message);
-  if (message) {
-    for (const field of ['messageId', 'contextId', 'taskId'] as const) {
-      id(`message.${field}`, message[field]);
-    }
-    ids('message.referenceTaskIds', message.referenceTaskIds);
-    extensions('message.extensions', message.extensions);
-    if (Array.isArray(message.parts)) {
-      message.parts.forEach((part, n) => {
-        id(`message.parts[${n}].mediaType`, record(part)?.mediaType);
-      });
-    }
-  }
-  ids('configuration.acceptedOutputModes', record(given.configuration)?.acceptedOutputModes);
+  checkList('A2A-Extensions', call.requestedExtensions, {
+    maxItems: limits.maxExtensions,
+    itemLimit: 'maxExtensions',
+    maxBytes: limits.maxExtensionUriBytes,
+    bytesLimit: 'maxExtensionUriBytes',
+  });
+  checkParamIds(params, { message: method === 'sendMessage' || method === 'sendMessageStream', limits });
 }
 
 /**
