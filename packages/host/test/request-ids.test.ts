@@ -164,7 +164,7 @@ describe('ids within bounds, at every door', () => {
       v1Message({ extensions: [`https://example.com/${'x'.repeat(100)}`] }),
     );
     expect(long.body.error?.message).toBe(
-      'message.extensions[0] is 120 bytes; it may be at most 40 bytes (a UUID is 36). Send a shorter one.',
+      'message.extensions[0] is 120 bytes; it may be at most 40 bytes. Send a shorter one.',
     );
     const header = await fetch(`${hosted.url}/a2a/jsonrpc`, {
       method: 'POST',

@@ -84,7 +84,7 @@ function checkText(field: string, value: unknown, max: number, limit: IdLimitNam
     throw refuse(
       field,
       limit,
-      `${field} is ${bytes} bytes; it may be at most ${max} bytes (a UUID is 36). Send a shorter one.`,
+      `${field} is ${bytes} bytes; it may be at most ${max} bytes${limit === 'maxIdBytes' ? ' (a UUID is 36)' : ''}. Send a shorter one.`,
       max,
       bytes,
     );
