@@ -30,6 +30,7 @@ import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import { MemoryLimitCounters } from './middleware/limits/limit-counters.ts';
 import { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { checkWireIds } from './middleware/limits/wire-ids.ts';
 import { bindingLayers } from './pipeline.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { StartableTaskLedger } from './runs/task-ledger.ts';
@@ -235,6 +236,8 @@ export async function hostAgent({
         ...(bearerAuth ? { authenticate: queueAuthenticator({ authenticate, logger }) } : {}),
         ...(queue.lockDurationMs ? { lockDurationMs: queue.lockDurationMs } : {}),
         ...(queue.stalledIntervalMs ? { stalledIntervalMs: queue.stalledIntervalMs } : {}),
+        // Ids as sent: the SDK's v1.0 reader would turn an object into "[object Object]".
+        inspectRequest: checkWireIds,
         logger,
       })
     : undefined;
@@ -318,7 +321,7 @@ export async function hostAgent({
   return {
     hosted,
     card,
-    app: server?.app ?? express(),
+    app: server?.app ?? express().disable('x-powered-by'),
     url: server?.url ?? (queue ? queueUrl(queue.address) : ''),
     start,
     close,

@@ -35,6 +35,8 @@ export { limitRequests } from './middleware/limits/limit-requests.ts';
 export { messageContentBytes } from './middleware/limits/message-size.ts';
 export type { RedisLimitCountersOptions } from './middleware/limits/redis-limit-counters.ts';
 export { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
+export type { IdLimitName, IdLimits } from './middleware/limits/request-ids.ts';
+export { boundRequestIds, DEFAULT_ID_LIMITS } from './middleware/limits/request-ids.ts';
 export type { HostLimits, RequestLimits } from './middleware/limits/request-limits.ts';
 export { DEFAULT_REQUEST_LIMITS } from './middleware/limits/request-limits.ts';
 export type { RunState, RunStateStore } from './runs/run-state-store.ts';

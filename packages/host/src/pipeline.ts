@@ -17,7 +17,9 @@ import { deduplicateMessages } from './middleware/deduplicate/deduplicate-messag
 import { followTaskEvents } from './middleware/follow-events/follow-task-events.ts';
 import type { LimitCounters } from './middleware/limits/limit-counters.ts';
 import { limitRequests } from './middleware/limits/limit-requests.ts';
+import { boundRequestIds } from './middleware/limits/request-ids.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { refusePushSettings } from './middleware/push-settings/refuse-push-settings.ts';
 import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
 import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
@@ -25,11 +27,17 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 /*
  * The handler layers of a hosted agent, outermost first: the one place their order is written.
  *
- *   HTTP:   concealInternalErrors → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
- *   queue:  concealInternalErrors → deduplicateMessages → limitRequests → tracedRequestHandler
- *           → followTaskEvents → SDK handler
+ *   HTTP:   concealInternalErrors → boundRequestIds → refusePushSettings → limitRequests
+ *           → tracedRequestHandler → followTaskEvents → SDK handler
+ *   queue:  concealInternalErrors → boundRequestIds → refusePushSettings → deduplicateMessages
+ *           → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
  *
  * - concealInternalErrors, outermost on both: no unexpected error reaches a caller verbatim.
+ * - boundRequestIds (the limits layer's id bounds): ids, tenant and extension URIs of every call are
+ *   strings of bounded size without control characters, before anything keys, stores or traces them
+ *   (the redelivery check's key holds the message id).
+ * - refusePushSettings: a message asking for push notifications the card does not offer is refused
+ *   (the SDK would drop the setting silently).
  * - deduplicateMessages, queue only: a message the queue delivers twice runs once, so a redelivery is
  *   not counted against the caller's limits either.
  * - limitRequests: size, rate and tasks in flight per caller, before any work.
@@ -90,16 +98,25 @@ export function bindingLayers({ handler, limits, counters, queue, logger }: Bind
   http: A2ARequestHandler;
   queue: A2ARequestHandler | undefined;
 } {
-  const limited = limitRequests({ handler, limits, counters, logger });
+  const { ids, ...perCaller } = limits;
+  const limited = limitRequests({ handler, limits: perCaller, counters, logger });
   return {
-    http: concealInternalErrors({ handler: limited, logger }),
+    http: concealInternalErrors({
+      handler: boundRequestIds({ handler: refusePushSettings({ handler: limited }), limits: ids }),
+      logger,
+    }),
     queue: queue
       ? concealInternalErrors({
-          handler: deduplicateMessages({
-            handler: limited,
-            redis: queue.redis,
-            prefix: queue.prefix,
-            logger,
+          handler: boundRequestIds({
+            handler: refusePushSettings({
+              handler: deduplicateMessages({
+                handler: limited,
+                redis: queue.redis,
+                prefix: queue.prefix,
+                logger,
+              }),
+            }),
+            limits: ids,
           }),
           logger,
         })

@@ -23,6 +23,7 @@ export async function runAgentService(options: RunAgentServiceOptions): Promise<
       serviceVersion: version,
       environment: config.environment,
       instanceId: config.instanceId,
+      maxAttributeLength: config.spanAttributeMaxLength,
       ...(config.otlpEndpoint ? { otlpEndpoint: config.otlpEndpoint } : { spanFile: config.spanFile }),
       ...(config.jaegerUiUrl ? { jaegerUiUrl: config.jaegerUiUrl } : {}),
     }));

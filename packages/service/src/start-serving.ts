@@ -239,7 +239,7 @@ export async function startServing({
       runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
     },
-    limits: { users: config.userLimits },
+    limits: { users: config.userLimits, ids: config.idLimits },
     cancels: { redis, prefix },
     registry: { registry, instanceId: config.instanceId, metadata: { url: config.publicUrl } },
     ownerResolver: actingForOwner(),

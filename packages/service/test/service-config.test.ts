@@ -31,9 +31,29 @@ describe('loadServiceConfig', () => {
       model: { kind: 'offline' },
       otlpEndpoint: undefined,
       spanFile: '.switchboard/spans.jsonl',
+      spanAttributeMaxLength: 1024,
+      idLimits: { maxIdBytes: 128 },
       hopTimeoutMs: 60_000,
       card: { unversioned: 'hybrid', sign: true },
     });
+  });
+
+  it('reads the id and span attribute bounds, refusing ones that cannot work', () => {
+    const config = loadServiceConfig({
+      env: { ...base, SWITCHBOARD_MAX_ID_BYTES: '64', SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH: '2048' },
+      service: 'orders',
+      defaultPort: 4101,
+    });
+    expect(config).toMatchObject({ idLimits: { maxIdBytes: 64 }, spanAttributeMaxLength: 2048 });
+    const error = problemsOf({
+      ...base,
+      SWITCHBOARD_MAX_ID_BYTES: '16',
+      SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH: 'long',
+    });
+    expect(error.problems).toEqual([
+      { variable: 'SWITCHBOARD_MAX_ID_BYTES', message: 'must be at least 36' },
+      { variable: 'SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH', message: 'must be a whole number' },
+    ]);
   });
 
   it('reads how the card is published: the header-less shape and whether it is signed', () => {

@@ -19,6 +19,6 @@ export {
   toSpanRecord,
 } from './span-record.ts';
 export type { StartTelemetryOptions, Telemetry } from './start-telemetry.ts';
-export { startTelemetry } from './start-telemetry.ts';
+export { DEFAULT_MAX_ATTRIBUTE_LENGTH, startTelemetry } from './start-telemetry.ts';
 export type { RenderTraceTreeOptions, TraceNode, TraceTree } from './trace-tree.ts';
 export { buildTraceTree, lastTraceId, renderTraceTree, TRACE_TREE_ATTRIBUTES } from './trace-tree.ts';

@@ -58,7 +58,16 @@ export interface StartTelemetryOptions {
    * otherwise push metrics to localhost:4318 whatever `otlpEndpoint` says.
    */
   exportMetricsAndLogs?: boolean;
+  /**
+   * Longest value of one span attribute, in characters (default 1024, {@link DEFAULT_MAX_ATTRIBUTE_LENGTH});
+   * longer string values are cut to it, so what a caller sends (an id, a query) cannot make a span,
+   * and the spans kept for days, as large as the request. Overrides `OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT`.
+   */
+  maxAttributeLength?: number;
 }
+
+/** The default longest span attribute value, in characters. */
+export const DEFAULT_MAX_ATTRIBUTE_LENGTH = 1024;
 
 /** A started OpenTelemetry SDK. */
 export interface Telemetry {
@@ -89,6 +98,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   const { serviceName, serviceVersion, environment, instanceId, otlpEndpoint, jaegerUiUrl } = options;
   const { spanFile = DEFAULT_SPAN_FILE, captureContent = false, instrumentHttp = true, sampler } = options;
   const { exportMetricsAndLogs = false, exportTimeoutMs } = options;
+  const { maxAttributeLength = DEFAULT_MAX_ATTRIBUTE_LENGTH } = options;
   const required = { serviceName, serviceVersion, environment, instanceId, spanFile };
   for (const [name, value] of Object.entries(required)) {
     if (typeof value !== 'string' || value.trim() === '') {
@@ -100,6 +110,11 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   if (exportTimeoutMs !== undefined && !(Number.isInteger(exportTimeoutMs) && exportTimeoutMs > 0)) {
     throw new TelemetryError('INVALID_OPTIONS', {
       message: `exportTimeoutMs must be a whole number of milliseconds above 0 (got ${exportTimeoutMs}).`,
+    });
+  }
+  if (!(Number.isInteger(maxAttributeLength) && maxAttributeLength >= 32)) {
+    throw new TelemetryError('INVALID_OPTIONS', {
+      message: `maxAttributeLength must be a whole number of characters, at least 32 (got ${maxAttributeLength}).`,
     });
   }
   const tracesUrl = otlpEndpoint === undefined ? undefined : toTracesUrl(otlpEndpoint);
@@ -146,6 +161,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
     ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
     instrumentations,
     ...(sampler ? { sampler } : {}),
+    spanLimits: { attributeValueLengthLimit: maxAttributeLength },
   });
   const delegateBefore = tracerDelegate();
   sdk.start();

@@ -118,4 +118,10 @@ describe('startTelemetry', () => {
     expect(received).toEqual([`00-${traceId}-${client?.spanId}-01`]);
     expect(JSON.stringify(client?.attributes)).not.toContain('sk-canary');
   });
+
+  it('refuses an attribute length it cannot use', async () => {
+    await expect(startTelemetry({ ...identity, maxAttributeLength: 0 })).rejects.toThrow(
+      'maxAttributeLength must be a whole number of characters, at least 32 (got 0).',
+    );
+  });
 });

@@ -59,6 +59,12 @@ export interface A2aQueueServerOptions {
   authenticate?: QueueAuthenticator;
   /** Larger requests are answered with an error, not run (default 256 KiB, `DEFAULT_MAX_REQUEST_BYTES`). */
   maxRequestBytes?: number;
+  /**
+   * Looks at each request as it arrived (parsed JSON) before the SDK reads it, e.g. for what the
+   * SDK's reader would coerce; an `A2AError` it throws is the reply, as the SDK's own errors are.
+   * Default: none.
+   */
+  inspectRequest?: (request: unknown) => void;
   /** How long a job's lock lasts without renewal; a crashed worker's job is recovered after it (default 30 s). */
   lockDurationMs?: number;
   /** How often stalled jobs are looked for (default 30 s). */
@@ -268,6 +274,7 @@ export class A2aQueueServer {
               card: this.#o.card,
               authenticate: this.#o.authenticate ?? serveEveryone,
               maxRequestBytes: this.#o.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+              ...(this.#o.inspectRequest ? { inspectRequest: this.#o.inspectRequest } : {}),
               logger: this.#logger,
             }),
           );

@@ -40,6 +40,8 @@ export interface ServeRequestOptions {
   card: AgentCard;
   authenticate: QueueAuthenticator;
   maxRequestBytes: number;
+  /** See `A2aQueueServerOptions.inspectRequest`. */
+  inspectRequest?: (request: unknown) => void;
   logger: QueueLogger;
 }
 
@@ -77,6 +79,7 @@ export async function serveRequest({
   card,
   authenticate,
   maxRequestBytes,
+  inspectRequest,
   logger,
 }: ServeRequestOptions): Promise<void> {
   if (Buffer.byteLength(envelope.request) > maxRequestBytes) {
@@ -109,6 +112,7 @@ export async function serveRequest({
   const requestedVersion = parameters['a2a-version'] || '0.3';
   try {
     validateVersion(requestedVersion, card, BULLMQ_BINDING);
+    inspectRequest?.(request);
   } catch (error) {
     return reply.end(mappedError(id, error, logger, envelope.requestId));
   }

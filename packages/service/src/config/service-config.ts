@@ -94,6 +94,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * `.switchboard/spans.jsonl` under the working directory; the image sets one under `/tmp`).
    */
   spanFile: string;
+  /**
+   * Longest value of one span attribute, in characters (`SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH`,
+   * default 1024): longer ones are cut.
+   */
+  spanAttributeMaxLength: number;
   jaegerUiUrl: string | undefined;
   /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
   hopTimeoutMs: number;
@@ -127,6 +132,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * task's status and the position to resume from (`SWITCHBOARD_STREAM_IDLE_MS`, default 300 000).
    */
   streamIdleMs: number;
+  /**
+   * The longest id a request may carry, whoever sends it (`SWITCHBOARD_MAX_ID_BYTES`, default 128):
+   * `contextId`, `messageId`, task ids, the tenant (see `IdLimits`).
+   */
+  idLimits: { maxIdBytes: number };
   /**
    * What the environment still sets under a deprecated name, each a sentence that says what to
    * rename (e.g. the 0.2 user tokens variable); the service logs each once at start. Empty when none.
@@ -184,6 +194,8 @@ const Common = z.object({
     1_000,
     'must be at least 1000 ms (a stream without events is ended after it; default 300000, 5 minutes)',
   ).default(300_000),
+  SWITCHBOARD_MAX_ID_BYTES: WholeNumber(36).max(1024, 'must be at most 1024').default(128),
+  SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH: WholeNumber(32).default(1024),
   SWITCHBOARD_DELEGATING_SERVICES: z
     .string()
     .regex(
@@ -340,6 +352,7 @@ export function loadServiceConfig({
     shadow: shadow.config,
     otlpEndpoint: c.OTEL_EXPORTER_OTLP_ENDPOINT,
     spanFile: c.SWITCHBOARD_SPAN_FILE,
+    spanAttributeMaxLength: c.SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH,
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
     hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
     workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
@@ -347,6 +360,7 @@ export function loadServiceConfig({
     jobLockMs: c.SWITCHBOARD_JOB_LOCK_MS,
     userLimits,
     streamIdleMs: c.SWITCHBOARD_STREAM_IDLE_MS,
+    idLimits: { maxIdBytes: c.SWITCHBOARD_MAX_ID_BYTES },
     ...legacyServiceConfigFields(userTokens ?? {}, userLimits),
     deprecations: [
       ...(users && 'note' in users && users.note ? [users.note] : []),

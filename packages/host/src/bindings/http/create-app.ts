@@ -19,6 +19,7 @@ import { healthRoutes, type ReadinessCheck } from './health-routes.ts';
 import { BODY_LIMIT, jsonBody } from './json-body.ts';
 import { A2A_HTTP_PATHS } from './paths.ts';
 import { type HttpBinding, sendProblem } from './problems.ts';
+import { wireIdCheck } from './wire-id-check.ts';
 
 /** Options of {@link createA2aHttpApp}. */
 export interface A2aHttpAppOptions {
@@ -133,6 +134,8 @@ export function createA2aHttpApp({
       path,
       ...authenticate,
       ...jsonBody({ binding, limit: bodyLimit, logger }),
+      // Ids as sent: the SDK's v1.0 reader would turn an object into "[object Object]".
+      wireIdCheck(binding),
       limitStatus(),
       resume.middleware,
       handler,

@@ -22,6 +22,8 @@ export async function listenFirst({
   host?: string;
 }): Promise<EarlyServer> {
   const app = express();
+  // This app answers every request (the routes are mounted on it): no framework name in them.
+  app.disable('x-powered-by');
   let opened = false;
   app.use((_req, res, next) => {
     if (opened) next();

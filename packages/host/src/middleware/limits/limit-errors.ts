@@ -1,5 +1,8 @@
 import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 
+/** JSON-RPC's implementation-defined server error, the code of a limit refusal over JSON-RPC. */
+export const JSON_RPC_SERVER_ERROR = -32000;
+
 /** The `ErrorInfo.reason` of a request refused for a rate or concurrency limit. */
 export const TOO_MANY_REQUESTS_REASON = 'TOO_MANY_REQUESTS';
 

@@ -5,6 +5,7 @@ import { principalOf } from '@switchboard/identity';
 import { stillRunning, untilTaskStops } from '../../tasks/detached-task.ts';
 import { decorateHandler } from '../decorate-handler.ts';
 import { type Slot, takeLeasedSlot } from './leased-slot.ts';
+import { legacyLimitCodes } from './limit-codes.ts';
 import type { LimitCounters } from './limit-counters.ts';
 import { inKilobytes, inSeconds, messageTooLarge, TooManyRequestsError } from './limit-errors.ts';
 import { messageContentBytes } from './message-size.ts';
@@ -110,50 +111,53 @@ export function limitRequests({
     return takeSlot(caller);
   };
 
-  return decorateHandler(handler, {
-    unary: async (method, params, call, run) => {
-      if (method !== 'sendMessage') {
-        await checkRate(limitedCaller(principalOf(call.user), resolved));
-        return run();
-      }
-      const request = params as SendMessageRequest;
-      const slot = await admitMessage(request, call);
-      if (!slot) return run();
-      let result: Awaited<ReturnType<typeof run>>;
-      try {
-        result = await run();
-      } catch (error) {
-        await slot.release();
-        throw error;
-      }
-      await holdUntilDone(slot, result as Message | Task, request, call);
-      return result;
-    },
-    stream: async function* (method, params, call, open) {
-      const caller = limitedCaller(principalOf(call.user), resolved);
-      if (method !== 'sendMessageStream') {
-        await checkRate(caller);
-        const stream = await takeStreamSlot(caller);
-        try {
-          yield* open();
-        } finally {
-          await stream?.release();
+  // v0.3 callers get the refusals' v1.0 code too.
+  return legacyLimitCodes(
+    decorateHandler(handler, {
+      unary: async (method, params, call, run) => {
+        if (method !== 'sendMessage') {
+          await checkRate(limitedCaller(principalOf(call.user), resolved));
+          return run();
         }
-        return;
-      }
-      const slot = await admitMessage(params as SendMessageRequest, call);
-      try {
-        const stream = await takeStreamSlot(caller);
+        const request = params as SendMessageRequest;
+        const slot = await admitMessage(request, call);
+        if (!slot) return run();
+        let result: Awaited<ReturnType<typeof run>>;
         try {
-          yield* open();
-        } finally {
-          await stream?.release();
+          result = await run();
+        } catch (error) {
+          await slot.release();
+          throw error;
         }
-      } finally {
-        await slot?.release();
-      }
-    },
-  });
+        await holdUntilDone(slot, result as Message | Task, request, call);
+        return result;
+      },
+      stream: async function* (method, params, call, open) {
+        const caller = limitedCaller(principalOf(call.user), resolved);
+        if (method !== 'sendMessageStream') {
+          await checkRate(caller);
+          const stream = await takeStreamSlot(caller);
+          try {
+            yield* open();
+          } finally {
+            await stream?.release();
+          }
+          return;
+        }
+        const slot = await admitMessage(params as SendMessageRequest, call);
+        try {
+          const stream = await takeStreamSlot(caller);
+          try {
+            yield* open();
+          } finally {
+            await stream?.release();
+          }
+        } finally {
+          await slot?.release();
+        }
+      },
+    }),
+  );
 }
 
 /** Refuses a message over the caller's size or parts limit. */

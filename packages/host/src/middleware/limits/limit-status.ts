@@ -1,8 +1,7 @@
 import type { RequestHandler } from 'express';
-import { TOO_MANY_REQUESTS_REASON } from './limit-errors.ts';
+import { JSON_RPC_SERVER_ERROR, TOO_MANY_REQUESTS_REASON } from './limit-errors.ts';
 
-/** JSON-RPC's implementation-defined server error, the code of a limit refusal over JSON-RPC. */
-export const JSON_RPC_SERVER_ERROR = -32000;
+export { JSON_RPC_SERVER_ERROR };
 
 /** The `retryAfterMs` of a `TOO_MANY_REQUESTS` ErrorInfo among an error's details, if there is one. */
 function retryAfterOf(details: unknown): number | undefined {
@@ -20,13 +19,18 @@ function retryAfterOf(details: unknown): number | undefined {
  * `Retry-After` (whole seconds), for JSON-RPC and REST alike: the SDK's handlers write the error body
  * (its `ErrorInfo` in `error.data` or `error.details`) with their own status, and this sets the status
  * and header as that body is sent. The body keeps its shape; a REST body's `code` and `status` follow
- * the 429, a JSON-RPC body's code is -32000 (a server error) rather than the SDK's -32603. Streams already under way are left as they are.
+ * the 429, a JSON-RPC body's code is -32000 (a server error) rather than the SDK's -32603, as is the
+ * v0.3 REST body (the JSON-RPC error object itself). Streams already under way are left as they are.
  */
 export function limitStatus(): RequestHandler {
   return (_req, res, next) => {
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      const error = (body as { error?: { data?: unknown; details?: unknown; code?: unknown } } | null)?.error;
+      type ErrorBody = { data?: unknown; details?: unknown; code?: unknown };
+      // The v0.3 REST binding writes the JSON-RPC error object as the whole body.
+      const error =
+        (body as { error?: ErrorBody } | null)?.error ??
+        (Array.isArray((body as ErrorBody | null)?.data) ? (body as ErrorBody) : undefined);
       const retryAfterMs = error ? retryAfterOf(error.data ?? error.details) : undefined;
       if (error && retryAfterMs !== undefined && !res.headersSent) {
         res.status(429).set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));

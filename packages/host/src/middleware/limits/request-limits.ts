@@ -2,6 +2,7 @@ import { type Principal, principalKey } from '@switchboard/agent';
 import { HostError } from '../../errors.ts';
 import { LEGACY_USER_LIMITS, type LegacyHostLimits } from './deprecated.ts';
 import type { LimitCounters } from './limit-counters.ts';
+import type { IdLimits } from './request-ids.ts';
 
 /** The limits of one kind of caller. `Infinity` turns a limit off. */
 export interface RequestLimits {
@@ -37,6 +38,8 @@ export interface HostLimits extends LegacyHostLimits<RequestLimits> {
   users?: RequestLimits;
   operators?: RequestLimits;
   services?: RequestLimits;
+  /** Bounds on the ids, tenant and extension URIs of every call, whoever calls (see `IdLimits`). */
+  ids?: IdLimits;
   /**
    * Where counts are kept. `hostAgent`'s default: Redis under the queue's prefix when the host has a
    * queue (so every replica counts together), else this process (`MemoryLimitCounters`).
