@@ -37,6 +37,12 @@ export type { RedisLimitCountersOptions } from './middleware/limits/redis-limit-
 export { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
 export type { HostLimits, RequestLimits } from './middleware/limits/request-limits.ts';
 export { DEFAULT_REQUEST_LIMITS } from './middleware/limits/request-limits.ts';
+export type { LogRefusalsOptions, RefusalLoggingHandler } from './middleware/log-refusals/log-refusals.ts';
+export {
+  DEFAULT_REFUSAL_SUMMARY_MS,
+  logRefusals,
+  wasLoggedByHost,
+} from './middleware/log-refusals/log-refusals.ts';
 export type { RunState, RunStateStore } from './runs/run-state-store.ts';
 export { MemoryRunStateStore } from './runs/run-state-store.ts';
 export type { LedgerEntry, StartableTaskLedger, TaskLedger } from './runs/task-ledger.ts';

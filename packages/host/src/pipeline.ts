@@ -18,6 +18,7 @@ import { followTaskEvents } from './middleware/follow-events/follow-task-events.
 import type { LimitCounters } from './middleware/limits/limit-counters.ts';
 import { limitRequests } from './middleware/limits/limit-requests.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { logRefusals } from './middleware/log-refusals/log-refusals.ts';
 import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
 import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
@@ -25,11 +26,13 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 /*
  * The handler layers of a hosted agent, outermost first: the one place their order is written.
  *
- *   HTTP:   concealInternalErrors → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
- *   queue:  concealInternalErrors → deduplicateMessages → limitRequests → tracedRequestHandler
- *           → followTaskEvents → SDK handler
+ *   HTTP:   logRefusals → concealInternalErrors → limitRequests → tracedRequestHandler → followTaskEvents
+ *           → SDK handler
+ *   queue:  logRefusals → concealInternalErrors → deduplicateMessages → limitRequests
+ *           → tracedRequestHandler → followTaskEvents → SDK handler
  *
- * - concealInternalErrors, outermost on both: no unexpected error reaches a caller verbatim.
+ * - logRefusals, outermost on both: each refusal one line without a stack, repeats summed up.
+ * - concealInternalErrors: no unexpected error reaches a caller verbatim.
  * - deduplicateMessages, queue only: a message the queue delivers twice runs once, so a redelivery is
  *   not counted against the caller's limits either.
  * - limitRequests: size, rate and tasks in flight per caller, before any work.
@@ -83,18 +86,31 @@ export interface BindingLayersOptions {
   /** The queue the agent is served on too, whose redeliveries are told apart. */
   queue?: { redis: RedisConnection; prefix: string } | undefined;
   logger: Logger;
+  /** How long repeated refusals are summed up (default 60 s). */
+  refusalSummaryMs?: number | undefined;
 }
 
 /** The outer layers of each binding around the agent's handler: what HTTP and the queue serve. */
-export function bindingLayers({ handler, limits, counters, queue, logger }: BindingLayersOptions): {
+export function bindingLayers({
+  handler,
+  limits,
+  counters,
+  queue,
+  logger,
+  refusalSummaryMs,
+}: BindingLayersOptions): {
   http: A2ARequestHandler;
   queue: A2ARequestHandler | undefined;
+  /** Writes the refusals still being summed up; once, when the host closes. */
+  close(): void;
 } {
   const limited = limitRequests({ handler, limits, counters, logger });
-  return {
-    http: concealInternalErrors({ handler: limited, logger }),
-    queue: queue
-      ? concealInternalErrors({
+  const refusals = (inner: A2ARequestHandler) =>
+    logRefusals({ handler: inner, logger, ...(refusalSummaryMs ? { summaryMs: refusalSummaryMs } : {}) });
+  const http = refusals(concealInternalErrors({ handler: limited, logger }));
+  const queued = queue
+    ? refusals(
+        concealInternalErrors({
           handler: deduplicateMessages({
             handler: limited,
             redis: queue.redis,
@@ -102,7 +118,15 @@ export function bindingLayers({ handler, limits, counters, queue, logger }: Bind
             logger,
           }),
           logger,
-        })
-      : undefined,
+        }),
+      )
+    : undefined;
+  return {
+    http: http.handler,
+    queue: queued?.handler,
+    close: () => {
+      http.close();
+      queued?.close();
+    },
   };
 }

@@ -1,5 +1,7 @@
 export type { AgentTracerOptions } from './agent-tracer.ts';
 export { createAgentTracer } from './agent-tracer.ts';
+export type { RouteConsoleOptions } from './console-route.ts';
+export { routeConsole } from './console-route.ts';
 export { DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.ts';
 export type { TelemetryErrorCode, TelemetryErrorParty } from './errors.ts';
 export { isTelemetryError, TELEMETRY_ERRORS, TelemetryError } from './errors.ts';
