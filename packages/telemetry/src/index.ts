@@ -11,8 +11,8 @@ export { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.ts';
 export type { CreateLoggerOptions } from './logger.ts';
 export { createLogger } from './logger.ts';
 export { OtlpTraceData, otlpToSpanRecords } from './otlp-json.ts';
-export type { SpanFileExporterOptions } from './span-file.ts';
-export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter } from './span-file.ts';
+export type { SkippedSpanLine, SpanFileExporterOptions, SpanFileScan } from './span-file.ts';
+export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter, scanSpanFile } from './span-file.ts';
 export {
   SpanKindName,
   SpanRecord,
