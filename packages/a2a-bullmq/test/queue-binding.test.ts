@@ -27,6 +27,7 @@ import {
   type QueueAuthenticator,
   QueueBindingError,
   type QueueDelivery,
+  type QueueLogger,
   QueueTransportFactory,
   queueDeliveryOf,
   ReplyInbox,
@@ -52,7 +53,7 @@ async function setup({
   logger = silent,
 }: {
   /** The server's logger. */
-  logger?: typeof silent;
+  logger?: QueueLogger;
   delayMs?: number;
   authenticate?: QueueAuthenticator;
   /** Wraps the SDK's request handler, as a delivery policy would. */
@@ -477,7 +478,9 @@ describe('what a request handler sees', () => {
 
   it('a stream that fails ends with the SDK error, as over HTTP: SubscribeToTask of an unknown task', async () => {
     const logged: Record<string, unknown>[] = [];
-    const keep = (fields: Record<string, unknown>, msg: string) => logged.push({ ...fields, msg });
+    const keep = (fields: Record<string, unknown>, msg: string) => {
+      logged.push({ ...fields, msg });
+    };
     await setup({ logger: { warn: keep, error: keep } });
     const error = await collect(client.resubscribeTask({ tenant: '', id: 'no-such-task' })).catch(
       (caught: unknown) => caught,
