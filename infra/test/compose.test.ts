@@ -35,6 +35,7 @@ const FILLED_TOKENS = {
   ),
   SWITCHBOARD_USER_TOKENS: '9b2e7f4a1c8d3e6b0f5a2d9c4e7b1a8f3d6c0e9b2a5f8d1c4e7a0b3f6d9c2e5a=alice',
   SWITCHBOARD_OPERATOR_TOKENS: 'c7e0a3f6d9b2c5e8a1f4d7b0e3c6a9f2d5b8e1c4a7f0d3b6e9c2a5f8d1b4e7c0=olivia',
+  REDIS_PASSWORD: '4f1c9e7a2b8d5f0c3e6a9b2d7f4c1e8a5b0d3f6c9e2a7b4d1f8c5e0a3b6d9f2c',
 };
 /** The file as `docker compose` sees it with infra/.env copied from the example and filled in. */
 const compose = interpolateAll(raw, { ...exampleEnv, ...FILLED_TOKENS }) as {
@@ -150,6 +151,7 @@ describe('infra/docker-compose.yml', () => {
       ...SERVICES.map((name) => `${name.toUpperCase()}_SERVICE_KEY`),
       'SWITCHBOARD_USER_TOKENS',
       'SWITCHBOARD_OPERATOR_TOKENS',
+      'REDIS_PASSWORD',
     ]) {
       expect(text).toMatch(new RegExp(`\\$\\{${variable}:\\?[^}]*infra/\\.env[^}]*\\}`));
       expect(exampleEnv[variable], `.env.example names ${variable}`).toMatch(/REPLACE_ME/);
@@ -171,6 +173,35 @@ describe('infra/docker-compose.yml', () => {
     const ports = (supervisor.ports as string[]).map(String);
     expect(ports.some((port) => /(^|:)4100:/.test(port))).toBe(true);
     expect(ports.map(containerPort)).toContain(Number(environmentOf(supervisor).PORT));
+  });
+
+  it('gives Redis a password from infra/.env, and every service and the seed log in with it', () => {
+    const redis = service('redis');
+    const command = (redis.command as string[]).join(' ');
+    expect(command).toMatch(/--requirepass "\$\$?REDIS_PASSWORD"/);
+    expect(environmentOf(redis).REDIS_PASSWORD).toBe(FILLED_TOKENS.REDIS_PASSWORD);
+    // The health check's redis-cli logs in too (REDISCLI_AUTH), or it would never see Redis healthy.
+    expect(environmentOf(redis).REDISCLI_AUTH).toBe(FILLED_TOKENS.REDIS_PASSWORD);
+    expect(JSON.stringify(redis.healthcheck)).not.toContain(FILLED_TOKENS.REDIS_PASSWORD);
+    for (const name of [...SERVICES, 'seed']) {
+      expect(environmentOf(service(name)).REDIS_PASSWORD, name).toBe(FILLED_TOKENS.REDIS_PASSWORD);
+    }
+    for (const name of WORKERS) {
+      const config = loadServiceConfig({ env: containerEnvOf(name), service: name, defaultPort: 4101 });
+      expect(config.redis).toMatchObject({
+        url: 'redis://redis:6379',
+        password: FILLED_TOKENS.REDIS_PASSWORD,
+      });
+    }
+    // Left as the example has it, the services refuse to start, naming the variable.
+    const copied = interpolateAll(raw, exampleEnv) as typeof compose;
+    expect(() =>
+      loadServiceConfig({
+        env: environmentOf(copied.services.orders ?? {}),
+        service: 'orders',
+        defaultPort: 4101,
+      }),
+    ).toThrow(/REDIS_PASSWORD: is a placeholder/);
   });
 
   it('keeps Redis durable and refusing to evict, with a volume and a health check', () => {

@@ -27,6 +27,7 @@ import {
   type QueueAuthenticator,
   QueueBindingError,
   type QueueDelivery,
+  type QueueLogger,
   QueueTransportFactory,
   queueDeliveryOf,
   ReplyInbox,
@@ -49,7 +50,10 @@ async function setup({
   delayMs = 20,
   authenticate,
   decorate = (handler) => handler,
+  logger = silent,
 }: {
+  /** The server's logger. */
+  logger?: QueueLogger;
   delayMs?: number;
   authenticate?: QueueAuthenticator;
   /** Wraps the SDK's request handler, as a delivery policy would. */
@@ -62,7 +66,7 @@ async function setup({
     card,
     address,
     redis,
-    logger: silent,
+    logger,
     ...(authenticate ? { authenticate } : {}),
   });
   await server.start();
@@ -473,11 +477,20 @@ describe('what a request handler sees', () => {
   });
 
   it('a stream that fails ends with the SDK error, as over HTTP: SubscribeToTask of an unknown task', async () => {
-    await setup();
+    const logged: Record<string, unknown>[] = [];
+    const keep = (fields: Record<string, unknown>, msg: string) => {
+      logged.push({ ...fields, msg });
+    };
+    await setup({ logger: { warn: keep, error: keep } });
     const error = await collect(client.resubscribeTask({ tenant: '', id: 'no-such-task' })).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(TaskNotFoundError);
+    // The refusal is one line that says why, without the error's stack.
+    expect(logged).toEqual([
+      expect.objectContaining({ msg: 'stream ended with an error', reason: 'TaskNotFoundError' }),
+    ]);
+    expect(JSON.stringify(logged)).not.toMatch(/"err"|\bat .+:\d+:\d+/);
     const task = (await client.sendMessage(sendRequest(userMessage('still here?')))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });

@@ -40,13 +40,22 @@ export function buildProgram(output: Output, exit: { code: number }, config: Cli
       '--a2a-version <version>',
       'fetch a URL with this A2A-Version header only (default: with none, 1.0 and 0.3, saying which card shape each gets)',
     )
+    .option(
+      '--follow-redirects',
+      'follow a URL’s redirects, saying where they lead (default: a redirect is reported, not followed)',
+      false,
+    )
     .action(
-      async (target: string, options: { json: boolean; version?: '1.0' | '0.3'; a2aVersion?: string }) => {
+      async (
+        target: string,
+        options: { json: boolean; version?: '1.0' | '0.3'; a2aVersion?: string; followRedirects: boolean },
+      ) => {
         exit.code = await cardsCheck({
           target,
           json: options.json,
           version: options.version,
           a2aVersion: options.a2aVersion,
+          followRedirects: options.followRedirects,
           output,
         });
       },

@@ -20,6 +20,17 @@ afterEach(async () => {
 const run = (args: string[], env: Record<string, string> = {}) =>
   switchboard(args, { ...supervisor.env, ...env }, { cwd: supervisor.cwd });
 
+/** The characters of `text` that act on a terminal: C0 but LF, DEL, C1, bidi overrides. */
+const raw = (text: string) =>
+  [...text]
+    .map((char) => char.codePointAt(0) ?? 0)
+    .filter(
+      (code) =>
+        (code < 0x20 && code !== 0x0a) ||
+        (code >= 0x7f && code <= 0x9f) ||
+        (code >= 0x202a && code <= 0x202e),
+    );
+
 /** Asks for a refund; returns the approval id the ask printed. */
 async function askForRefund(orderId = 'A10086'): Promise<string> {
   const { code, stdout } = await run(['ask', `Please refund order ${orderId}`]);
@@ -103,6 +114,32 @@ describe('switchboard approvals', () => {
     const unknown = await run(['approvals', 'show', 'apr_0000000000000000']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('There is no approval apr_0000000000000000.');
+  });
+
+  it('shows what a user wrote inert: escape sequences, line breaks and overrides in a subject print escaped', async () => {
+    const subject = 'Hi\u001b[8m hidden\u001b[0m\r\n  pre-approved by finance \u202eevil\u009b2J';
+    const asked = await run(['ask', `Please email the customer of order A10086, subject: ${subject}`]);
+    expect(asked.code).toBe(3);
+    const id = /switchboard approvals approve (apr_[0-9a-f]+)/.exec(asked.stdout)?.[1] ?? '';
+    const views = {
+      ask: asked,
+      list: await run(['approvals', 'list']),
+      full: await run(['approvals', 'list', '--full']),
+      show: await run(['approvals', 'show', id]),
+      json: await run(['approvals', 'show', id, '--json']),
+    };
+    for (const [name, view] of Object.entries(views)) {
+      expect(view.code, name).toBe(name === 'ask' ? 3 : 0);
+      // No ESC, CR, C1 control or bidi override reaches the terminal; lines stay lines.
+      expect(raw(view.stdout), name).toEqual([]);
+      expect(view.stdout, name).not.toMatch(/^\s*pre-approved by finance/m);
+    }
+    expect(views.show.stdout).toContain(
+      'subject: Hi\\x1b[8m hidden\\x1b[0m\\x0d\\x0a  pre-approved by finance \\u202eevil\\u009b2J',
+    );
+    expect(views.list.stdout).toContain('Send the email "Hi\\x1b[8m hidden');
+    const json = JSON.parse(views.json.stdout) as { approval: { arguments: { subject: string } } };
+    expect(json.approval.arguments.subject).toBe(subject);
   });
 
   it('denies: the agent answers honestly that it did not act (exit 0), with --json', async () => {

@@ -1,4 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentCard } from '@a2a-js/sdk';
@@ -52,7 +54,37 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A server on loopback that answers every request with a 301 to `location`. */
+async function redirector(location: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(301, { location }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
 describe('switchboard cards check <url>', () => {
+  it('refuses a redirect, naming where it leads; follows it with --follow-redirects, saying so', async () => {
+    const final = `${host.url}/.well-known/agent-card.json`;
+    const { url, server } = await redirector(final);
+    try {
+      const refused = await switchboard(['cards', 'check', url, '--a2a-version', '1.0']);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toContain(
+        `${url}/.well-known/agent-card.json: cannot be read: the server redirects (HTTP 301) to ${final}; check that URL, or pass --follow-redirects`,
+      );
+      const followed = await switchboard(['cards', 'check', url, '--follow-redirects']);
+      expect(followed.code).toBe(0);
+      expect(followed.stdout).toContain(
+        `${url}/.well-known/agent-card.json redirected (HTTP 301) to ${final}`,
+      );
+      expect(followed.stdout).toContain(`${final}:`);
+      expect(followed.stdout).toMatch(/A2A-Version 1\.0 +→ the v1\.0 card, valid/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('fetches the card three ways and says which shape each request gets, then checks each', async () => {
     const { code, stdout } = await switchboard(['cards', 'check', host.url]);
     expect(stdout).toContain(`${host.url}/.well-known/agent-card.json:`);

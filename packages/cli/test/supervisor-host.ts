@@ -69,9 +69,11 @@ function shopAgent(refunds: { count: number }, onWaitStarted: () => void) {
         const text = last.content ?? '';
         if (/refund/i.test(text)) return { toolCalls: [{ name: 'refund_order', arguments: { orderId } }] };
         if (/email/i.test(text)) {
+          // "…, subject: <text>" puts the user's own words in the subject, as a model may.
+          const subject = /subject: (.*)$/s.exec(text)?.[1] ?? `About order ${orderId}`;
           const email = {
             to: 'ada.lovelace@example.com',
-            subject: `About order ${orderId}`,
+            subject,
             body: EMAIL_BODY,
           };
           return { toolCalls: [{ name: 'send_email', arguments: email }] };

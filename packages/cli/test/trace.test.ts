@@ -1,8 +1,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnGroup } from '@switchboard/test-processes';
 import { describe, expect, it } from 'vitest';
 import { hasStack, switchboard } from './support.ts';
+
+const writer = fileURLToPath(new URL('./span-writer.ts', import.meta.url));
 
 const trace = 'a'.repeat(32);
 const span = (
@@ -60,5 +64,50 @@ describe('switchboard trace', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^Cannot read the trace: /);
     expect(hasStack(bad.stderr + missing.stderr)).toBe(false);
+  });
+
+  it('reads every trace of several processes that wrote large spans to one file at once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-trace-'));
+    const file = join(dir, 'spans.jsonl');
+    const rounds = 4;
+    const perRound = 100;
+    // Started together, once all four have had time to load.
+    const startAt = Date.now() + 5_000;
+    const writers = Array.from({ length: 4 }, (_, index) =>
+      spawnGroup({
+        args: [writer, file, String(rounds), String(perRound), String(startAt)],
+        env: { PATH: process.env.PATH ?? '' },
+        name: `span writer ${index}`,
+      }),
+    );
+    const ended = await Promise.all(writers.map((child) => child.waitForExit({ timeoutMs: 60_000 })));
+    expect(ended, writers.map((child) => child.output()).join('\n')).toEqual([0, 0, 0, 0]);
+    for (const child of writers) {
+      const traceId = child.stdout().trim();
+      const shown = await switchboard(['trace', traceId, '--file', file]);
+      expect(shown.stderr).toBe('');
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(`Trace ${traceId}: ${rounds * perRound + 1} spans across 1 services`);
+    }
+  }, 120_000);
+
+  it('skips a damaged line, says how many it skipped, and still draws the trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-trace-'));
+    const file = join(dir, 'spans.jsonl');
+    const lines = [
+      JSON.stringify(span('1'.repeat(16), undefined, 'invoke_agent supervisor', 'supervisor', 1)),
+      // Half a span, the rest of another: what two writers that interleave leave behind.
+      `${JSON.stringify(span('4'.repeat(16), '1'.repeat(16), 'chat', 'supervisor', 2)).slice(0, 40)}{"traceId":"${trace}",`,
+      JSON.stringify({ traceId: 'nope' }),
+      JSON.stringify(span('2'.repeat(16), '1'.repeat(16), 'process a2a.orders', 'orders', 3)),
+    ];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const { code, stdout, stderr } = await switchboard(['trace', 'last', '--file', file]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Trace ${trace}: 2 spans across 2 services (supervisor, orders)`);
+    expect(stdout).toMatch(/└─ process a2a\.orders\s+orders/);
+    expect(stderr).toContain(
+      `Skipped 2 damaged lines of ${file} (lines 2, 3); the trace may miss their spans.`,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseClusterNodes, type RedisConnectionOptions } from '@switchboard/redis';
 import type { ConfigProblem } from './config-error.ts';
+import { MAKE_A_SECRET } from './secret-strength.ts';
 
 const URL_VARIABLE = 'REDIS_URL';
 const NODES_VARIABLE = 'REDIS_CLUSTER_NODES';
@@ -68,6 +69,13 @@ export function readRedisConfig(
         });
       }
     }
+  }
+  // Only the templates' own placeholder: a password is whatever the Redis it opens was given.
+  if (env.REDIS_PASSWORD && /replace_?me|change_?me/i.test(env.REDIS_PASSWORD)) {
+    problems.push({
+      variable: 'REDIS_PASSWORD',
+      message: `is a placeholder; give the password Redis asks for (its requirepass), and for a Redis you set up, ${MAKE_A_SECRET}`,
+    });
   }
   if (problems.length > 0) return { ok: false, problems };
   const username = env.REDIS_USERNAME?.trim() || undefined;

@@ -194,7 +194,7 @@ export async function hostAgent({
   ];
   let card: AgentCard;
   let hosted: AgentHandler;
-  let served: { http: A2ARequestHandler; queue: A2ARequestHandler | undefined };
+  let served: { http: A2ARequestHandler; queue: A2ARequestHandler | undefined; close(): void };
   try {
     card = buildAgentCard({
       agent: agentOptions.agent,
@@ -314,6 +314,7 @@ export async function hostAgent({
         ?.flush()
         .catch((error: unknown) => logger.warn({ err: error }, 'held task progress could not be saved'));
       if (started) await stores.ledger?.stop();
+      served.close();
     })();
     return closing;
   };

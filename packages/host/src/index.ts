@@ -39,6 +39,12 @@ export type { IdLimitName, IdLimits } from './middleware/limits/request-ids.ts';
 export { boundRequestIds, DEFAULT_ID_LIMITS } from './middleware/limits/request-ids.ts';
 export type { HostLimits, RequestLimits } from './middleware/limits/request-limits.ts';
 export { DEFAULT_REQUEST_LIMITS } from './middleware/limits/request-limits.ts';
+export type { LogRefusalsOptions, RefusalLoggingHandler } from './middleware/log-refusals/log-refusals.ts';
+export {
+  DEFAULT_REFUSAL_SUMMARY_MS,
+  logRefusals,
+  wasLoggedByHost,
+} from './middleware/log-refusals/log-refusals.ts';
 export type { RunState, RunStateStore } from './runs/run-state-store.ts';
 export { MemoryRunStateStore } from './runs/run-state-store.ts';
 export type { LedgerEntry, StartableTaskLedger, TaskLedger } from './runs/task-ledger.ts';

@@ -19,6 +19,7 @@ import type { LimitCounters } from './middleware/limits/limit-counters.ts';
 import { limitRequests } from './middleware/limits/limit-requests.ts';
 import { boundRequestIds } from './middleware/limits/request-ids.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
+import { logRefusals } from './middleware/log-refusals/log-refusals.ts';
 import { refusePushSettings } from './middleware/push-settings/refuse-push-settings.ts';
 import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
 import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
@@ -27,12 +28,13 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 /*
  * The handler layers of a hosted agent, outermost first: the one place their order is written.
  *
- *   HTTP:   concealInternalErrors → boundRequestIds → refusePushSettings → limitRequests
+ *   HTTP:   logRefusals → concealInternalErrors → boundRequestIds → refusePushSettings → limitRequests
  *           → tracedRequestHandler → followTaskEvents → SDK handler
- *   queue:  concealInternalErrors → boundRequestIds → refusePushSettings → deduplicateMessages
- *           → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
+ *   queue:  logRefusals → concealInternalErrors → boundRequestIds → refusePushSettings
+ *           → deduplicateMessages → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
  *
- * - concealInternalErrors, outermost on both: no unexpected error reaches a caller verbatim.
+ * - logRefusals, outermost on both: each refusal one line without a stack, repeats summed up.
+ * - concealInternalErrors: no unexpected error reaches a caller verbatim.
  * - boundRequestIds (the limits layer's id bounds): ids, tenant and extension URIs of every call are
  *   strings of bounded size without control characters, before anything keys, stores or traces them
  *   (the redelivery check's key holds the message id).
@@ -91,35 +93,52 @@ export interface BindingLayersOptions {
   /** The queue the agent is served on too, whose redeliveries are told apart. */
   queue?: { redis: RedisConnection; prefix: string } | undefined;
   logger: Logger;
+  /** How long repeated refusals are summed up (default 60 s). */
+  refusalSummaryMs?: number | undefined;
 }
 
 /** The outer layers of each binding around the agent's handler: what HTTP and the queue serve. */
-export function bindingLayers({ handler, limits, counters, queue, logger }: BindingLayersOptions): {
+export function bindingLayers({
+  handler,
+  limits,
+  counters,
+  queue,
+  logger,
+  refusalSummaryMs,
+}: BindingLayersOptions): {
   http: A2ARequestHandler;
   queue: A2ARequestHandler | undefined;
+  /** Writes the refusals still being summed up; once, when the host closes. */
+  close(): void;
 } {
   const { ids, ...perCaller } = limits;
   const limited = limitRequests({ handler, limits: perCaller, counters, logger });
-  return {
-    http: concealInternalErrors({
-      handler: boundRequestIds({ handler: refusePushSettings({ handler: limited }), limits: ids }),
-      logger,
-    }),
-    queue: queue
-      ? concealInternalErrors({
-          handler: boundRequestIds({
-            handler: refusePushSettings({
-              handler: deduplicateMessages({
-                handler: limited,
-                redis: queue.redis,
-                prefix: queue.prefix,
-                logger,
-              }),
+  const bounded = (inner: A2ARequestHandler) =>
+    boundRequestIds({ handler: refusePushSettings({ handler: inner }), limits: ids });
+  const refusals = (inner: A2ARequestHandler) =>
+    logRefusals({ handler: inner, logger, ...(refusalSummaryMs ? { summaryMs: refusalSummaryMs } : {}) });
+  const http = refusals(concealInternalErrors({ handler: bounded(limited), logger }));
+  const queued = queue
+    ? refusals(
+        concealInternalErrors({
+          handler: bounded(
+            deduplicateMessages({
+              handler: limited,
+              redis: queue.redis,
+              prefix: queue.prefix,
+              logger,
             }),
-            limits: ids,
-          }),
+          ),
           logger,
-        })
-      : undefined,
+        }),
+      )
+    : undefined;
+  return {
+    http: http.handler,
+    queue: queued?.handler,
+    close: () => {
+      http.close();
+      queued?.close();
+    },
   };
 }

@@ -1,5 +1,6 @@
 // The vocabulary both sides of an A2A call share: message builders, metadata keys, terminal task states,
-// the card's permissions extension and skills, and the wire shapes of the operators' admin API.
+// the card's permissions extension and skills, the wire shapes of the operators' admin API, and which
+// characters of what a user wrote must never act on a terminal.
 
 export {
   AdminErrorBody,
@@ -14,6 +15,7 @@ export {
 export { boardDeciderOf, markDecidedOnBoard } from './board-delivery.ts';
 export type { CallVariables } from './call-state.ts';
 export { callVariable, DECIDED_ON_BOARD, setCallVariable } from './call-state.ts';
+export { controlCharacterIn, isControlCharacter } from './control-characters.ts';
 export {
   agentMessage,
   dataPart,

@@ -17,7 +17,8 @@ export interface RunAgentServiceOptions {
   approvalsBoard?: boolean;
   /**
    * Handle SIGTERM and SIGINT with a drain and exit, and drain and exit the same way when the process
-   * that started this one with an IPC channel goes away (`exitWithParent`). Default true.
+   * that started this one with an IPC channel goes away (`exitWithParent`); and, owning the process,
+   * route its `console` to the logger (`routeConsole`), so it writes JSON lines only. Default true.
    */
   handleSignals?: boolean;
   /**

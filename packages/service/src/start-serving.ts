@@ -2,7 +2,7 @@ import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bul
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
-import { hostAgent } from '@switchboard/host';
+import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
 import {
   RedisApprovalBoard,
@@ -26,7 +26,7 @@ import {
   type RedisConnectionOptions,
   redactUrl,
 } from '@switchboard/redis';
-import { createLogger, type Telemetry } from '@switchboard/telemetry';
+import { createLogger, routeConsole, type Telemetry } from '@switchboard/telemetry';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
@@ -97,6 +97,12 @@ export async function startServing({
   parent: ParentWatch | undefined;
 }): Promise<RunningAgentService> {
   const logger = givenLogger ?? createLogger({ serviceName: config.service, level: config.logLevel });
+  // A service that owns its process writes nothing but its logger's JSON lines: what libraries print
+  // with console (the A2A SDK's handlers print errors raw, quoting the caller's ids) goes through it,
+  // and what the SDK prints again of an error the host already logged is dropped.
+  const restoreConsole = handleSignals
+    ? routeConsole({ logger, drop: (args) => args.some(wasLoggedByHost) })
+    : () => {};
   for (const note of config.deprecations ?? []) logger.warn({ service: config.service }, note);
   const redis = await connectRedis(config.redis);
   let lastRedisWarning = 0;
@@ -286,6 +292,7 @@ export async function startServing({
       redis.disconnect();
       logger.info({ service: config.service }, `${config.service} stopped`);
       await telemetry.shutdown();
+      restoreConsole();
     })();
     return closing;
   };

@@ -1,5 +1,7 @@
 export type { AgentTracerOptions } from './agent-tracer.ts';
 export { createAgentTracer } from './agent-tracer.ts';
+export type { RouteConsoleOptions } from './console-route.ts';
+export { routeConsole } from './console-route.ts';
 export { DEFAULT_MAX_CONTENT_LENGTH } from './content-attribute.ts';
 export type { TelemetryErrorCode, TelemetryErrorParty } from './errors.ts';
 export { isTelemetryError, TELEMETRY_ERRORS, TelemetryError } from './errors.ts';
@@ -9,8 +11,8 @@ export { JaegerTraceResponse, jaegerToSpanRecords } from './jaeger-json.ts';
 export type { CreateLoggerOptions } from './logger.ts';
 export { createLogger } from './logger.ts';
 export { OtlpTraceData, otlpToSpanRecords } from './otlp-json.ts';
-export type { SpanFileExporterOptions } from './span-file.ts';
-export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter } from './span-file.ts';
+export type { SkippedSpanLine, SpanFileExporterOptions, SpanFileScan } from './span-file.ts';
+export { DEFAULT_SPAN_FILE, readSpanFile, SpanFileExporter, scanSpanFile } from './span-file.ts';
 export {
   SpanKindName,
   SpanRecord,

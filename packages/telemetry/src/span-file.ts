@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
@@ -57,9 +57,25 @@ export class SpanFileExporter implements SpanExporter {
     );
   }
 
+  /**
+   * Appends a batch of whole lines with one write(2) on a file opened for appending (O_APPEND), not
+   * `appendFile`, which writes in 512 KiB pieces: other processes (every service of `switchboard
+   * dev` writes to the same file) then put their lines between the pieces, and both lines break.
+   * On a local file system one append write lands whole at the end, whatever other writers do, so
+   * no lock is needed; a rare short write is finished with the rest.
+   */
   async #append(lines: string): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    await appendFile(this.path, lines, 'utf8');
+    const handle = await open(this.path, 'a');
+    try {
+      const bytes = Buffer.from(lines, 'utf8');
+      let written = 0;
+      while (written < bytes.length) {
+        written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+      }
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Waits for the writes under way. */
@@ -74,11 +90,30 @@ export class SpanFileExporter implements SpanExporter {
   }
 }
 
+/** A line of a span file that holds no span record (a write that broke off, a hand edit). */
+export interface SkippedSpanLine {
+  /** Its line number, from 1. */
+  line: number;
+  /** Why: `not JSON`, or the first schema problem. */
+  reason: string;
+}
+
+/** What {@link scanSpanFile} read: the spans, in file order, and the lines it skipped. */
+export interface SpanFileScan {
+  spans: SpanRecord[];
+  skipped: SkippedSpanLine[];
+}
+
 /**
- * Reads a span file written by {@link SpanFileExporter}, in file order. Blank lines are skipped;
- * a line that is not a span record is an error naming the line.
+ * Reads a span file written by {@link SpanFileExporter}, in file order, skipping (and listing) each
+ * line that is not a span record, so one damaged line does not hide every trace in the file. Blank
+ * lines are skipped silently.
+ *
+ * @example
+ * const { spans, skipped } = await scanSpanFile('.switchboard/spans.jsonl');
+ * if (skipped.length > 0) console.error(`skipped ${skipped.length} damaged lines`);
  */
-export async function readSpanFile(path: string): Promise<SpanRecord[]> {
+export async function scanSpanFile(path: string): Promise<SpanFileScan> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -92,6 +127,7 @@ export async function readSpanFile(path: string): Promise<SpanRecord[]> {
     });
   }
   const spans: SpanRecord[] = [];
+  const skipped: SkippedSpanLine[] = [];
   for (const [index, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
     let parsed: ReturnType<typeof SpanRecord.safeParse> | undefined;
@@ -100,12 +136,28 @@ export async function readSpanFile(path: string): Promise<SpanRecord[]> {
     } catch {
       parsed = undefined;
     }
-    if (!parsed?.success) {
-      throw new TelemetryError('SPAN_FILE_INVALID', {
-        message: `Line ${index + 1} of ${path} is not a span record${parsed ? `: ${parsed.error.issues[0]?.message}` : ' (not JSON)'}.`,
+    if (parsed?.success) spans.push(parsed.data);
+    else
+      skipped.push({
+        line: index + 1,
+        reason: parsed ? (parsed.error.issues[0]?.message ?? 'not a span') : 'not JSON',
       });
-    }
-    spans.push(parsed.data);
+  }
+  return { spans, skipped };
+}
+
+/**
+ * Reads a span file written by {@link SpanFileExporter}, in file order. Blank lines are skipped;
+ * a line that is not a span record is an error naming the line (see {@link scanSpanFile} to skip
+ * such lines instead).
+ */
+export async function readSpanFile(path: string): Promise<SpanRecord[]> {
+  const { spans, skipped } = await scanSpanFile(path);
+  const [first] = skipped;
+  if (first) {
+    throw new TelemetryError('SPAN_FILE_INVALID', {
+      message: `Line ${first.line} of ${path} is not a span record${first.reason === 'not JSON' ? ' (not JSON)' : `: ${first.reason}`}.`,
+    });
   }
   return spans;
 }

@@ -120,6 +120,34 @@ describe('the comms agent on the offline model', () => {
     expect(await store.listOutbox()).toEqual([]);
   });
 
+  it('refuses a subject or recipient with a line break or an escape sequence, and asks no approval for it', async () => {
+    const store = await seededMemoryStore();
+    const body = 'Dear Ada,\nsorry.\n\tThe shop';
+    const hostile = [
+      { to: 'ada.lovelace@example.com', subject: 'Sorry\r\nBcc: eve@evil.example', body },
+      { to: 'ada.lovelace@example.com', subject: 'Sorry\u001b[8m (pre-approved by finance)', body },
+      { to: 'ada.lovelace@example.com', subject: 'Sorry \u202eevil', body },
+      { to: 'ada.lovelace@example.com\r\nBcc: eve@evil.example', subject: 'Sorry', body },
+      { to: 'ada.lovelace@example.com', subject: 'Sorry', body: 'Dear Ada,\u001b[2J' },
+    ];
+    for (const email of hostile) {
+      const scripted = new ScriptedModel({
+        turns: [{ toolCalls: [{ name: 'send_email', arguments: email }] }, { text: 'Not sent.' }],
+      });
+      const result = await runAgent({
+        agent: createCommsAgent({ store, model }),
+        model: scripted,
+        input: 'Send Ada an apology.',
+        ...quiet,
+      });
+      expect(result.pendingApprovals, JSON.stringify(email)).toEqual([]);
+      expect(result.toolCalls[0]).toMatchObject({ tool: 'send_email', argumentsValid: false });
+      const told = scripted.requests[1]?.messages.find((message) => message.role === 'tool');
+      expect(told?.content).toMatch(/(subject|to|body) .*(one line of plain text|control character)/);
+    }
+    expect(await store.listOutbox()).toEqual([]);
+  });
+
   it('refuses an operator to email an address that is not a customer', async () => {
     const store = await seededMemoryStore();
     const agent = createCommsAgent({ store, model });

@@ -138,8 +138,12 @@ export async function serveRequest({
       } catch (error) {
         finished = true;
         // As the SDK's HTTP binding ends an SSE stream: with the JSON-RPC error, under the request's id.
+        // A refusal said to the caller (task not found, a limit): one line, without a stack.
         if (error instanceof A2AError) {
-          logger.warn({ err: error, requestId: envelope.requestId }, 'stream ended with an error');
+          logger.warn(
+            { reason: error.name, error: error.message.slice(0, 200), requestId: envelope.requestId },
+            'stream ended with an error',
+          );
         }
         return await reply.end(mappedError(id, error, logger, envelope.requestId));
       }

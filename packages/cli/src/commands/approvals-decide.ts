@@ -3,6 +3,7 @@ import { waitForTask } from '../a2a/wait-for-task.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { reportFailure } from '../errors.ts';
+import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
 import { newTrace } from '../trace-context.ts';
@@ -70,7 +71,7 @@ export async function approvalsDecide({
     const verb = approval.status === 'denied' ? 'Denied' : 'Approved';
     if (!json) {
       output.out(
-        `${verb} ${approval.id}: ${approval.action}${approval.decidedBy ? ` (as ${approval.decidedBy})` : ''}.`,
+        `${verb} ${inert(approval.id)}: ${inert(approval.action)}${approval.decidedBy ? ` (as ${inert(approval.decidedBy)})` : ''}.`,
       );
       output.out(`Task ${taskId} resumes.`);
     }

@@ -2,7 +2,7 @@ import type { BoardApproval as Approval } from '@switchboard/protocol';
 import { connectAdmin } from '../admin/admin-client.ts';
 import { reportFailure } from '../errors.ts';
 import { column, EXIT, type Output } from '../io/output.ts';
-import { printApproval } from '../io/print-approval.ts';
+import { inertApproval, printApproval } from '../io/print-approval.ts';
 
 const MAX_ACTION = 60;
 
@@ -79,13 +79,15 @@ export async function approvalsList({
 function printTable(approvals: readonly Approval[], output: Output): void {
   const rows = [
     ['ID', 'AGENT', 'ACTION', 'REQUESTED AT', 'STATUS'],
-    ...approvals.map((approval) => [
-      approval.id,
-      approval.agent,
-      shorten(approval.action),
-      approval.requestedAt,
-      statusOf(approval),
-    ]),
+    ...approvals
+      .map(inertApproval)
+      .map((approval) => [
+        approval.id,
+        approval.agent,
+        shorten(approval.action),
+        approval.requestedAt,
+        statusOf(approval),
+      ]),
   ];
   const widths = rows[0]?.map((_, index) => Math.max(...rows.map((row) => (row[index] ?? '').length))) ?? [];
   for (const row of rows) {

@@ -10,6 +10,7 @@ import {
   WAITING_STATES,
 } from '../a2a/task-outcome.ts';
 import { reportFailure } from '../errors.ts';
+import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
 import { jaegerTraceUrl } from '../trace-context.ts';
@@ -70,7 +71,7 @@ export async function askCommand({
       const followed = await followStream({
         events: client.sendMessageStream(params),
         onProgress: (update) => {
-          if (!json) output.out(`  > ${update.text}`);
+          if (!json) output.out(`  > ${inert(update.text)}`);
         },
       });
       ({ outcome, progress } = followed);

@@ -34,6 +34,7 @@ export async function cardsCheck({
   json,
   version,
   a2aVersion,
+  followRedirects = false,
   output,
 }: {
   target: string;
@@ -41,6 +42,8 @@ export async function cardsCheck({
   version: '1.0' | '0.3' | undefined;
   /** The A2A-Version to fetch a URL with; undefined fetches it with each. */
   a2aVersion: string | undefined;
+  /** `--follow-redirects`: follow a URL's redirects, saying where they led (default: refuse them). */
+  followRedirects?: boolean;
   output: Output;
 }): Promise<number> {
   const byRequest = /^https?:\/\//i.test(target) && a2aVersion === undefined;
@@ -48,10 +51,10 @@ export async function cardsCheck({
     ? await Promise.all(
         REQUESTS.map(async (request) => ({
           request,
-          input: (await readCards(target, { a2aVersion: request }))[0],
+          input: (await readCards(target, { a2aVersion: request, followRedirects }))[0],
         })),
       )
-    : (await readCards(target, { a2aVersion: a2aVersion ?? '1.0' })).map((input) => ({
+    : (await readCards(target, { a2aVersion: a2aVersion ?? '1.0', followRedirects })).map((input) => ({
         request: undefined,
         input,
       }));
@@ -82,11 +85,18 @@ export async function cardsCheck({
     'readError' in result ? !result.notServed : !result.check.valid,
   ).length;
   const unreadable = results.filter((result) => 'readError' in result).length;
+  const redirects = new Map(
+    fetched
+      .flatMap(({ input }) => input?.redirects ?? [])
+      .map((hop) => [`${hop.from} redirected (HTTP ${hop.status}) to ${hop.to}`, hop]),
+  );
   if (json) {
-    output.out(JSON.stringify({ ok: failed === 0, results }, null, 2));
+    output.out(JSON.stringify({ ok: failed === 0, results, redirects: [...redirects.values()] }, null, 2));
   } else if (byRequest) {
+    for (const said of redirects.keys()) output.out(said);
     output.out(renderByRequest(results));
   } else {
+    for (const said of redirects.keys()) output.out(said);
     for (const result of results) {
       if ('readError' in result) output.out(`${result.source}: cannot be read: ${result.readError}`);
       else output.out(render(result.source, result.check));

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/agent';
+import { routeConsole } from '@switchboard/telemetry';
 import { DEV_FILE, devSettings, writeDevFile } from '../dev-file.ts';
+import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { bootSystem } from '../system/boot-system.ts';
 import { formatLogLine } from '../system/log-line.ts';
@@ -33,7 +35,7 @@ function consoleLogger(output: Output): Logger {
     (level: string) =>
     (fields: Record<string, unknown> | string, message?: string): void => {
       const text = typeof fields === 'string' ? fields : (message ?? '');
-      output.err(`${SYSTEM_PREFIX} ${level.padEnd(5)} ${text}`);
+      output.err(`${SYSTEM_PREFIX} ${level.padEnd(5)} ${inert(text)}`);
     };
   return { debug: () => {}, info: write('info'), warn: write('warn'), error: write('error') } as Logger;
 }
@@ -67,6 +69,29 @@ export async function devCommand({
   output,
   until = stopRequested(),
 }: DevCommandOptions): Promise<number> {
+  // This command owns its process: what a library prints with console (the A2A SDK, for agents run
+  // in this process, quoting what callers sent) is one inert line of the log view, not raw text.
+  const restoreConsole = routeConsole({ logger: consoleLogger(output) });
+  try {
+    return await runDev({ teamPath, redisUrl, namespace, port, inProcess, env, output, until });
+  } finally {
+    restoreConsole();
+  }
+}
+
+async function runDev({
+  teamPath,
+  redisUrl,
+  namespace,
+  port,
+  inProcess,
+  env,
+  output,
+  until,
+}: Omit<DevCommandOptions, 'team' | 'until'> & {
+  teamPath: string | undefined;
+  until: Promise<void>;
+}): Promise<number> {
   const { team, module } = await loadTeam({ team: teamPath });
   output.out(`Starting the Switchboard ${team.title}…`);
   const system = await bootSystem({

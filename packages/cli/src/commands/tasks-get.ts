@@ -3,6 +3,7 @@ import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';
 import { outcomeOfTask } from '../a2a/task-outcome.ts';
 import { reportFailure } from '../errors.ts';
+import { inert } from '../io/inert-text.ts';
 import { EXIT } from '../io/output.ts';
 import { printOutcome } from '../io/print-outcome.ts';
 import type { TaskCommandOptions } from './task-command-options.ts';
@@ -40,8 +41,8 @@ export async function tasksGet({
       );
       return EXIT.ok;
     }
-    output.out(`Task ${outcome.taskId}: ${outcome.state}`);
-    output.out(`Context: ${outcome.contextId}`);
+    output.out(`Task ${inert(outcome.taskId)}: ${outcome.state}`);
+    output.out(`Context: ${inert(outcome.contextId)}`);
     output.out(`Updated: ${task.status?.timestamp ?? 'unknown'}`);
     output.out(`History: ${task.history.length} messages`);
     if (outcome.state !== 'completed' && outcome.answer !== undefined)

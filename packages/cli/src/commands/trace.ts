@@ -2,9 +2,9 @@ import {
   buildTraceTree,
   fetchJaegerTrace,
   lastTraceId,
-  readSpanFile,
   renderTraceTree,
   type SpanRecord,
+  scanSpanFile,
 } from '@switchboard/telemetry';
 import { EXIT, type Output } from '../io/output.ts';
 
@@ -38,7 +38,14 @@ export async function traceCommand({
       }
       spans = await fetchJaegerTrace({ baseUrl: jaeger, traceId });
     } else {
-      const all = await readSpanFile(file);
+      const { spans: all, skipped } = await scanSpanFile(file);
+      if (skipped.length > 0)
+        output.err(
+          skippedLines(
+            file,
+            skipped.map((entry) => entry.line),
+          ),
+        );
       traceId = (wantsLast ? lastTraceId(all) : traceId) ?? '';
       spans = all.filter((span) => span.traceId === traceId);
     }
@@ -61,4 +68,15 @@ export async function traceCommand({
   for (const line of renderTraceTree(buildTraceTree(spans))) output.out(line);
   if (jaeger) output.out(`Open in Jaeger: ${jaeger.replace(/\/+$/, '')}/trace/${traceId}`);
   return EXIT.ok;
+}
+
+/** The first line numbers listed when a span file has damaged lines. */
+const LISTED_LINES = 10;
+
+/** `Skipped 2 damaged lines of <file> (lines 2, 3); …`: a damaged line hides no other trace. */
+function skippedLines(file: string, lines: readonly number[]): string {
+  const listed = lines.slice(0, LISTED_LINES).join(', ');
+  const more = lines.length > LISTED_LINES ? `, and ${lines.length - LISTED_LINES} more` : '';
+  const count = lines.length === 1 ? '1 damaged line' : `${lines.length} damaged lines`;
+  return `Skipped ${count} of ${file} (line${lines.length === 1 ? '' : 's'} ${listed}${more}); the trace may miss their spans.`;
 }

@@ -1,13 +1,18 @@
+import { inert } from './inert-text.ts';
+
 /** Where a command writes: stdout for results, stderr for diagnostics. */
 export interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-/** The process's own streams. */
+/**
+ * The process's own streams. Every line is made {@link inert} on the way (its line feeds and tabs
+ * kept): whatever a view forgets, no escape sequence or control character reaches the terminal.
+ */
 export const processOutput: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: (line) => process.stdout.write(`${inert(line, { lines: true })}\n`),
+  err: (line) => process.stderr.write(`${inert(line, { lines: true })}\n`),
 };
 
 /**

@@ -1,14 +1,19 @@
 import type { BoardApproval as Approval } from '@switchboard/protocol';
+import { inert } from './inert-text.ts';
 import type { Output } from './output.ts';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
-/** One argument as an operator reads it: a text as it is (several lines indented), anything else as JSON. */
+/**
+ * One argument as an operator reads it: a text as it is (several lines indented), anything else as
+ * JSON; every part of it {@link inert}, so what a user or model wrote in it cannot act on the terminal.
+ * A text with a carriage return stays on one line, its breaks escaped, so none can pass for another.
+ */
 function argumentLines(name: string, value: unknown): string[] {
-  if (typeof value === 'string' && value.includes('\n')) {
-    return [`    ${name}:`, ...value.split('\n').map((line) => `      ${line}`)];
+  if (typeof value === 'string' && value.includes('\n') && !value.includes('\r')) {
+    return [`    ${inert(name)}:`, ...value.split('\n').map((line) => `      ${inert(line)}`)];
   }
-  return [`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`];
+  return [`    ${inert(name)}: ${inert(typeof value === 'string' ? value : JSON.stringify(value))}`];
 }
 
 /**
@@ -16,7 +21,8 @@ function argumentLines(name: string, value: unknown): string[] {
  * asked, where it waits, how it stands, and every argument the call will run with, long texts (an
  * email's body) in full, with the hash an approval is bound to.
  */
-export function printApproval({ approval, output }: { approval: Approval; output: Output }): void {
+export function printApproval({ approval: raw, output }: { approval: Approval; output: Output }): void {
+  const approval = inertApproval(raw);
   const decided =
     approval.status === 'approved' || approval.status === 'denied'
       ? ` by ${approval.decidedBy ?? 'someone'} at ${approval.decidedAt ?? '?'}${approval.reason ? ` (${approval.reason})` : ''}`
@@ -31,7 +37,20 @@ export function printApproval({ approval, output }: { approval: Approval; output
   );
   output.out(`  task:        ${approval.taskId} (context ${approval.contextId})`);
   output.out(`  arguments (sha256 ${approval.argumentsHash}):`);
-  const entries = Object.entries(approval.arguments);
+  const entries = Object.entries(raw.arguments);
   if (entries.length === 0) output.out('    (none)');
   for (const [name, value] of entries) for (const line of argumentLines(name, value)) output.out(line);
+}
+
+/**
+ * An approval as a view shows it: each of its text fields (action, text, ids, who and why)
+ * {@link inert} and on one line, whatever its author put in it; its arguments as they are, for
+ * `argumentLines`.
+ */
+export function inertApproval(approval: Approval): Approval {
+  const shown: Record<string, unknown> = { ...approval };
+  for (const [key, value] of Object.entries(approval))
+    if (typeof value === 'string') shown[key] = inert(value);
+  // Only strings changed, each to a string (and an enum's words have nothing to escape).
+  return shown as Approval;
 }

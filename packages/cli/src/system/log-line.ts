@@ -1,3 +1,4 @@
+import { inert } from '../io/inert-text.ts';
 import type { ServiceLogLine } from './service-process.ts';
 
 const LEVELS: Record<number, string> = {
@@ -21,10 +22,14 @@ const SHOWN = [
   'taskId',
 ];
 
-/** A service's log line as a person reads it: `[orders    ] info  orders ready  url=… queue=…`. */
+/**
+ * A service's log line as a person reads it: `[orders    ] info  orders ready  url=… queue=…`.
+ * The JSON line's strings are decoded, so what a caller put in them (a newline and a forged line, an
+ * escape sequence) would act again: each part is {@link inert}, and the line stays one line.
+ */
 export function formatLogLine({ service, line, record }: ServiceLogLine, width = 10): string {
-  const prefix = `[${service.padEnd(width)}]`;
-  if (!record) return `${prefix} ${line}`;
+  const prefix = `[${inert(service).padEnd(width)}]`;
+  if (!record) return `${prefix} ${inert(line)}`;
   const level = LEVELS[Number(record.level)] ?? String(record.level ?? '');
   const fields = SHOWN.filter((key) => record[key] !== undefined).map((key) => {
     const value = record[key];
@@ -32,5 +37,7 @@ export function formatLogLine({ service, line, record }: ServiceLogLine, width =
   });
   const err = record.err as { message?: string } | undefined;
   if (err?.message) fields.push(`error=${err.message}`);
-  return `${prefix} ${level.padEnd(5)} ${String(record.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}`;
+  return inert(
+    `${prefix} ${level.padEnd(5)} ${String(record.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}`,
+  );
 }

@@ -1,5 +1,6 @@
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { controlCharacterIn } from '@switchboard/protocol';
 import { HostError } from '../../errors.ts';
 import { decorateHandler, type StreamMethod, type UnaryMethod } from '../decorate-handler.ts';
 
@@ -33,12 +34,6 @@ export const DEFAULT_ID_LIMITS: Readonly<Required<IdLimits>> = {
 
 /** What names an id refused by {@link boundRequestIds} (`ErrorInfo.metadata.limit`). */
 export type IdLimitName = keyof IdLimits | 'idText';
-
-/**
- * Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides: what
- * would break a log line, a terminal or a key name, and has no place in an id.
- */
-const CONTROL = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 
 /** {@link IdLimits} merged over the defaults; throws `INVALID_OPTIONS` naming each bad one. */
 export function resolveIdLimits(given: IdLimits = {}): Required<IdLimits> {
@@ -89,9 +84,8 @@ function checkText(field: string, value: unknown, max: number, limit: IdLimitNam
       bytes,
     );
   }
-  const control = CONTROL.exec(value)?.[0];
-  if (control !== undefined) {
-    const code = `U+${control.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+  const code = controlCharacterIn(value);
+  if (code !== undefined) {
     throw refuse(field, 'idText', `${field} contains a control character (${code}); send printable text.`);
   }
 }

@@ -1,4 +1,5 @@
 import { type AnyTool, type ChatModel, defineTool, generateObject } from '@switchboard/agent';
+import { controlCharacterIn } from '@switchboard/protocol';
 import { z } from 'zod';
 import { OrderId } from '../../domain/order-id.ts';
 import { orderNotFoundMessage } from '../../domain/shop-access.ts';
@@ -73,15 +74,45 @@ function draftApologyEmailTool(store: ShopStore) {
   });
 }
 
+/**
+ * A header of an email (its subject, its recipient) is one line of plain text: a CR or LF would
+ * start a header of its own (`Bcc: …`), an escape sequence or a bidi override would hide what the
+ * approver reads. Refused with what was found, for the model to write it again.
+ */
+const oneLine = <T extends z.ZodType<string>>(schema: T) =>
+  schema.superRefine((text, ctx) => {
+    const found = controlCharacterIn(text);
+    if (found)
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be one line of plain text, without line breaks or control characters (found ${found})`,
+      });
+  });
+
+/** A body may have lines and tabs, but no escape sequence or other control character. */
+const plainBody = z
+  .string()
+  .trim()
+  .min(1)
+  .max(5000)
+  .superRefine((text, ctx) => {
+    const found = controlCharacterIn(text.replaceAll('\r\n', '\n'), { lines: true });
+    if (found)
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be plain text: lines and tabs, but no escape sequences or other control characters (found ${found})`,
+      });
+  });
+
 function sendEmailTool(store: ShopStore) {
   return defineTool({
     name: 'send_email',
     summary: "Send an email to a customer of the shop, through the shop's outbox. A human approves it first.",
     whenToUse: 'An email for a customer was written (e.g. by draft_apology_email) and should now be sent.',
     input: z.object({
-      to: z.email().describe("The customer's email address"),
-      subject: z.string().trim().min(1).max(200),
-      body: z.string().trim().min(1).max(5000),
+      to: oneLine(z.email()).describe("The customer's email address"),
+      subject: oneLine(z.string().trim().min(1).max(200)),
+      body: plainBody,
     }),
     risk: 'dangerous',
     idempotent: false,
