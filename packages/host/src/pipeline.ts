@@ -10,6 +10,7 @@ import {
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from '@switchboard/agent';
 import type { RedisConnection } from '@switchboard/redis';
+import type { ApprovalBoard } from './approvals/approval-board.ts';
 import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import type { ExecutorTap } from './executor/executor-tap.ts';
 import { concealInternalErrors } from './middleware/conceal-errors/conceal-errors.ts';
@@ -19,21 +20,24 @@ import type { LimitCounters } from './middleware/limits/limit-counters.ts';
 import { limitRequests } from './middleware/limits/limit-requests.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
 import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
+import { withdrawApprovalsOnCancel } from './middleware/withdraw-approvals/withdraw-on-cancel.ts';
 import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
 /*
  * The handler layers of a hosted agent, outermost first: the one place their order is written.
  *
- *   HTTP:   concealInternalErrors → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
- *   queue:  concealInternalErrors → deduplicateMessages → limitRequests → tracedRequestHandler
+ *   HTTP:   concealInternalErrors → limitRequests → tracedRequestHandler → withdrawApprovalsOnCancel
  *           → followTaskEvents → SDK handler
+ *   queue:  concealInternalErrors → deduplicateMessages → limitRequests → tracedRequestHandler
+ *           → withdrawApprovalsOnCancel → followTaskEvents → SDK handler
  *
  * - concealInternalErrors, outermost on both: no unexpected error reaches a caller verbatim.
  * - deduplicateMessages, queue only: a message the queue delivers twice runs once, so a redelivery is
  *   not counted against the caller's limits either.
  * - limitRequests: size, rate and tasks in flight per caller, before any work.
  * - tracedRequestHandler: each call a SERVER span named after its A2A method.
+ * - withdrawApprovalsOnCancel, with a board: a canceled task's pending approvals are withdrawn.
  * - followTaskEvents, with an event log: SubscribeToTask follows a task from any replica.
  * - the SDK's DefaultRequestHandler over the task store and the executor (wrapped by a tap, if any).
  */
@@ -47,6 +51,9 @@ export interface AgentLayersOptions {
   eventLog?: RedisTaskEventLog | undefined;
   requestTracer?: Tracer | undefined;
   tap?: ExecutorTap | undefined;
+  /** The approval board the executor keeps; a canceled task's pending approvals are withdrawn on it. */
+  approvals?: ApprovalBoard | undefined;
+  logger?: Logger | undefined;
 }
 
 /** The SDK's request handler over the task store and the executor, followed and traced. */
@@ -58,6 +65,8 @@ export function agentLayers({
   eventLog,
   requestTracer,
   tap,
+  approvals,
+  logger,
 }: AgentLayersOptions): A2ARequestHandler {
   const handler = new DefaultRequestHandler(
     card,
@@ -68,7 +77,9 @@ export function agentLayers({
       : new DefaultExecutionEventBusManager(ownerResolver),
   );
   const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
-  return tracedRequestHandler(followed, {
+  const withdrawing =
+    approvals && logger ? withdrawApprovalsOnCancel({ handler: followed, board: approvals, logger }) : followed;
+  return tracedRequestHandler(withdrawing, {
     agentName: card.name,
     ...(requestTracer ? { tracer: requestTracer } : {}),
   });

@@ -6,9 +6,15 @@ import { printApproval } from '../io/print-approval.ts';
 
 const MAX_ACTION = 60;
 
+/** What the STATUS column says of a withdrawn approval: who canceled its task, when known. */
+function withdrawnStatus(approval: Approval): string {
+  return approval.withdrawnBy ? `withdrawn (task canceled by ${approval.withdrawnBy})` : 'withdrawn';
+}
+
 /** What the STATUS column says: `pending`, or the decision and who took it. */
 function statusOf(approval: Approval): string {
-  if (approval.status === 'pending' || approval.status === 'withdrawn') return approval.status;
+  if (approval.status === 'withdrawn') return withdrawnStatus(approval);
+  if (approval.status === 'pending') return approval.status;
   return `${approval.status}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
 }
 

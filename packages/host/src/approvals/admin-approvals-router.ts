@@ -31,6 +31,7 @@ export const ADMIN_ERRORS = {
   OWN_REQUEST: 403,
   APPROVAL_NOT_FOUND: 404,
   APPROVAL_ALREADY_DECIDED: 409,
+  APPROVAL_WITHDRAWN: 409,
   TASK_UNREACHABLE: 502,
 } as const;
 export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
@@ -200,6 +201,10 @@ export function adminApprovalsRouter({
           );
           return;
         }
+        if (!result.ok && result.reason === 'withdrawn') {
+          fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval));
+          return;
+        }
         if (!result.ok) {
           const { approval } = result;
           const by = approval.decidedBy ? ` by ${approval.decidedBy} at ${approval.decidedAt}` : '';
@@ -249,6 +254,14 @@ export function adminApprovalsRouter({
       .json({ error: { code: 'INTERNAL', message: 'The admin request failed; see the server log.' } });
   }) as express.ErrorRequestHandler);
   return router;
+}
+
+/** Why a withdrawn approval takes no decision: its task was canceled (by whom, when), or moved on. */
+export function withdrawnMessage(approval: BoardApproval): string {
+  const why = approval.withdrawnBy
+    ? `its task ${approval.taskId} was canceled by ${approval.withdrawnBy} at ${approval.withdrawnAt}`
+    : `its task ${approval.taskId} no longer asks for it`;
+  return `Approval ${approval.id} was withdrawn: ${why}, so there is nothing to decide.`;
 }
 
 /** A call context of the operator, acting in the scope of the task's owner (see `ACTING_FOR`). */

@@ -31,7 +31,16 @@ export type DecideResult =
   | { ok: true; approval: BoardApproval }
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'already_decided'; approval: BoardApproval }
-  | { ok: false; reason: 'own_request'; approval: BoardApproval };
+  | { ok: false; reason: 'own_request'; approval: BoardApproval }
+  | { ok: false; reason: 'withdrawn'; approval: BoardApproval };
+
+/** A task that was canceled: its approvals still pending are withdrawn, recording who and when. */
+export interface TaskWithdrawal {
+  taskId: string;
+  /** The principal key of who canceled the task (`user:u-1024`). */
+  withdrawnBy: string;
+  now?: Date;
+}
 
 /**
  * The operators' view of every approval that waits on this service's tasks. The executor keeps it
@@ -50,6 +59,11 @@ export interface ApprovalBoard {
   decide(decision: BoardDecision): Promise<DecideResult>;
   /** Puts a decided approval back to pending (the decision could not be delivered to its task). */
   reopen(id: string): Promise<void>;
+  /**
+   * Withdraws what a canceled task still waits for: a decision on it is then refused (`withdrawn`)
+   * instead of being delivered to a task that can no longer take it. Returns the ids withdrawn.
+   */
+  withdrawTask(withdrawal: TaskWithdrawal): Promise<string[]>;
 }
 
 /** Whether a board entry matches a `list` filter. */
@@ -98,6 +112,8 @@ export class MemoryApprovalBoard implements ApprovalBoard {
   }: BoardDecision): Promise<DecideResult> {
     const entry = this.#entries.get(id);
     if (!entry) return { ok: false, reason: 'not_found' };
+    if (entry.status === 'withdrawn')
+      return { ok: false, reason: 'withdrawn', approval: structuredClone(entry) };
     if (entry.status !== 'pending')
       return { ok: false, reason: 'already_decided', approval: structuredClone(entry) };
     if (decision === 'approved' && deciderKey && entry.requestedBy === deciderKey)
@@ -108,6 +124,16 @@ export class MemoryApprovalBoard implements ApprovalBoard {
       reason ? { reason } : {},
     );
     return { ok: true, approval: structuredClone(entry) };
+  }
+
+  async withdrawTask({ taskId, withdrawnBy, now = new Date() }: TaskWithdrawal): Promise<string[]> {
+    const withdrawn: string[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.taskId !== taskId || entry.status !== 'pending') continue;
+      Object.assign(entry, { status: 'withdrawn', withdrawnBy, withdrawnAt: now.toISOString() });
+      withdrawn.push(entry.id);
+    }
+    return withdrawn;
   }
 
   async reopen(id: string): Promise<void> {

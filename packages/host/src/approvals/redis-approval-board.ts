@@ -8,6 +8,7 @@ import {
   type DecideResult,
   matchesStatus,
   type TaskApprovals,
+  type TaskWithdrawal,
 } from './approval-board.ts';
 
 /** Options of {@link RedisApprovalBoard}. */
@@ -60,6 +61,7 @@ const DECIDE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return {'not_found'} end
 local entry = cjson.decode(raw)
+if entry.status == 'withdrawn' then return {'withdrawn', raw} end
 if entry.status ~= 'pending' then return {'already_decided', raw} end
 if ARGV[1] == 'approved' and ARGV[5] ~= '' and entry.requestedBy == ARGV[5] then
   return {'own_request', raw}
@@ -71,6 +73,26 @@ if ARGV[4] ~= '' then entry.reason = ARGV[4] end
 local updated = cjson.encode(entry)
 redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 return {'ok', updated}
+`;
+
+// KEYS: the task's set. ARGV: the prefix, who canceled, when. Pending entries become withdrawn.
+const WITHDRAW_TASK = `
+local withdrawn = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. ':approval:' .. id
+  local raw = redis.call('GET', key)
+  if raw then
+    local entry = cjson.decode(raw)
+    if entry.status == 'pending' then
+      entry.status = 'withdrawn'
+      entry.withdrawnBy = ARGV[2]
+      entry.withdrawnAt = ARGV[3]
+      redis.call('SET', key, cjson.encode(entry), 'KEEPTTL')
+      table.insert(withdrawn, id)
+    end
+  end
+end
+return withdrawn
 `;
 
 const REOPEN = `
@@ -131,7 +153,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
     await this.#redis.eval(
       SYNC,
       2 + entries.length,
-      `${this.#prefix}:approvals:task:${task.taskId}`,
+      this.#taskKey(task.taskId),
       this.#indexKey(),
       ...entries.map(({ id }) => this.#key(id)),
       this.#prefix,
@@ -180,13 +202,28 @@ export class RedisApprovalBoard implements ApprovalBoard {
     )) as [string, string | undefined];
     const approval = raw === undefined ? undefined : this.#parse(raw);
     if (outcome === 'ok' && approval) return { ok: true, approval };
-    if ((outcome === 'already_decided' || outcome === 'own_request') && approval)
+    if ((outcome === 'already_decided' || outcome === 'own_request' || outcome === 'withdrawn') && approval)
       return { ok: false, reason: outcome, approval };
     return { ok: false, reason: 'not_found' };
   }
 
+  async withdrawTask({ taskId, withdrawnBy, now = new Date() }: TaskWithdrawal): Promise<string[]> {
+    return (await this.#redis.eval(
+      WITHDRAW_TASK,
+      1,
+      this.#taskKey(taskId),
+      this.#prefix,
+      withdrawnBy,
+      now.toISOString(),
+    )) as string[];
+  }
+
   async reopen(id: string): Promise<void> {
     await this.#redis.eval(REOPEN, 1, this.#key(id));
+  }
+
+  #taskKey(taskId: string): string {
+    return `${this.#prefix}:approvals:task:${taskId}`;
   }
 
   #indexKey(): string {
