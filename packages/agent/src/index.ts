@@ -81,7 +81,7 @@ export type {
   SpanAttributeValue,
 } from './observe/tracer.ts';
 export { noopTracer } from './observe/tracer.ts';
-export type { ApprovalText, Approver } from './policy/approvals.ts';
+export type { ApprovalQuota, ApprovalText, Approver } from './policy/approvals.ts';
 export {
   ApprovalDecision,
   ApprovalRequest,

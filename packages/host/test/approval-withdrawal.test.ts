@@ -3,7 +3,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals.ts';
 import { RedisApprovalBoard } from '../src/redis.ts';
-import { type Host, sendTask, startHost } from './support/http-host.ts';
+import { type Host, sendTask, startHost, textOf } from './support/http-host.ts';
 import { keysOf, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
@@ -74,5 +74,79 @@ describe.each(boards)('%s board: a canceled task withdraws its approval', (_name
       expect(decided.body.error.message).toContain(`task ${waiting.id} was canceled by user:C001`);
     }
     expect(host.shop.refunds).toBe(0);
+  });
+});
+
+describe.each(boards)('%s board: pending approvals are capped per user', (_name, create) => {
+  it('refuses the call that would exceed the cap with our words to the model, and the task says so', async () => {
+    host = await startHost({
+      turns: [
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10080' } }] },
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10081' } }] },
+        { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10082' } }] },
+        { text: 'I could not ask for that refund now.' },
+      ],
+      auth,
+      approvals: create(),
+      maxPendingApprovals: 2,
+    });
+    const customer = await host.client('JSONRPC', 'customer-token');
+    const first = await sendTask(customer, 'Refund order A10080');
+    const second = await sendTask(customer, 'Refund order A10081');
+    expect([first.status?.state, second.status?.state]).toEqual([
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    ]);
+    const third = await sendTask(customer, 'Refund order A10082');
+    expect(third.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const told = host.model.requests.at(-1)?.messages.at(-1);
+    expect(told).toMatchObject({ role: 'tool' });
+    expect(JSON.parse(String(told?.content))).toMatchObject({
+      ok: false,
+      error: { code: 'TOO_MANY_APPROVALS', message: expect.stringContaining('2 approvals already wait') },
+    });
+    const read = await customer.getTask({ tenant: '', id: third.id, historyLength: 50 });
+    expect(read.history.map((message) => textOf(message))).toContain(
+      'Step 1: refund_order failed (TOO_MANY_APPROVALS)',
+    );
+    const pending = (await admin(host.url, '/approvals')).body.approvals;
+    expect(pending.map((approval: { arguments: unknown }) => approval.arguments)).toEqual([
+      { orderId: 'A10080' },
+      { orderId: 'A10081' },
+    ]);
+    expect(host.shop.refunds).toBe(0);
+  });
+});
+
+describe.each(boards)('%s board: the admin API pages the approvals', (_name, create) => {
+  it('returns at most limit approvals, oldest first, with a cursor to the next page', async () => {
+    host = await startHost({
+      turns: [0, 1, 2, 3, 4].map((i) => ({
+        toolCalls: [{ name: 'refund_order', arguments: { orderId: `A1008${i}` } }],
+      })),
+      auth,
+      approvals: create(),
+    });
+    const customer = await host.client('JSONRPC', 'customer-token');
+    for (const i of [0, 1, 2, 3, 4]) await sendTask(customer, `Refund order A1008${i}`);
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await admin(host.url, `/approvals?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      expect(page.body.approvals.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.approvals.map((a: { arguments: { orderId: string } }) => a.arguments.orderId));
+      cursor = page.body.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(['A10080', 'A10081', 'A10082', 'A10083', 'A10084']);
+    const bad = await admin(host.url, '/approvals?limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/limit must be a whole number from 1 to 500/);
+    const badCursor = await admin(host.url, '/approvals?cursor=nonsense');
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.error.message).toMatch(/cursor/);
   });
 });

@@ -241,7 +241,10 @@ export async function startServing({
     ...(shadow ? { shadow: shadow.tap } : {}),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
     ...(approvalsBoard
-      ? { approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }) }
+      ? {
+          approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }),
+          maxPendingApprovals: config.maxPendingApprovals,
+        }
       : {}),
     tracer: telemetry.tracer,
     logger,

@@ -22,7 +22,7 @@ import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { HostError } from '../errors.ts';
 import { ACTING_FOR } from './acting-for.ts';
-import type { ApprovalBoard } from './approval-board.ts';
+import { type ApprovalBoard, DEFAULT_PAGE_SIZE, decodeCursor, MAX_PAGE_SIZE } from './approval-board.ts';
 
 /** The codes of the admin API's error bodies `{ error: { code, message } }`. */
 export const ADMIN_ERRORS = {
@@ -51,6 +51,11 @@ export interface AdminApprovalsOptions {
 
 const DecisionBody = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();
 const StatusFilter = z.enum(['pending', 'decided', 'all']);
+const PageLimit = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE));
 
 function fail(res: Response, code: AdminErrorCode, message: string): void {
   res.status(ADMIN_ERRORS[code]).json({ error: { code, message } } satisfies AdminErrorBody);
@@ -58,7 +63,8 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
 
 /**
  * The operators' API, mounted under `/admin` next to the A2A routes:
- * - `GET /approvals?status=pending|decided|all` lists the board (default pending);
+ * - `GET /approvals?status=pending|decided|all&limit=&cursor=` lists the board (default pending),
+ *   oldest first, a page at a time (`limit` default 100, at most 500; `nextCursor` names the next);
  * - `GET /approvals/:id` shows one approval (every entry carries its call's arguments, their
  *   hash, and whom it was requested by);
  * - `GET /approvals/:id/task` shows it with the task that waits for it (read in the task owner's
@@ -114,8 +120,23 @@ export function adminApprovalsRouter({
       fail(res, 'INVALID_REQUEST', 'status must be pending, decided or all.');
       return;
     }
+    const limit = PageLimit.safeParse(req.query.limit ?? String(DEFAULT_PAGE_SIZE));
+    if (!limit.success) {
+      fail(res, 'INVALID_REQUEST', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, e.g. limit=50.`);
+      return;
+    }
+    const cursor = req.query.cursor;
+    if (cursor !== undefined && (typeof cursor !== 'string' || !decodeCursor(cursor))) {
+      fail(
+        res,
+        'INVALID_REQUEST',
+        'cursor is not one this board gave: pass the nextCursor of the previous page, or leave it out to start from the oldest.',
+      );
+      return;
+    }
     try {
-      res.json({ approvals: await board.list({ status: status.data }) } satisfies ApprovalList);
+      const page = await board.page({ status: status.data, limit: limit.data, cursor });
+      res.json(page satisfies ApprovalList);
     } catch (error) {
       next(error);
     }

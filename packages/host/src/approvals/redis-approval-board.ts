@@ -4,9 +4,15 @@ import { HostError } from '../errors.ts';
 import { DEFAULT_RETENTION_SECONDS } from '../tasks/retention.ts';
 import {
   type ApprovalBoard,
+  type ApprovalPage,
   type BoardDecision,
+  DEFAULT_PAGE_SIZE,
   type DecideResult,
+  decodeCursor,
+  encodeCursor,
+  isAfter,
   matchesStatus,
+  type PageOptions,
   type TaskApprovals,
   type TaskWithdrawal,
 } from './approval-board.ts';
@@ -95,6 +101,17 @@ end
 return withdrawn
 `;
 
+// KEYS: the requester's set. ARGV: the prefix. Counts its pending entries, dropping the others.
+const COUNT_PENDING = `
+local count = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local raw = redis.call('GET', ARGV[1] .. ':approval:' .. id)
+  if raw and cjson.decode(raw).status == 'pending' then count = count + 1
+  else redis.call('SREM', KEYS[1], id) end
+end
+return count
+`;
+
 const REOPEN = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
@@ -162,6 +179,18 @@ export class RedisApprovalBoard implements ApprovalBoard {
       ...entries.map(storedForm),
       ...scores,
     );
+    if (task.requestedBy && entries.length > 0) {
+      const requester = this.#requesterKey(task.requestedBy);
+      await this.#redis
+        .multi()
+        .sadd(requester, ...entries.map(({ id }) => id))
+        .expire(requester, this.#ttl)
+        .exec();
+    }
+  }
+
+  async pendingCount(requestedBy: string): Promise<number> {
+    return Number(await this.#redis.eval(COUNT_PENDING, 1, this.#requesterKey(requestedBy), this.#prefix));
   }
 
   async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
@@ -175,6 +204,44 @@ export class RedisApprovalBoard implements ApprovalBoard {
       .flatMap((raw) => (raw === null ? [] : [this.#parse(raw)]))
       .filter((entry): entry is BoardApproval => entry !== undefined)
       .filter((entry) => matchesStatus(entry.status, status));
+  }
+
+  async page({ status = 'pending', limit = DEFAULT_PAGE_SIZE, cursor }: PageOptions = {}): Promise<ApprovalPage> {
+    const index = this.#indexKey();
+    const from = cursor ? decodeCursor(cursor) : undefined;
+    const batch = Math.max(limit + 1, 100);
+    const found: { entry: BoardApproval; at: number }[] = [];
+    // Read the index from the cursor's time on, a batch at a time, until one more than a page is
+    // found (so the page knows whether another follows) or the index ends.
+    for (let offset = 0; found.length <= limit; offset += batch) {
+      const flat = await this.#redis.zrangebyscore(
+        index,
+        from ? String(from.at) : '-inf',
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        offset,
+        batch,
+      );
+      const scored: { id: string; at: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) scored.push({ id: flat[i] ?? '', at: Number(flat[i + 1]) });
+      const after = from ? scored.filter((item) => isAfter(item, from)) : scored;
+      if (after.length > 0) {
+        const raws = await this.#redis.mget(after.map(({ id }) => this.#key(id)));
+        after.forEach(({ at }, i) => {
+          const raw = raws[i];
+          const entry = raw ? this.#parse(raw) : undefined;
+          if (entry && matchesStatus(entry.status, status)) found.push({ entry, at });
+        });
+      }
+      if (scored.length < batch) break;
+    }
+    const page = found.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      approvals: page.map(({ entry }) => entry),
+      ...(found.length > limit && last ? { nextCursor: encodeCursor({ at: last.at, id: last.entry.id }) } : {}),
+    };
   }
 
   async get(id: string) {
@@ -220,6 +287,10 @@ export class RedisApprovalBoard implements ApprovalBoard {
 
   async reopen(id: string): Promise<void> {
     await this.#redis.eval(REOPEN, 1, this.#key(id));
+  }
+
+  #requesterKey(requestedBy: string): string {
+    return `${this.#prefix}:approvals:by:${requestedBy}`;
   }
 
   #taskKey(taskId: string): string {
