@@ -28,6 +28,8 @@ export { MemoryShopStore } from './domain/memory-shop-store.ts';
 export { ORDER_ID_FORMAT, OrderId } from './domain/order-id.ts';
 export { matchProducts, productWords } from './domain/product-search.ts';
 export type { RedisShopStoreOptions } from './domain/redis-shop-store.ts';
+export type { ReservationLimits } from './domain/reservation-limits.ts';
+export { DEFAULT_RESERVATION_LIMITS } from './domain/reservation-limits.ts';
 export { RedisShopStore } from './domain/redis-shop-store.ts';
 export type { ShopAccess } from './domain/shop-access.ts';
 export {

@@ -168,6 +168,10 @@ export const Reservation = z.object({
   quantity: z.number().int().positive(),
   reservedAt: z.iso.datetime(),
   idempotencyKey: z.string().min(1),
+  /** Whom the units are set aside for (`user:C001`, `operator:ada`): whose limits they count against. */
+  holder: z.string().min(1).optional(),
+  /** When the units go back to the stock. */
+  expiresAt: z.iso.datetime().optional(),
 });
 export type Reservation = z.infer<typeof Reservation>;
 

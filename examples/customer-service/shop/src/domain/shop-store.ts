@@ -54,8 +54,18 @@ export interface ShopStore {
    * category share the most words with `product` (e.g. "blue kettle"). Empty when nothing matches.
    */
   checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]>;
-  /** Sets units aside, atomically; never takes stock below zero. Idempotent per key. */
-  reserveStock(input: { sku: string; quantity: number; idempotencyKey: string }): Promise<ReserveResult>;
+  /**
+   * Sets units aside for `holder`, atomically: never takes stock below zero, nor a holder beyond
+   * their `ReservationLimits` (`limit_reached`); the units go back to the stock when the
+   * reservation expires. Idempotent per key.
+   */
+  reserveStock(input: {
+    sku: string;
+    quantity: number;
+    idempotencyKey: string;
+    /** Whom the units are for (`user:C001`): whose limits they count against. */
+    holder: string;
+  }): Promise<ReserveResult>;
   /** Puts an email in the outbox; the same key is one email. */
   queueEmail(input: {
     to: string;
