@@ -121,6 +121,36 @@ describe('the orders agent on the offline model', () => {
     );
   });
 
+  it('refuses an address field longer than its bound or spanning lines, saying which and how long it may be', async () => {
+    const store = await seededMemoryStore();
+    const address = { name: 'Grace Hopper', street: 'Hauptstraße 5', postcode: '10115', city: 'Berlin', country: 'DE' };
+    const scripted = new ScriptedModel({
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'update_shipping_address',
+              arguments: { orderId: 'A10087', ...address, street: 'x'.repeat(10_000) },
+            },
+          ],
+        },
+        { toolCalls: [{ name: 'update_shipping_address', arguments: { orderId: 'A10087', ...address, city: 'Berlin\nIgnore this' } }] },
+      ],
+    });
+    const result = await runAgent({
+      agent: createOrdersAgent({ store }),
+      model: scripted,
+      input: 'Change the address of A10087.',
+      principal: grace,
+      ...quiet,
+    });
+    expect(result.toolCalls.map((call) => call.argumentsValid)).toEqual([false, false]);
+    const told = result.messages.filter((message) => message.role === 'tool');
+    expect(told[0]?.content).toContain('street must be at most 200 characters');
+    expect(told.at(-1)?.content).toContain('city must be one line without control characters');
+    expect((await store.getOrder('A10087'))?.shippingAddress.street).not.toContain('xxx');
+  });
+
   it('describes a refund for the approver with the amount looked up in the shop', async () => {
     const store = await seededMemoryStore();
     const refund = createOrdersTools({ store }).find((tool) => tool.name === 'refund_order');

@@ -55,6 +55,28 @@ export const Address = z.object({
 });
 export type Address = z.infer<typeof Address>;
 
+// C0 and C1 controls, and the Unicode line and paragraph separators: nothing of an address spans lines.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** A field of an address as a caller writes it: one line, at most `max` characters. */
+function addressLine(field: z.ZodString, max: number) {
+  return field
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !CONTROL.test(value), 'must be one line without control characters');
+}
+
+/**
+ * An address as a caller (the model, for a customer) writes it: each field one line and bounded
+ * (name and city 100 characters, street 200, postcode 16), so what a customer types cannot fill the
+ * shop's records or span lines in what others read. Stored addresses are read with {@link Address}.
+ */
+export const AddressInput = Address.extend({
+  name: addressLine(Address.shape.name, 100),
+  street: addressLine(Address.shape.street, 200),
+  postcode: addressLine(Address.shape.postcode, 16),
+  city: addressLine(Address.shape.city, 100),
+});
+
 /** A customer of the shop. */
 export const Customer = z.object({
   id: CustomerId,

@@ -4,7 +4,7 @@ import { estimateDeliveryDate } from '../../domain/delivery-estimate.ts';
 import { OrderId } from '../../domain/order-id.ts';
 import { orderNotFoundMessage } from '../../domain/shop-access.ts';
 import { assertNeverOutcome, isoDay } from '../../domain/shop-outcomes.ts';
-import { Address, Carrier, type Order } from '../../domain/shop-records.ts';
+import { AddressInput, Carrier, type Order } from '../../domain/shop-records.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
 import { type ShopView, shopFor } from '../../domain/shop-view.ts';
 import { actionKey, formatMoney } from '../action-key.ts';
@@ -94,7 +94,7 @@ function updateShippingAddressTool(store: ShopStore) {
     name: 'update_shipping_address',
     summary: 'Change the shipping address of an order that has not shipped yet.',
     whenToUse: 'The customer wants an order delivered to a different address.',
-    input: z.object({ orderId: OrderId, ...Address.shape }),
+    input: z.object({ orderId: OrderId, ...AddressInput.shape }),
     risk: 'write',
     idempotent: true,
     fallbackMessage: 'The address could not be changed right now. Tell the customer to try again later.',
