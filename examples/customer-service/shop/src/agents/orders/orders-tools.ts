@@ -1,4 +1,4 @@
-import { type AnyTool, defineTool } from '@switchboard/agent';
+import { type AnyTool, defineTool, userText } from '@switchboard/agent';
 import { z } from 'zod';
 import { estimateDeliveryDate } from '../../domain/delivery-estimate.ts';
 import { OrderId } from '../../domain/order-id.ts';
@@ -30,7 +30,8 @@ function orderView(order: Order) {
     ...(order.shippedOn ? { shippedOn: order.shippedOn } : {}),
     ...(order.deliveredOn ? { deliveredOn: order.deliveredOn } : {}),
     ...(order.refundedOn ? { refundedOn: isoDay(order.refundedOn) } : {}),
-    shipTo: `${city}, ${country}`,
+    // The customer wrote the address: whoever's agent reads it gets it marked as data.
+    shipTo: userText(`${city}, ${country}`),
   };
 }
 
@@ -107,7 +108,11 @@ function updateShippingAddressTool(store: ShopStore) {
       switch (result.outcome) {
         case 'updated': {
           const { name, street, postcode, city, country } = result.shippingAddress;
-          return { orderId, updated: true, shipTo: `${name}, ${street}, ${postcode} ${city}, ${country}` };
+          return {
+            orderId,
+            updated: true,
+            shipTo: userText(`${name}, ${street}, ${postcode} ${city}, ${country}`),
+          };
         }
         case 'order_not_found':
         case 'already_shipped':
