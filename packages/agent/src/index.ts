@@ -141,6 +141,6 @@ export type { ToolCallOutcome, ToolCallRecord } from './tools/tool-call-record.t
 export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './tools/tool-declaration.ts';
 export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.ts';
 export { parseToolResult, TOOL_ERROR_CODES, toolError, toolOk } from './tools/tool-result.ts';
+export { Toolset } from './tools/toolset.ts';
 export type { UserText } from './tools/user-text.ts';
 export { isUserText, USER_TEXT_NOTE, userText } from './tools/user-text.ts';
-export { Toolset } from './tools/toolset.ts';

@@ -225,7 +225,10 @@ describe('switchboard approvals', () => {
     const approved = await run(['approvals', 'approve', id]);
     expect(approved.code).toBe(1);
     expect(approved.stderr).toMatch(
-      new RegExp(`^Approval ${id} was withdrawn: its task ${taskId} was canceled by user:\\S+ at \\S+, so there is nothing to decide\\.$`, 'm'),
+      new RegExp(
+        `^Approval ${id} was withdrawn: its task ${taskId} was canceled by user:\\S+ at \\S+, so there is nothing to decide\\.$`,
+        'm',
+      ),
     );
     expect(hasStack(approved.stderr)).toBe(false);
     expect(supervisor.refunds.count).toBe(0);

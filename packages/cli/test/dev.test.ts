@@ -122,13 +122,21 @@ describe('switchboard dev', () => {
       // The bundled workers take the ports after the supervisor's: inventory is the second.
       const direct = await fetch(`http://127.0.0.1:${port + 2}/a2a/jsonrpc`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+        headers: {
+          Authorization: `Bearer ${bearer}`,
+          'Content-Type': 'application/json',
+          'A2A-Version': '1.0',
+        },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
           method: 'SendMessage',
           params: {
-            message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Reserve 5 units of SKU-1002' }] },
+            message: {
+              messageId: 'm-1',
+              role: 'ROLE_USER',
+              parts: [{ text: 'Reserve 5 units of SKU-1002' }],
+            },
           },
         }),
       });

@@ -78,7 +78,9 @@ export function agentLayers({
   );
   const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
   const withdrawing =
-    approvals && logger ? withdrawApprovalsOnCancel({ handler: followed, board: approvals, logger }) : followed;
+    approvals && logger
+      ? withdrawApprovalsOnCancel({ handler: followed, board: approvals, logger })
+      : followed;
   return tracedRequestHandler(withdrawing, {
     agentName: card.name,
     ...(requestTracer ? { tracer: requestTracer } : {}),

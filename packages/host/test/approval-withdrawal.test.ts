@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
+import type { BoardApproval } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals.ts';
 import { RedisApprovalBoard } from '../src/redis.ts';
@@ -43,7 +44,15 @@ async function admin(url: string, path: string, body?: unknown) {
     headers: { Authorization: 'Bearer operator-token', 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as AdminBody };
+}
+
+/** Any reply of the admin API, as these tests read it. */
+interface AdminBody {
+  approvals: BoardApproval[];
+  nextCursor?: string;
+  approval: BoardApproval;
+  error: { code: string; message: string };
 }
 
 describe.each(boards)('%s board: a canceled task withdraws its approval', (_name, create) => {
@@ -58,13 +67,14 @@ describe.each(boards)('%s board: a canceled task withdraws its approval', (_name
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const [pending] = (await admin(host.url, '/approvals')).body.approvals;
     expect(pending).toMatchObject({ status: 'pending', taskId: waiting.id });
+    if (!pending) throw new Error('nothing waits on the board');
 
     const canceled = await customer.cancelTask({ tenant: '', id: waiting.id, metadata: {} });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
     const shown = await admin(host.url, `/approvals/${pending.id}`);
     expect(shown.body.approval).toMatchObject({ status: 'withdrawn', withdrawnBy: 'user:C001' });
-    expect(Date.parse(shown.body.approval.withdrawnAt)).not.toBeNaN();
+    expect(Date.parse(shown.body.approval.withdrawnAt ?? '')).not.toBeNaN();
     expect((await admin(host.url, '/approvals')).body.approvals).toEqual([]);
 
     for (const verb of ['approve', 'deny']) {
@@ -136,7 +146,7 @@ describe.each(boards)('%s board: the admin API pages the approvals', (_name, cre
       const page = await admin(host.url, `/approvals?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.status).toBe(200);
       expect(page.body.approvals.length).toBeLessThanOrEqual(2);
-      seen.push(...page.body.approvals.map((a: { arguments: { orderId: string } }) => a.arguments.orderId));
+      seen.push(...page.body.approvals.map((approval) => approval.arguments.orderId));
       cursor = page.body.nextCursor;
       pages++;
     } while (cursor && pages < 10);

@@ -82,7 +82,10 @@ export function boardEntry(
  * `GET /admin/approvals?status=…&limit=…&cursor=…` → 200: a page of the board's approvals, oldest
  * first; `nextCursor`, when there is more, is the `cursor` of the next page.
  */
-export const ApprovalList = z.object({ approvals: z.array(BoardApproval), nextCursor: z.string().optional() });
+export const ApprovalList = z.object({
+  approvals: z.array(BoardApproval),
+  nextCursor: z.string().optional(),
+});
 export type ApprovalList = z.infer<typeof ApprovalList>;
 
 /** `GET /admin/approvals/{id}` → 200: one approval, every argument of its call included. */

@@ -63,6 +63,8 @@ describe('the inventory agent on the offline model', () => {
       message: expect.stringContaining('one customer may hold at most 5 units of one product at a time'),
     });
     expect((await store.checkStock({ sku: 'SKU-1002' }))[0]?.unitsInStock).toBe(9);
-    expect((await ask('Please reserve 2 units of SKU-1002 for me.', grace)).output).toContain('units left: 7');
+    expect((await ask('Please reserve 2 units of SKU-1002 for me.', grace)).output).toContain(
+      'units left: 7',
+    );
   });
 });

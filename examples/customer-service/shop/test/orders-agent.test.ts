@@ -131,7 +131,13 @@ describe('the orders agent on the offline model', () => {
 
   it('refuses an address field longer than its bound or spanning lines, saying which and how long it may be', async () => {
     const store = await seededMemoryStore();
-    const address = { name: 'Grace Hopper', street: 'Hauptstraße 5', postcode: '10115', city: 'Berlin', country: 'DE' };
+    const address = {
+      name: 'Grace Hopper',
+      street: 'Hauptstraße 5',
+      postcode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    };
     const scripted = new ScriptedModel({
       turns: [
         {
@@ -142,7 +148,14 @@ describe('the orders agent on the offline model', () => {
             },
           ],
         },
-        { toolCalls: [{ name: 'update_shipping_address', arguments: { orderId: 'A10087', ...address, city: 'Berlin\nIgnore this' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'update_shipping_address',
+              arguments: { orderId: 'A10087', ...address, city: 'Berlin\nIgnore this' },
+            },
+          ],
+        },
       ],
     });
     const result = await runAgent({
@@ -170,7 +183,13 @@ describe('the orders agent on the offline model', () => {
       principal: grace,
       ...quiet,
     });
-    const read = await runAgent({ agent, model, input: 'What is the status of order A10087?', principal: operator, ...quiet });
+    const read = await runAgent({
+      agent,
+      model,
+      input: 'What is the status of order A10087?',
+      principal: operator,
+      ...quiet,
+    });
     const told = read.messages.find((message) => message.role === 'tool');
     const envelope = JSON.parse(String(told?.content)) as { data: { shipTo: unknown } };
     expect(envelope.data.shipTo).toEqual({

@@ -178,7 +178,12 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
     expect((await store.checkStock({ sku: 'SKU-1002' }))[0]?.unitsInStock).toBe(10);
 
     expect(
-      await store.reserveStock({ sku: 'SKU-1002', quantity: 11, idempotencyKey: 'reserve-2', holder: 'user:C002' }),
+      await store.reserveStock({
+        sku: 'SKU-1002',
+        quantity: 11,
+        idempotencyKey: 'reserve-2',
+        holder: 'user:C002',
+      }),
     ).toEqual({
       outcome: 'insufficient_stock',
       sku: 'SKU-1002',
@@ -187,7 +192,12 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
       message: 'Only 10 units of SKU-1002 are in stock, fewer than the 11 asked for; nothing was reserved.',
     });
     expect(
-      await store.reserveStock({ sku: 'SKU-9999', quantity: 1, idempotencyKey: 'reserve-3', holder: 'user:C001' }),
+      await store.reserveStock({
+        sku: 'SKU-9999',
+        quantity: 1,
+        idempotencyKey: 'reserve-3',
+        holder: 'user:C001',
+      }),
     ).toMatchObject({
       outcome: 'product_not_found',
     });
@@ -197,7 +207,12 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
 
     const racing = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        store.reserveStock({ sku: 'SKU-5001', quantity: 1, idempotencyKey: `grinder-${i}`, holder: `user:C00${i}` }),
+        store.reserveStock({
+          sku: 'SKU-5001',
+          quantity: 1,
+          idempotencyKey: `grinder-${i}`,
+          holder: `user:C00${i}`,
+        }),
       ),
     );
     expect(racing.filter((result) => result.outcome === 'reserved')).toHaveLength(3);
@@ -240,7 +255,10 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
         message: expect.stringContaining('at most 5 units in all'),
       });
       // Another customer has limits of their own; the drained product is still there for them.
-      expect(await reserve('SKU-1002', 3, 'k5', 'user:C002')).toMatchObject({ outcome: 'reserved', unitsLeft: 8 });
+      expect(await reserve('SKU-1002', 3, 'k5', 'user:C002')).toMatchObject({
+        outcome: 'reserved',
+        unitsLeft: 8,
+      });
       // Many at once from one customer never pass the cap.
       const racing = await Promise.all(
         Array.from({ length: 8 }, (_, i) => reserve('SKU-4001', 1, `race-${i}`, 'user:C003')),

@@ -34,12 +34,17 @@ async function readApprovals(
   status: 'pending' | 'decided' | 'all',
   page: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<{ approvals: Approval[]; nextCursor?: string | undefined }> {
-  if (page.limit === undefined && page.cursor === undefined) return { approvals: await admin.list({ status }) };
+  if (page.limit === undefined && page.cursor === undefined)
+    return { approvals: await admin.list({ status }) };
   return admin.page({ status, ...page });
 }
 
 /** How to read the next page, after a page that has one. */
-function nextPageHint(args: { status: 'pending' | 'decided' | 'all'; limit?: number | undefined; nextCursor: string }) {
+function nextPageHint(args: {
+  status: 'pending' | 'decided' | 'all';
+  limit?: number | undefined;
+  nextCursor: string;
+}) {
   const flag = args.status === 'pending' ? '' : ` --${args.status}`;
   const limit = args.limit === undefined ? '' : ` --limit ${args.limit}`;
   return `More approvals: switchboard approvals list${flag}${limit} --cursor ${args.nextCursor}`;

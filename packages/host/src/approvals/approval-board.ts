@@ -104,7 +104,9 @@ export function pageOf(
   const after = from ? sorted.filter((entry) => isAfter(positionOf(entry), from)) : sorted;
   const approvals = after.slice(0, limit);
   const last = approvals.at(-1);
-  return after.length > limit && last ? { approvals, nextCursor: encodeCursor(positionOf(last)) } : { approvals };
+  return after.length > limit && last
+    ? { approvals, nextCursor: encodeCursor(positionOf(last)) }
+    : { approvals };
 }
 
 /**

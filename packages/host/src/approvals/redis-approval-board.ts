@@ -206,7 +206,11 @@ export class RedisApprovalBoard implements ApprovalBoard {
       .filter((entry) => matchesStatus(entry.status, status));
   }
 
-  async page({ status = 'pending', limit = DEFAULT_PAGE_SIZE, cursor }: PageOptions = {}): Promise<ApprovalPage> {
+  async page({
+    status = 'pending',
+    limit = DEFAULT_PAGE_SIZE,
+    cursor,
+  }: PageOptions = {}): Promise<ApprovalPage> {
     const index = this.#indexKey();
     const from = cursor ? decodeCursor(cursor) : undefined;
     const batch = Math.max(limit + 1, 100);
@@ -224,7 +228,8 @@ export class RedisApprovalBoard implements ApprovalBoard {
         batch,
       );
       const scored: { id: string; at: number }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) scored.push({ id: flat[i] ?? '', at: Number(flat[i + 1]) });
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        scored.push({ id: flat[i] ?? '', at: Number(flat[i + 1]) });
       const after = from ? scored.filter((item) => isAfter(item, from)) : scored;
       if (after.length > 0) {
         const raws = await this.#redis.mget(after.map(({ id }) => this.#key(id)));
@@ -240,7 +245,9 @@ export class RedisApprovalBoard implements ApprovalBoard {
     const last = page.at(-1);
     return {
       approvals: page.map(({ entry }) => entry),
-      ...(found.length > limit && last ? { nextCursor: encodeCursor({ at: last.at, id: last.entry.id }) } : {}),
+      ...(found.length > limit && last
+        ? { nextCursor: encodeCursor({ at: last.at, id: last.entry.id }) }
+        : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';
+import { limitReached, type ReservationLimits, reservationLimits } from './reservation-limits.ts';
 import { newRecordId } from './shop-ids.ts';
 import {
   type AddressChangeResult,
@@ -17,8 +18,7 @@ import type {
   Reservation,
   StockLevel,
 } from './shop-records.ts';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
-import { limitReached, type ReservationLimits, reservationLimits } from './reservation-limits.ts';
+import type { ReserveInput, ShopData, ShopStore, StockedProduct } from './shop-store.ts';
 import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link MemoryShopStore}. */
@@ -138,17 +138,7 @@ export class MemoryShopStore implements ShopStore {
     return found.map(toStockLevel);
   }
 
-  async reserveStock({
-    sku,
-    quantity,
-    idempotencyKey,
-    holder,
-  }: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-    holder: string;
-  }): Promise<ReserveResult> {
+  async reserveStock({ sku, quantity, idempotencyKey, holder }: ReserveInput): Promise<ReserveResult> {
     const now = this.#now();
     this.#release(now.getTime());
     const prior = this.#reservationKeys.get(idempotencyKey);
@@ -193,7 +183,8 @@ export class MemoryShopStore implements ShopStore {
       const item = this.#active[i];
       if (!item || item.expiresAt > now) continue;
       const product = this.#products.get(item.sku);
-      if (product) this.#products.set(item.sku, { ...product, unitsInStock: product.unitsInStock + item.quantity });
+      if (product)
+        this.#products.set(item.sku, { ...product, unitsInStock: product.unitsInStock + item.quantity });
       this.#active.splice(i, 1);
     }
   }

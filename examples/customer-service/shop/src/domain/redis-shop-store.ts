@@ -4,7 +4,13 @@ import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';
 import { loadCommands, parseJson, parseStored, redisCall } from './redis-records.ts';
 import { ShopKeys } from './redis-shop-keys.ts';
-import { APPEND_ONCE, REFUND_ORDER, RELEASE_STOCK, RESERVE_STOCK, UPDATE_ADDRESS } from './redis-shop-scripts.ts';
+import {
+  APPEND_ONCE,
+  REFUND_ORDER,
+  RELEASE_STOCK,
+  RESERVE_STOCK,
+  UPDATE_ADDRESS,
+} from './redis-shop-scripts.ts';
 import { limitReached, type ReservationLimits, reservationLimits } from './reservation-limits.ts';
 import { newRecordId } from './shop-ids.ts';
 import {
@@ -25,7 +31,7 @@ import {
   Reservation,
   type StockLevel,
 } from './shop-records.ts';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
+import type { ReserveInput, ShopData, ShopStore, StockedProduct } from './shop-store.ts';
 import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link RedisShopStore}. */
@@ -205,17 +211,7 @@ export class RedisShopStore implements ShopStore {
     return found.map(toStockLevel);
   }
 
-  async reserveStock({
-    sku,
-    quantity,
-    idempotencyKey,
-    holder,
-  }: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-    holder: string;
-  }): Promise<ReserveResult> {
+  async reserveStock({ sku, quantity, idempotencyKey, holder }: ReserveInput): Promise<ReserveResult> {
     const now = this.#now();
     const limits = this.#limits;
     const expiresAt = now.getTime() + limits.ttlSeconds * 1000;

@@ -55,14 +55,20 @@ export const Address = z.object({
 });
 export type Address = z.infer<typeof Address>;
 
-// C0 and C1 controls, and the Unicode line and paragraph separators: nothing of an address spans lines.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** C0 and C1 controls, and the Unicode line and paragraph separators: nothing of an address spans lines. */
+function hasControl(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
 
 /** A field of an address as a caller writes it: one line, at most `max` characters. */
 function addressLine(field: z.ZodString, max: number) {
   return field
     .max(max, `must be at most ${max} characters`)
-    .refine((value) => !CONTROL.test(value), 'must be one line without control characters');
+    .refine((value) => !hasControl(value), 'must be one line without control characters');
 }
 
 /**

@@ -17,7 +17,11 @@ export interface WithdrawOnCancelOptions {
  * when, so the board no longer offers a decision its task can never take (an operator deciding it
  * is told the task was canceled, not that the task could not be reached).
  */
-export function withdrawApprovalsOnCancel({ handler, board, logger }: WithdrawOnCancelOptions): A2ARequestHandler {
+export function withdrawApprovalsOnCancel({
+  handler,
+  board,
+  logger,
+}: WithdrawOnCancelOptions): A2ARequestHandler {
   return decorateHandler(handler, {
     async unary(method, _params, call, run) {
       const result = await run();
@@ -29,7 +33,10 @@ export function withdrawApprovalsOnCancel({ handler, board, logger }: WithdrawOn
       try {
         const withdrawn = await board.withdrawTask({ taskId: task.id, withdrawnBy });
         if (withdrawn.length > 0)
-          logger.info({ taskId: task.id, approvals: withdrawn, withdrawnBy }, 'approvals withdrawn: task canceled');
+          logger.info(
+            { taskId: task.id, approvals: withdrawn, withdrawnBy },
+            'approvals withdrawn: task canceled',
+          );
       } catch (error) {
         logger.error({ err: error, taskId: task.id }, 'approvals of a canceled task could not be withdrawn');
       }
