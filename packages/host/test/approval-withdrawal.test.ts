@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
 import type { BoardApproval } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals.ts';
+import { type ApprovalBoard, actingForOwner, MemoryApprovalBoard } from '../src/approvals.ts';
 import { RedisApprovalBoard } from '../src/redis.ts';
 import { type Host, sendTask, startHost, textOf } from './support/http-host.ts';
 import { keysOf, testRedis } from './support/redis.ts';
@@ -83,6 +83,30 @@ describe.each(boards)('%s board: a canceled task withdraws its approval', (_name
       expect(decided.body.error.code).toBe('APPROVAL_WITHDRAWN');
       expect(decided.body.error.message).toContain(`task ${waiting.id} was canceled by user:C001`);
     }
+    expect(host.shop.refunds).toBe(0);
+  });
+  it('answers 409, not 502, for a pending entry whose task has ended without withdrawing it (an entry kept from before)', async () => {
+    const board = create();
+    host = await startHost({
+      turns: [{ toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A10086' } }] }],
+      auth,
+      approvals: board,
+      // As a service serves it: the admin API acts in the task owner's scope.
+      ownerResolver: actingForOwner(),
+    });
+    const customer = await host.client('JSONRPC', 'customer-token');
+    const waiting = await sendTask(customer, 'Please refund order A10086');
+    const [pending] = (await admin(host.url, '/approvals')).body.approvals;
+    if (!pending) throw new Error('nothing waits on the board');
+    await customer.cancelTask({ tenant: '', id: waiting.id, metadata: {} });
+    // As a board written before cancels withdrew approvals holds it: pending, its task canceled.
+    await board.reopen(pending.id);
+    const first = await admin(host.url, `/approvals/${pending.id}/approve`, {});
+    expect(first.status).toBe(409);
+    expect(first.body.error).toMatchObject({ code: 'APPROVAL_WITHDRAWN' });
+    expect(first.body.error.message).toContain(`its task ${waiting.id} has ended (canceled)`);
+    expect((await admin(host.url, `/approvals/${pending.id}`)).body.approval.status).toBe('withdrawn');
+    expect((await admin(host.url, `/approvals/${pending.id}/deny`, {})).status).toBe(409);
     expect(host.shop.refunds).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { Task } from '@a2a-js/sdk';
+import { Task, TaskState } from '@a2a-js/sdk';
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type Logger, type Principal, principalKey, stderrLogger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
@@ -239,6 +239,20 @@ export function adminApprovalsRouter({
         try {
           await deliver(requestHandler, result.approval, operator);
         } catch (error) {
+          // A task that has ended takes no decision, now or later: its approval is withdrawn, not
+          // offered again (a board entry kept from before cancels withdrew them).
+          const ended = await endedState(requestHandler, result.approval, operator);
+          if (ended) {
+            // Back to pending, then withdrawn with the rest of the task's: never left decided.
+            await board.reopen(result.approval.id);
+            await board.withdrawTask({ taskId: result.approval.taskId });
+            logger.warn(
+              { approvalId: result.approval.id, taskId: result.approval.taskId, state: ended },
+              'approval withdrawn: its task has ended',
+            );
+            fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval, ended));
+            return;
+          }
           await board.reopen(result.approval.id);
           logger.error(
             { err: error, approvalId: result.approval.id },
@@ -278,11 +292,37 @@ export function adminApprovalsRouter({
 }
 
 /** Why a withdrawn approval takes no decision: its task was canceled (by whom, when), or moved on. */
-export function withdrawnMessage(approval: BoardApproval): string {
+export function withdrawnMessage(approval: BoardApproval, ended?: string): string {
   const why = approval.withdrawnBy
     ? `its task ${approval.taskId} was canceled by ${approval.withdrawnBy} at ${approval.withdrawnAt}`
-    : `its task ${approval.taskId} no longer asks for it`;
+    : ended || approval.withdrawnAt
+      ? `its task ${approval.taskId} has ended${ended ? ` (${ended})` : ''}`
+      : `its task ${approval.taskId} no longer asks for it`;
   return `Approval ${approval.id} was withdrawn: ${why}, so there is nothing to decide.`;
+}
+
+const ENDED: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_CANCELED]: 'canceled',
+  [TaskState.TASK_STATE_COMPLETED]: 'completed',
+  [TaskState.TASK_STATE_FAILED]: 'failed',
+  [TaskState.TASK_STATE_REJECTED]: 'rejected',
+};
+
+/** How the approval's task ended (`canceled`, …), or undefined while it runs or cannot be read. */
+async function endedState(
+  handler: A2ARequestHandler,
+  approval: BoardApproval,
+  operator: Principal,
+): Promise<string | undefined> {
+  try {
+    const task = await handler.getTask(
+      { tenant: approval.tenant, id: approval.taskId, historyLength: 0 },
+      ownersContext(approval, operator),
+    );
+    return task.status ? ENDED[task.status.state] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A call context of the operator, acting in the scope of the task's owner (see `ACTING_FOR`). */

@@ -37,8 +37,8 @@ export type DecideResult =
 /** A task that was canceled: its approvals still pending are withdrawn, recording who and when. */
 export interface TaskWithdrawal {
   taskId: string;
-  /** The principal key of who canceled the task (`user:u-1024`). */
-  withdrawnBy: string;
+  /** The principal key of who canceled the task (`user:u-1024`); absent when the task ended otherwise. */
+  withdrawnBy?: string | undefined;
   now?: Date;
 }
 
@@ -211,7 +211,11 @@ export class MemoryApprovalBoard implements ApprovalBoard {
     const withdrawn: string[] = [];
     for (const entry of this.#entries.values()) {
       if (entry.taskId !== taskId || entry.status !== 'pending') continue;
-      Object.assign(entry, { status: 'withdrawn', withdrawnBy, withdrawnAt: now.toISOString() });
+      Object.assign(
+        entry,
+        { status: 'withdrawn', withdrawnAt: now.toISOString() },
+        withdrawnBy ? { withdrawnBy } : {},
+      );
       withdrawn.push(entry.id);
     }
     return withdrawn;
@@ -231,5 +235,7 @@ export class MemoryApprovalBoard implements ApprovalBoard {
     delete entry.decidedBy;
     delete entry.decidedAt;
     delete entry.reason;
+    delete entry.withdrawnBy;
+    delete entry.withdrawnAt;
   }
 }

@@ -91,7 +91,7 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     local entry = cjson.decode(raw)
     if entry.status == 'pending' then
       entry.status = 'withdrawn'
-      entry.withdrawnBy = ARGV[2]
+      if ARGV[2] ~= '' then entry.withdrawnBy = ARGV[2] end
       entry.withdrawnAt = ARGV[3]
       redis.call('SET', key, cjson.encode(entry), 'KEEPTTL')
       table.insert(withdrawn, id)
@@ -120,6 +120,8 @@ entry.status = 'pending'
 entry.decidedBy = nil
 entry.decidedAt = nil
 entry.reason = nil
+entry.withdrawnBy = nil
+entry.withdrawnAt = nil
 redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
 return 1
 `;
@@ -287,7 +289,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
       1,
       this.#taskKey(taskId),
       this.#prefix,
-      withdrawnBy,
+      withdrawnBy ?? '',
       now.toISOString(),
     )) as string[];
   }
