@@ -198,7 +198,12 @@ const EXERCISES: Record<string, Exercise> = {
       address: { line1: '1 Walk Street', city: 'Berlin', postalCode: '10115', country: 'DE' } as never,
       idempotencyKey: 'walk-address',
     });
-    await store.reserveStock({ sku: 'SKU-1001', quantity: 1, idempotencyKey: 'walk-reserve' });
+    await store.reserveStock({
+      sku: 'SKU-1001',
+      quantity: 1,
+      idempotencyKey: 'walk-reserve',
+      holder: 'user:C001',
+    });
     await store.queueEmail({
       to: 'alice@example.com',
       subject: 'Hi',

@@ -81,7 +81,7 @@ export type {
   SpanAttributeValue,
 } from './observe/tracer.ts';
 export { noopTracer } from './observe/tracer.ts';
-export type { ApprovalText, Approver } from './policy/approvals.ts';
+export type { ApprovalQuota, ApprovalText, Approver } from './policy/approvals.ts';
 export {
   ApprovalDecision,
   ApprovalRequest,
@@ -142,3 +142,5 @@ export { DESCRIPTION_LABELS, declareTool, describeTool, toModelSchema } from './
 export type { ToolErrorCode, ToolFailure, ToolResultEnvelope } from './tools/tool-result.ts';
 export { parseToolResult, TOOL_ERROR_CODES, toolError, toolOk } from './tools/tool-result.ts';
 export { Toolset } from './tools/toolset.ts';
+export type { UserText } from './tools/user-text.ts';
+export { isUserText, USER_TEXT_NOTE, userText } from './tools/user-text.ts';

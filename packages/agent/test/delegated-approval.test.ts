@@ -68,6 +68,27 @@ const decision = (verdict: 'approved' | 'denied', hash = WORKER_HASH): ApprovalD
 });
 
 describe('an approval asked for by a delegate', () => {
+  it('is not asked when the quota refuses it: the call fails with the quota’s words, and nothing waits', async () => {
+    const { agent, model } = supervisor();
+    const asked: string[] = [];
+    const result = await runAgent({
+      agent,
+      model: model(),
+      input: 'Refund A10086 please',
+      approvalQuota: {
+        admit: (request) => {
+          asked.push(request.id);
+          return { message: '20 approvals already wait for this user.', hint: 'Say it was not done.' };
+        },
+      },
+    });
+    expect(asked).toEqual(['apr_worker0000001']);
+    expect(result.stopReason).toBe('model');
+    expect(result.pendingApprovals).toEqual([]);
+    expect(result.output).toContain('TOO_MANY_APPROVALS');
+    expect(result.output).toContain('20 approvals already wait for this user.');
+  });
+
   it('stops the run with the delegate’s request, then hands the decision on when resumed', async () => {
     const { agent, model, handed } = supervisor();
     const audit = new MemoryAuditSink();

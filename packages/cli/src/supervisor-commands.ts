@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { approvalsDecide } from './commands/approvals-decide.ts';
-import { approvalsList } from './commands/approvals-list.ts';
+import { approvalsList, parseListLimit } from './commands/approvals-list.ts';
 import { approvalsShow } from './commands/approvals-show.ts';
 import { askCommand } from './commands/ask.ts';
 import { tasksCancel } from './commands/tasks-cancel.ts';
@@ -108,7 +108,9 @@ export function addSupervisorCommands({
     .option('--all', 'pending and decided approvals', false)
     .option('--decided', 'only approved or denied approvals', false)
     .option('--full', 'each approval whole, with every argument its call will run with', false)
-    .option('--json', 'print { approvals: [...] } as JSON', false)
+    .option('--json', 'print { approvals: [...], nextCursor? } as JSON', false)
+    .option('--limit <n>', 'one page of at most n approvals (1 to 500; default: every page)')
+    .option('--cursor <cursor>', 'the page that starts where the previous one ended (its nextCursor)')
     .option('--url <url>', URL_HELP)
     .option('--token <token>', ADMIN_TOKEN_HELP)
     .action(
@@ -117,6 +119,8 @@ export function addSupervisorCommands({
         decided: boolean;
         full: boolean;
         json: boolean;
+        limit?: string;
+        cursor?: string;
         url?: string;
         token?: string;
       }) => {
@@ -125,10 +129,18 @@ export function addSupervisorCommands({
           exit.code = EXIT.usage;
           return;
         }
+        const limit = options.limit === undefined ? undefined : parseListLimit(options.limit);
+        if (typeof limit === 'object') {
+          output.err(limit.problem);
+          exit.code = EXIT.usage;
+          return;
+        }
         exit.code = await approvalsList({
           status: options.all ? 'all' : options.decided ? 'decided' : 'pending',
           json: options.json,
           full: options.full,
+          limit,
+          cursor: options.cursor,
           url: options.url,
           token: options.token,
           env: config.env,

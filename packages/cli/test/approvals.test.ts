@@ -228,4 +228,46 @@ describe('switchboard approvals', () => {
     expect(missing.stderr).toContain('Set SWITCHBOARD_ADMIN_TOKEN (or pass --token)');
     expect(hasStack(unknown.stderr + refused.stderr + missing.stderr)).toBe(false);
   });
+
+  it('pages the list with --limit and --cursor, oldest first, and reads every page without them', async () => {
+    const ids = [];
+    for (const orderId of ['A10081', 'A10082', 'A10083']) ids.push(await askForRefund(orderId));
+    const first = await run(['approvals', 'list', '--limit', '2']);
+    expect(first.code).toBe(0);
+    for (const id of ids.slice(0, 2)) expect(first.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    expect(first.stdout).not.toContain(ids[2]);
+    const cursor = /switchboard approvals list --limit 2 --cursor (\S+)/.exec(first.stdout)?.[1];
+    expect(cursor).toBeDefined();
+    const second = await run(['approvals', 'list', '--limit', '2', '--cursor', cursor ?? '', '--json']);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ approvals: [{ id: ids[2] }] });
+    expect(JSON.parse(second.stdout).nextCursor).toBeUndefined();
+    const all = await run(['approvals', 'list']);
+    for (const id of ids) expect(all.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    const bad = await run(['approvals', 'list', '--limit', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit many is not a whole number from 1 to 500');
+  });
+
+  it('a canceled task withdraws its approval: the list says who canceled it, and deciding it says why not (exit 1)', async () => {
+    const asked = await run(['ask', 'Please refund order A10086', '--json']);
+    const { taskId, pendingApprovals } = JSON.parse(asked.stdout) as {
+      taskId: string;
+      pendingApprovals: { id: string }[];
+    };
+    const id = pendingApprovals[0]?.id ?? '';
+    expect((await run(['tasks', 'cancel', taskId])).code).toBe(0);
+    const listed = await run(['approvals', 'list', '--all']);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s.*withdrawn \\(task canceled by user:\\S+\\)$`, 'm'));
+    const approved = await run(['approvals', 'approve', id]);
+    expect(approved.code).toBe(1);
+    expect(approved.stderr).toMatch(
+      new RegExp(
+        `^Approval ${id} was withdrawn: its task ${taskId} was canceled by user:\\S+ at \\S+, so there is nothing to decide\\.$`,
+        'm',
+      ),
+    );
+    expect(hasStack(approved.stderr)).toBe(false);
+    expect(supervisor.refunds.count).toBe(0);
+  });
 });

@@ -112,6 +112,39 @@ describe('switchboard dev', () => {
     const asked = await switchboard(['ask', 'Is the blue kettle in stock?'], {}, { cwd });
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain('Blue Enamel Kettle');
+    // As in deployment, a worker takes service callers only: a user's token sent to it directly is
+    // refused, while the supervisor (above) still answers that user.
+    const { token, adminToken } = JSON.parse(readFileSync(join(cwd, '.switchboard/dev.json'), 'utf8')) as {
+      token: string;
+      adminToken: string;
+    };
+    for (const bearer of [token, adminToken]) {
+      // The bundled workers take the ports after the supervisor's: inventory is the second.
+      const direct = await fetch(`http://127.0.0.1:${port + 2}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${bearer}`,
+          'Content-Type': 'application/json',
+          'A2A-Version': '1.0',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: {
+              messageId: 'm-1',
+              role: 'ROLE_USER',
+              parts: [{ text: 'Reserve 5 units of SKU-1002' }],
+            },
+          },
+        }),
+      });
+      expect(direct.status).toBe(401);
+      expect(JSON.stringify(await direct.json())).toContain(
+        'This agent takes requests from services only (its team’s supervisor); send your request to the supervisor.',
+      );
+    }
     expect(await dev.stop(CTRL_C)).toBe(0);
     for (const service of ['orders', 'inventory', 'comms', 'supervisor']) {
       expect(dev.output()).toMatch(new RegExp(`\\[${service} *\\] info +${service} stopped`));

@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler, OwnerResolver, TaskStore } from '@a2a-js/sdk/server';
 import type { Tracer } from '@opentelemetry/api';
+import { stderrLogger } from '@switchboard/agent';
 import { HostError } from './errors.ts';
 import { type AgentExecutorOptions, SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import type { ExecutorTap } from './executor/executor-tap.ts';
@@ -99,6 +100,8 @@ export function createAgentHandler({
     eventLog,
     requestTracer,
     tap: shadow,
+    approvals: executorOptions.approvals,
+    logger: executorOptions.logger ?? stderrLogger(),
   });
   return { requestHandler, executor, card };
 }

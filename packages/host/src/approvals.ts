@@ -6,5 +6,6 @@ export type {
   BoardDecision,
   DecideResult,
   TaskApprovals,
+  TaskWithdrawal,
 } from './approvals/approval-board.ts';
 export { MemoryApprovalBoard } from './approvals/approval-board.ts';

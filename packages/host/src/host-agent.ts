@@ -52,6 +52,11 @@ export interface HostAuth {
    * tried last; the card then declares its OpenID Connect scheme next to the bearer one.
    */
   identityProvider?: JwtAuthenticatorOptions;
+  /**
+   * Only services call this agent (a team's worker, given no user or operator token): a refused
+   * HTTP caller is told to send the request to the team's supervisor (default false).
+   */
+  servicesOnly?: boolean;
 }
 
 /** Where tasks and conversations live (each default: in memory, this process only). */
@@ -186,6 +191,7 @@ export async function hostAgent({
     ...(auth.identityProvider ? [jwtAuthenticator({ ...auth.identityProvider, logger })] : []),
   ];
   const bearerAuth = authenticators.length > 0;
+  const servicesOnly = bearerAuth && auth.servicesOnly === true;
   const authenticate = firstOf(authenticators);
   const server = http ? await listenFirst({ port: http.port, host: http.host }) : undefined;
   const interfaces: CardInterface[] = [
@@ -247,7 +253,7 @@ export async function hostAgent({
     const app = createA2aHttpApp({
       requestHandler: served.http,
       card,
-      ...(bearerAuth ? { auth: { authenticate } } : {}),
+      ...(bearerAuth ? { auth: { authenticate, servicesOnly } } : {}),
       ...(http.readiness ? { readiness: http.readiness } : {}),
       ...(http.unversionedCard ? { unversionedCard: http.unversionedCard } : {}),
       logger,

@@ -10,6 +10,7 @@ import {
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from '@switchboard/agent';
 import type { RedisConnection } from '@switchboard/redis';
+import type { ApprovalBoard } from './approvals/approval-board.ts';
 import type { SwitchboardAgentExecutor } from './executor/agent-executor.ts';
 import type { ExecutorTap } from './executor/executor-tap.ts';
 import { concealInternalErrors } from './middleware/conceal-errors/conceal-errors.ts';
@@ -22,6 +23,7 @@ import type { HostLimits } from './middleware/limits/request-limits.ts';
 import { logRefusals } from './middleware/log-refusals/log-refusals.ts';
 import { refusePushSettings } from './middleware/push-settings/refuse-push-settings.ts';
 import { tracedRequestHandler } from './middleware/trace/traced-request-handler.ts';
+import { withdrawApprovalsOnCancel } from './middleware/withdraw-approvals/withdraw-on-cancel.ts';
 import { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
@@ -29,9 +31,10 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
  * The handler layers of a hosted agent, outermost first: the one place their order is written.
  *
  *   HTTP:   logRefusals → concealInternalErrors → boundRequestIds → refusePushSettings → limitRequests
- *           → tracedRequestHandler → followTaskEvents → SDK handler
+ *           → tracedRequestHandler → withdrawApprovalsOnCancel → followTaskEvents → SDK handler
  *   queue:  logRefusals → concealInternalErrors → boundRequestIds → refusePushSettings
- *           → deduplicateMessages → limitRequests → tracedRequestHandler → followTaskEvents → SDK handler
+ *           → deduplicateMessages → limitRequests → tracedRequestHandler → withdrawApprovalsOnCancel
+ *           → followTaskEvents → SDK handler
  *
  * - logRefusals, outermost on both: each refusal one line without a stack, repeats summed up.
  * - concealInternalErrors: no unexpected error reaches a caller verbatim.
@@ -44,6 +47,7 @@ import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
  *   not counted against the caller's limits either.
  * - limitRequests: size, rate and tasks in flight per caller, before any work.
  * - tracedRequestHandler: each call a SERVER span named after its A2A method.
+ * - withdrawApprovalsOnCancel, with a board: a canceled task's pending approvals are withdrawn.
  * - followTaskEvents, with an event log: SubscribeToTask follows a task from any replica.
  * - the SDK's DefaultRequestHandler over the task store and the executor (wrapped by a tap, if any).
  */
@@ -57,6 +61,9 @@ export interface AgentLayersOptions {
   eventLog?: RedisTaskEventLog | undefined;
   requestTracer?: Tracer | undefined;
   tap?: ExecutorTap | undefined;
+  /** The approval board the executor keeps; a canceled task's pending approvals are withdrawn on it. */
+  approvals?: ApprovalBoard | undefined;
+  logger?: Logger | undefined;
 }
 
 /** The SDK's request handler over the task store and the executor, followed and traced. */
@@ -68,6 +75,8 @@ export function agentLayers({
   eventLog,
   requestTracer,
   tap,
+  approvals,
+  logger,
 }: AgentLayersOptions): A2ARequestHandler {
   const handler = new DefaultRequestHandler(
     card,
@@ -78,7 +87,11 @@ export function agentLayers({
       : new DefaultExecutionEventBusManager(ownerResolver),
   );
   const followed = eventLog ? followTaskEvents({ handler, log: eventLog }) : handler;
-  return tracedRequestHandler(followed, {
+  const withdrawing =
+    approvals && logger
+      ? withdrawApprovalsOnCancel({ handler: followed, board: approvals, logger })
+      : followed;
+  return tracedRequestHandler(withdrawing, {
     agentName: card.name,
     ...(requestTracer ? { tracer: requestTracer } : {}),
   });

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from '@switchboard/agent';
+import { isUserText, type ToolErrorCode } from '@switchboard/agent';
 import { splitIdentifier } from '@switchboard/agent/lexical';
 import type { ToolStep } from './conversation.ts';
 import { describeForm, type PropertyView } from './schema-view.ts';
@@ -23,6 +23,8 @@ export function renderValue(value: unknown, depth = 0): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return clip(value);
+  // A person's text is shown as they wrote it, never read for what to do (see `userText`).
+  if (isUserText(value)) return clip(value.userText);
   if (depth >= 4) return '…';
   const nested = (text: string) => (depth > 0 ? `(${text})` : text);
   if (Array.isArray(value)) {

@@ -3,7 +3,10 @@
 import { ApprovalRequest } from '@switchboard/agent';
 import { z } from 'zod';
 
-/** Where an approval on the board stands. `withdrawn`: the task moved on without a decision. */
+/**
+ * Where an approval on the board stands. `withdrawn`: the task moved on without a decision, or was
+ * canceled (then `withdrawnBy` and `withdrawnAt` say who canceled it and when).
+ */
 export const BoardStatus = z.enum(['pending', 'approved', 'denied', 'withdrawn']);
 export type BoardStatus = z.infer<typeof BoardStatus>;
 
@@ -43,6 +46,9 @@ export const BoardApproval = ApprovalRequest.pick({
   decidedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   reason: z.string().optional(),
+  /** Who canceled the task, so the approval was withdrawn (a principal key, `user:u-1024`). */
+  withdrawnBy: z.string().optional(),
+  withdrawnAt: z.string().optional(),
 });
 export type BoardApproval = z.infer<typeof BoardApproval>;
 
@@ -72,8 +78,14 @@ export function boardEntry(
   };
 }
 
-/** `GET /admin/approvals?status=…` → 200: the board's approvals, oldest first. */
-export const ApprovalList = z.object({ approvals: z.array(BoardApproval) });
+/**
+ * `GET /admin/approvals?status=…&limit=…&cursor=…` → 200: a page of the board's approvals, oldest
+ * first; `nextCursor`, when there is more, is the `cursor` of the next page.
+ */
+export const ApprovalList = z.object({
+  approvals: z.array(BoardApproval),
+  nextCursor: z.string().optional(),
+});
 export type ApprovalList = z.infer<typeof ApprovalList>;
 
 /** `GET /admin/approvals/{id}` → 200: one approval, every argument of its call included. */

@@ -230,6 +230,12 @@ export async function startServing({
       },
       authenticators: peerAuthenticators,
       ...(config.identityProvider ? { identityProvider: config.identityProvider } : {}),
+      // A worker given no user or operator token, as the team's launchers start it, takes service
+      // callers only; who sends it a user's token is told to go to the supervisor.
+      servicesOnly:
+        !config.identityProvider &&
+        Object.keys(config.userTokens ?? {}).length === 0 &&
+        Object.keys(config.operatorTokens ?? {}).length === 0,
     },
     stores: {
       taskStore,
@@ -253,7 +259,10 @@ export async function startServing({
     ...(shadow ? { shadow: shadow.tap } : {}),
     ...(built.currentAgent ? { currentAgent: built.currentAgent } : {}),
     ...(approvalsBoard
-      ? { approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }) }
+      ? {
+          approvals: new RedisApprovalBoard({ redis, prefix, ttlSeconds: retentionSeconds }),
+          maxPendingApprovals: config.maxPendingApprovals,
+        }
       : {}),
     tracer: telemetry.tracer,
     logger,

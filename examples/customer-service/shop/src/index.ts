@@ -29,6 +29,8 @@ export { ORDER_ID_FORMAT, OrderId } from './domain/order-id.ts';
 export { matchProducts, productWords } from './domain/product-search.ts';
 export type { RedisShopStoreOptions } from './domain/redis-shop-store.ts';
 export { RedisShopStore } from './domain/redis-shop-store.ts';
+export type { ReservationLimits } from './domain/reservation-limits.ts';
+export { DEFAULT_RESERVATION_LIMITS } from './domain/reservation-limits.ts';
 export type { ShopAccess } from './domain/shop-access.ts';
 export {
   mayReserveStock,
@@ -62,7 +64,7 @@ export {
   Reservation,
   StockLevel,
 } from './domain/shop-records.ts';
-export type { ShopData, ShopStore, StockedProduct } from './domain/shop-store.ts';
+export type { ReserveInput, ShopData, ShopStore, StockedProduct } from './domain/shop-store.ts';
 export type { RecipientRefused, ReserveRefused, ShopView } from './domain/shop-view.ts';
 export { shopFor } from './domain/shop-view.ts';
 export { SKU_FORMAT, Sku } from './domain/sku.ts';

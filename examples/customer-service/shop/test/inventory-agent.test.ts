@@ -2,7 +2,7 @@ import { runAgent } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/offline-model';
 import { describe, expect, it } from 'vitest';
 import { createInventoryAgent } from '../src/index.ts';
-import { ada, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
+import { ada, grace, now, quiet, seededMemoryStore, toolResults } from './support/shop.ts';
 
 const model = new OfflineModel({ now });
 
@@ -50,5 +50,21 @@ describe('the inventory agent on the offline model', () => {
     expect(tooMany.output).toContain('Only 3 units of SKU-5001 are in stock');
     expect((await store.checkStock({ sku: 'SKU-5001' }))[0]?.unitsInStock).toBe(3);
     expect(await store.listReservations()).toHaveLength(1);
+  });
+
+  it('one customer cannot drain a product: beyond the default 5 units per product the tool says why, and another customer still can', async () => {
+    const store = await seededMemoryStore();
+    const agent = createInventoryAgent({ store });
+    const ask = (input: string, principal = ada) => runAgent({ agent, model, input, principal, ...quiet });
+    expect((await ask('Please reserve 5 units of SKU-1002 for me.')).output).toContain('units left: 9');
+    const drained = await ask('Please reserve 9 units of SKU-1002 for me.');
+    expect(toolResults(drained)[0]?.data).toMatchObject({
+      reserved: 0,
+      message: expect.stringContaining('one customer may hold at most 5 units of one product at a time'),
+    });
+    expect((await store.checkStock({ sku: 'SKU-1002' }))[0]?.unitsInStock).toBe(9);
+    expect((await ask('Please reserve 2 units of SKU-1002 for me.', grace)).output).toContain(
+      'units left: 7',
+    );
   });
 });

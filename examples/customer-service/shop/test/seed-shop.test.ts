@@ -74,7 +74,7 @@ describe.each(storeFactories(() => redis))('seedShop on $name', ({ create }) => 
       inserted: 31,
     });
     await store.refundOrder({ orderId: 'A10086', idempotencyKey: 'k1' });
-    await store.reserveStock({ sku: 'SKU-1002', quantity: 2, idempotencyKey: 'k2' });
+    await store.reserveStock({ sku: 'SKU-1002', quantity: 2, idempotencyKey: 'k2', holder: 'user:C001' });
     expect(await seedShop({ store })).toEqual({
       customers: 8,
       products: 10,

@@ -166,7 +166,7 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
   });
 
   it('reserves stock once per key and never below zero', async () => {
-    const input = { sku: 'SKU-1002', quantity: 4, idempotencyKey: 'reserve-1' };
+    const input = { sku: 'SKU-1002', quantity: 4, idempotencyKey: 'reserve-1', holder: 'user:C001' };
     const first = await store.reserveStock(input);
     expect(first).toMatchObject({
       outcome: 'reserved',
@@ -177,7 +177,14 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
     expect(await store.reserveStock(input)).toEqual({ ...first, replayed: true });
     expect((await store.checkStock({ sku: 'SKU-1002' }))[0]?.unitsInStock).toBe(10);
 
-    expect(await store.reserveStock({ sku: 'SKU-1002', quantity: 11, idempotencyKey: 'reserve-2' })).toEqual({
+    expect(
+      await store.reserveStock({
+        sku: 'SKU-1002',
+        quantity: 11,
+        idempotencyKey: 'reserve-2',
+        holder: 'user:C002',
+      }),
+    ).toEqual({
       outcome: 'insufficient_stock',
       sku: 'SKU-1002',
       requested: 11,
@@ -185,7 +192,12 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
       message: 'Only 10 units of SKU-1002 are in stock, fewer than the 11 asked for; nothing was reserved.',
     });
     expect(
-      await store.reserveStock({ sku: 'SKU-9999', quantity: 1, idempotencyKey: 'reserve-3' }),
+      await store.reserveStock({
+        sku: 'SKU-9999',
+        quantity: 1,
+        idempotencyKey: 'reserve-3',
+        holder: 'user:C001',
+      }),
     ).toMatchObject({
       outcome: 'product_not_found',
     });
@@ -195,12 +207,71 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
 
     const racing = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        store.reserveStock({ sku: 'SKU-5001', quantity: 1, idempotencyKey: `grinder-${i}` }),
+        store.reserveStock({
+          sku: 'SKU-5001',
+          quantity: 1,
+          idempotencyKey: `grinder-${i}`,
+          holder: `user:C00${i}`,
+        }),
       ),
     );
     expect(racing.filter((result) => result.outcome === 'reserved')).toHaveLength(3);
     expect((await store.checkStock({ sku: 'SKU-5001' }))[0]?.unitsInStock).toBe(0);
     expect((await store.listReservations()).filter((item) => item.sku === 'SKU-5001')).toHaveLength(3);
+  });
+
+  it('caps what one holder may reserve, per product and in all, and returns expired reservations to the stock', async () => {
+    let clock = new Date('2026-11-30T10:00:00.000Z');
+    const limited = await create({
+      now: () => clock,
+      reservationLimits: { unitsPerProduct: 3, unitsInAll: 5, ttlSeconds: 600 },
+    });
+    try {
+      const shop = limited.store;
+      await seedShop({ store: shop });
+      const reserve = (sku: string, quantity: number, key: string, holder = 'user:C001') =>
+        shop.reserveStock({ sku, quantity, idempotencyKey: key, holder });
+      expect(await reserve('SKU-1002', 3, 'k1')).toMatchObject({
+        outcome: 'reserved',
+        unitsLeft: 11,
+        reservation: { holder: 'user:C001', expiresAt: '2026-11-30T10:10:00.000Z' },
+      });
+      expect(await reserve('SKU-1002', 1, 'k2')).toEqual({
+        outcome: 'limit_reached',
+        sku: 'SKU-1002',
+        requested: 1,
+        held: 3,
+        limit: 3,
+        scope: 'product',
+        message:
+          'Nothing was reserved: this customer already holds 3 units of SKU-1002, and one customer may hold at most 3 units of one product at a time. Reservations end 10 minutes after they are made, and the units go back to the stock.',
+      });
+      expect(await reserve('SKU-1001', 2, 'k3')).toMatchObject({ outcome: 'reserved' });
+      expect(await reserve('SKU-2001', 1, 'k4')).toMatchObject({
+        outcome: 'limit_reached',
+        scope: 'total',
+        held: 5,
+        limit: 5,
+        message: expect.stringContaining('at most 5 units in all'),
+      });
+      // Another customer has limits of their own; the drained product is still there for them.
+      expect(await reserve('SKU-1002', 3, 'k5', 'user:C002')).toMatchObject({
+        outcome: 'reserved',
+        unitsLeft: 8,
+      });
+      // Many at once from one customer never pass the cap.
+      const racing = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => reserve('SKU-4001', 1, `race-${i}`, 'user:C003')),
+      );
+      expect(racing.filter((result) => result.outcome === 'reserved')).toHaveLength(3);
+
+      clock = new Date('2026-11-30T10:10:01.000Z');
+      const levels = await shop.checkStock({ sku: 'SKU-1002' });
+      expect(levels[0]?.unitsInStock).toBe(14);
+      expect(await reserve('SKU-1002', 3, 'k6')).toMatchObject({ outcome: 'reserved', unitsLeft: 11 });
+    } finally {
+      await limited.cleanup();
+    }
   });
 
   it('queues one email per key in the outbox', async () => {
@@ -227,7 +298,7 @@ describe.each(storeFactories(() => redis))('ShopStore contract: $name', ({ creat
   it('loads with reset: everything done since is gone, the fixture is back', async () => {
     await store.refundOrder({ orderId: 'A10086', idempotencyKey: 'refund-reset' });
     await store.queueEmail({ to: 'ada.lovelace@example.com', subject: 's', body: 'b', idempotencyKey: 'e' });
-    await store.reserveStock({ sku: 'SKU-1002', quantity: 1, idempotencyKey: 'r' });
+    await store.reserveStock({ sku: 'SKU-1002', quantity: 1, idempotencyKey: 'r', holder: 'user:C001' });
     await seedShop({ store, reset: true });
     expect((await store.getOrder('A10086'))?.status).toBe('shipped');
     expect((await store.listRefunds()).map((refund) => refund.orderId)).toEqual(['A10089']);

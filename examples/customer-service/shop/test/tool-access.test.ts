@@ -1,4 +1,4 @@
-import type { AnyTool, Principal } from '@switchboard/agent';
+import { type AnyTool, type Principal, userText } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/offline-model';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -77,14 +77,14 @@ describe.each(storeFactories(() => redis))(
         carrier: 'DHL',
         trackingNumber: 'JJD000390007284961',
         shippedOn: '2026-11-27',
-        shipTo: 'Berlin, DE',
+        shipTo: userText('Berlin, DE'),
       });
       const others = await refusedLikeMissing('get_order', (orderId) => ({ orderId }));
       expect(others).toEqual({ orderId: 'A10087', found: false, message: NOT_ON_ADAS_ACCOUNT });
       expect(await call('get_order', { orderId: 'A10087' }, operator)).toMatchObject({
         orderId: 'A10087',
         status: 'processing',
-        shipTo: 'Lyon, FR',
+        shipTo: userText('Lyon, FR'),
       });
     });
 
@@ -118,7 +118,7 @@ describe.each(storeFactories(() => redis))(
         await call('update_shipping_address', { orderId: 'A10087', ...newAddress }, grace),
       ).toMatchObject({
         updated: true,
-        shipTo: 'Mallory, Elsewhere 1, 99999 Nowhere, DE',
+        shipTo: userText('Mallory, Elsewhere 1, 99999 Nowhere, DE'),
       });
       expect(
         await call('update_shipping_address', { orderId: 'A10091', ...newAddress }, operator),

@@ -9,7 +9,7 @@ import { addUsage, emptyUsage } from '../model/messages.ts';
 import type { AuditSink } from '../observe/audit.ts';
 import { type Logger, stderrLogger } from '../observe/logger.ts';
 import { type AgentTracer, noopTracer } from '../observe/tracer.ts';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../policy/approvals.ts';
+import type { ApprovalDecision, ApprovalQuota, ApprovalRequest, Approver } from '../policy/approvals.ts';
 import { CredentialVault } from '../policy/credentials.ts';
 import type { Principal } from '../policy/principal.ts';
 import type { RoutingDecision } from '../routing/routing-decision.ts';
@@ -45,6 +45,8 @@ export interface RunAgentOptions {
   decisions?: readonly ApprovalDecision[];
   /** Decides approvals as they arise; without one, dangerous calls wait and the run stops. */
   approver?: Approver;
+  /** Bounds the approvals that may wait (default: none); a call over it is refused, not asked. */
+  approvalQuota?: ApprovalQuota;
   /** How the history is trimmed and what memory is added before each model call. */
   context?: ContextWindow | ContextWindowOptions;
   /** Model calls at most (default 10). */
@@ -227,6 +229,7 @@ class AgentRun {
       logger: this.#logger,
       decisions: new Map((options.decisions ?? []).map((decision) => [decision.approvalId, decision])),
       approver: options.approver,
+      approvalQuota: options.approvalQuota,
       signal: this.#signal,
       onProgress: (progress) => this.#emit({ type: 'tool-progress', ...progress }),
       ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),

@@ -77,6 +77,18 @@ export interface Approver {
   decide(request: ApprovalRequest): Promise<ApprovalDecision | undefined> | ApprovalDecision | undefined;
 }
 
+/**
+ * Bounds how many approvals may wait at once, e.g. per user on a shared board (the host's
+ * `maxPendingApprovals`). Asked before a new request joins the pending approvals; a refusal is what
+ * the model reads (code `TOO_MANY_APPROVALS`), so write it for the model: what happened, what to do.
+ */
+export interface ApprovalQuota {
+  /** `undefined`: the request may wait; else why it may not, in words for the model. */
+  admit(
+    request: Omit<ApprovalRequest, 'conversationId' | 'toolCallId'>,
+  ): Promise<{ message: string; hint?: string } | undefined> | { message: string; hint?: string } | undefined;
+}
+
 /** The stable id of the approval for one tool call of one conversation. */
 export function approvalId({
   conversationId,

@@ -10,6 +10,7 @@ export const TOOL_ERROR_CODES = [
   'TOOL_FAILED',
   'CANCELED',
   'DUPLICATE_SUPPRESSED',
+  'TOO_MANY_APPROVALS',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 

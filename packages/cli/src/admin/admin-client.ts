@@ -38,14 +38,35 @@ export class AdminClient {
     this.#fetch = supervisorFetch({ url, token, tokenLabel: 'admin token', traceparent, fetchImpl });
   }
 
-  /** The approvals with this status (default `pending`; `decided` are approved or denied ones). */
+  /**
+   * Every approval with this status (default `pending`; `decided` are approved or denied ones),
+   * oldest first, read a page at a time.
+   */
   async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}): Promise<Approval[]> {
-    const reply = await this.#call({
-      method: 'GET',
-      path: `/admin/approvals?status=${status}`,
-      schema: ApprovalList,
-    });
-    return reply.approvals;
+    const approvals: Approval[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.page({ status, cursor });
+      approvals.push(...page.approvals);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return approvals;
+  }
+
+  /** One page of the approvals, oldest first, and the cursor of the next (absent on the last). */
+  async page({
+    status = 'pending',
+    limit,
+    cursor,
+  }: {
+    status?: 'pending' | 'decided' | 'all';
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  }): Promise<ApprovalList> {
+    const query = new URLSearchParams({ status });
+    if (limit !== undefined) query.set('limit', String(limit));
+    if (cursor) query.set('cursor', cursor);
+    return this.#call({ method: 'GET', path: `/admin/approvals?${query}`, schema: ApprovalList });
   }
 
   /** One approval, every argument of its call included. */

@@ -1,15 +1,53 @@
 import type { BoardApproval as Approval } from '@switchboard/protocol';
-import { connectAdmin } from '../admin/admin-client.ts';
+import { type AdminClient, connectAdmin } from '../admin/admin-client.ts';
 import { reportFailure } from '../errors.ts';
 import { column, EXIT, type Output } from '../io/output.ts';
 import { inertApproval, printApproval } from '../io/print-approval.ts';
 
 const MAX_ACTION = 60;
 
+/** What the STATUS column says of a withdrawn approval: who canceled its task, when known. */
+function withdrawnStatus(approval: Approval): string {
+  return approval.withdrawnBy ? `withdrawn (task canceled by ${approval.withdrawnBy})` : 'withdrawn';
+}
+
 /** What the STATUS column says: `pending`, or the decision and who took it. */
 function statusOf(approval: Approval): string {
-  if (approval.status === 'pending' || approval.status === 'withdrawn') return approval.status;
+  if (approval.status === 'withdrawn') return withdrawnStatus(approval);
+  if (approval.status === 'pending') return approval.status;
   return `${approval.status}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
+}
+
+/** The most `--limit` may ask for: the admin API's largest page. */
+export const MAX_LIST_LIMIT = 500;
+
+/** `--limit` as typed: a whole number from 1 to {@link MAX_LIST_LIMIT}, or what is wrong with it. */
+export function parseListLimit(limit: string): number | { problem: string } {
+  const value = /^\d{1,4}$/.test(limit) ? Number(limit) : Number.NaN;
+  if (Number.isInteger(value) && value >= 1 && value <= MAX_LIST_LIMIT) return value;
+  return { problem: `--limit ${limit} is not a whole number from 1 to ${MAX_LIST_LIMIT}, e.g. --limit 50` };
+}
+
+/** The approvals of one page (`--limit`, `--cursor`), or of every page, and where the next begins. */
+async function readApprovals(
+  admin: AdminClient,
+  status: 'pending' | 'decided' | 'all',
+  page: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<{ approvals: Approval[]; nextCursor?: string | undefined }> {
+  if (page.limit === undefined && page.cursor === undefined)
+    return { approvals: await admin.list({ status }) };
+  return admin.page({ status, ...page });
+}
+
+/** How to read the next page, after a page that has one. */
+function nextPageHint(args: {
+  status: 'pending' | 'decided' | 'all';
+  limit?: number | undefined;
+  nextCursor: string;
+}) {
+  const flag = args.status === 'pending' ? '' : ` --${args.status}`;
+  const limit = args.limit === undefined ? '' : ` --limit ${args.limit}`;
+  return `More approvals: switchboard approvals list${flag}${limit} --cursor ${args.nextCursor}`;
 }
 
 const shorten = (text: string) => (text.length > MAX_ACTION ? `${text.slice(0, MAX_ACTION - 1)}…` : text);
@@ -23,6 +61,8 @@ export async function approvalsList({
   status,
   json,
   full = false,
+  limit,
+  cursor,
   url,
   token,
   env,
@@ -32,6 +72,10 @@ export async function approvalsList({
   json: boolean;
   /** `--full`: each approval whole instead of one row each. */
   full?: boolean;
+  /** `--limit`: one page of at most this many (default: every page). */
+  limit?: number | undefined;
+  /** `--cursor`: the page that starts there (a `nextCursor` a page printed). */
+  cursor?: string | undefined;
   url?: string | undefined;
   /** `--token`: the admin token, over `SWITCHBOARD_ADMIN_TOKEN`. */
   token?: string | undefined;
@@ -41,9 +85,9 @@ export async function approvalsList({
 }): Promise<number> {
   try {
     const admin = await connectAdmin({ url, token, env });
-    const approvals = await admin.list({ status });
+    const { approvals, nextCursor } = await readApprovals(admin, status, { limit, cursor });
     if (json) {
-      output.out(JSON.stringify({ approvals }, null, 2));
+      output.out(JSON.stringify({ approvals, ...(nextCursor ? { nextCursor } : {}) }, null, 2));
       return EXIT.ok;
     }
     if (approvals.length === 0) {
@@ -68,6 +112,10 @@ export async function approvalsList({
         `Decide with: switchboard approvals approve ${first.id}   (or: deny ${first.id} --reason "<why>")`,
       );
       if (!full) output.out(`Every argument of one: switchboard approvals show ${first.id} (or list --full)`);
+    }
+    if (nextCursor) {
+      output.out('');
+      output.out(nextPageHint({ status, limit, nextCursor }));
     }
     return EXIT.ok;
   } catch (error) {

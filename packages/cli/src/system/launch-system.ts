@@ -113,10 +113,14 @@ export async function launchSystem({
     redisUrl,
     namespace,
   };
-  const common: Record<string, string> = { ...teamEnvironment(access), ...env };
-  // On a Redis Cluster the services read REDIS_CLUSTER_NODES from the base environment, and refuse
-  // a REDIS_URL beside it.
-  if (baseEnv.REDIS_CLUSTER_NODES?.trim() && !env.REDIS_URL) delete common.REDIS_URL;
+  // Only the supervisor takes users' and the operator's tokens; workers take service callers only.
+  const commonOf = (service: TeamService): Record<string, string> => {
+    const common = { ...teamEnvironment(access, { front: service.name === team.supervisor.name }), ...env };
+    // On a Redis Cluster the services read REDIS_CLUSTER_NODES from the base environment, and refuse
+    // a REDIS_URL beside it.
+    if (baseEnv.REDIS_CLUSTER_NODES?.trim() && !env.REDIS_URL) delete common.REDIS_URL;
+    return common;
+  };
   const portOf = (service: TeamService, replica: number) =>
     replica === 1
       ? (ports[service.name] ?? service.port)
@@ -132,7 +136,7 @@ export async function launchSystem({
         env: {
           ...baseEnv,
           ...serviceKeyEnvironment(access, service.name),
-          ...common,
+          ...commonOf(service),
           ...(serviceEnv[service.name] ?? {}),
         },
         ...(onLog ? { onLog } : {}),

@@ -1,4 +1,4 @@
-import { Task } from '@a2a-js/sdk';
+import { Task, TaskState } from '@a2a-js/sdk';
 import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { type Logger, type Principal, principalKey, stderrLogger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
@@ -22,7 +22,7 @@ import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { HostError } from '../errors.ts';
 import { ACTING_FOR } from './acting-for.ts';
-import type { ApprovalBoard } from './approval-board.ts';
+import { type ApprovalBoard, DEFAULT_PAGE_SIZE, decodeCursor, MAX_PAGE_SIZE } from './approval-board.ts';
 
 /** The codes of the admin API's error bodies `{ error: { code, message } }`. */
 export const ADMIN_ERRORS = {
@@ -31,6 +31,7 @@ export const ADMIN_ERRORS = {
   OWN_REQUEST: 403,
   APPROVAL_NOT_FOUND: 404,
   APPROVAL_ALREADY_DECIDED: 409,
+  APPROVAL_WITHDRAWN: 409,
   TASK_UNREACHABLE: 502,
 } as const;
 export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
@@ -50,6 +51,11 @@ export interface AdminApprovalsOptions {
 
 const DecisionBody = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();
 const StatusFilter = z.enum(['pending', 'decided', 'all']);
+const PageLimit = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE));
 
 function fail(res: Response, code: AdminErrorCode, message: string): void {
   res.status(ADMIN_ERRORS[code]).json({ error: { code, message } } satisfies AdminErrorBody);
@@ -57,7 +63,8 @@ function fail(res: Response, code: AdminErrorCode, message: string): void {
 
 /**
  * The operators' API, mounted under `/admin` next to the A2A routes:
- * - `GET /approvals?status=pending|decided|all` lists the board (default pending);
+ * - `GET /approvals?status=pending|decided|all&limit=&cursor=` lists the board (default pending),
+ *   oldest first, a page at a time (`limit` default 100, at most 500; `nextCursor` names the next);
  * - `GET /approvals/:id` shows one approval (every entry carries its call's arguments, their
  *   hash, and whom it was requested by);
  * - `GET /approvals/:id/task` shows it with the task that waits for it (read in the task owner's
@@ -113,8 +120,23 @@ export function adminApprovalsRouter({
       fail(res, 'INVALID_REQUEST', 'status must be pending, decided or all.');
       return;
     }
+    const limit = PageLimit.safeParse(req.query.limit ?? String(DEFAULT_PAGE_SIZE));
+    if (!limit.success) {
+      fail(res, 'INVALID_REQUEST', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, e.g. limit=50.`);
+      return;
+    }
+    const cursor = req.query.cursor;
+    if (cursor !== undefined && (typeof cursor !== 'string' || !decodeCursor(cursor))) {
+      fail(
+        res,
+        'INVALID_REQUEST',
+        'cursor is not one this board gave: pass the nextCursor of the previous page, or leave it out to start from the oldest.',
+      );
+      return;
+    }
     try {
-      res.json({ approvals: await board.list({ status: status.data }) } satisfies ApprovalList);
+      const page = await board.page({ status: status.data, limit: limit.data, cursor });
+      res.json(page satisfies ApprovalList);
     } catch (error) {
       next(error);
     }
@@ -200,6 +222,10 @@ export function adminApprovalsRouter({
           );
           return;
         }
+        if (!result.ok && result.reason === 'withdrawn') {
+          fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval));
+          return;
+        }
         if (!result.ok) {
           const { approval } = result;
           const by = approval.decidedBy ? ` by ${approval.decidedBy} at ${approval.decidedAt}` : '';
@@ -213,6 +239,20 @@ export function adminApprovalsRouter({
         try {
           await deliver(requestHandler, result.approval, operator);
         } catch (error) {
+          // A task that has ended takes no decision, now or later: its approval is withdrawn, not
+          // offered again (a board entry kept from before cancels withdrew them).
+          const ended = await endedState(requestHandler, result.approval, operator);
+          if (ended) {
+            // Back to pending, then withdrawn with the rest of the task's: never left decided.
+            await board.reopen(result.approval.id);
+            await board.withdrawTask({ taskId: result.approval.taskId });
+            logger.warn(
+              { approvalId: result.approval.id, taskId: result.approval.taskId, state: ended },
+              'approval withdrawn: its task has ended',
+            );
+            fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval, ended));
+            return;
+          }
           await board.reopen(result.approval.id);
           logger.error(
             { err: error, approvalId: result.approval.id },
@@ -249,6 +289,40 @@ export function adminApprovalsRouter({
       .json({ error: { code: 'INTERNAL', message: 'The admin request failed; see the server log.' } });
   }) as express.ErrorRequestHandler);
   return router;
+}
+
+/** Why a withdrawn approval takes no decision: its task was canceled (by whom, when), or moved on. */
+export function withdrawnMessage(approval: BoardApproval, ended?: string): string {
+  const why = approval.withdrawnBy
+    ? `its task ${approval.taskId} was canceled by ${approval.withdrawnBy} at ${approval.withdrawnAt}`
+    : ended || approval.withdrawnAt
+      ? `its task ${approval.taskId} has ended${ended ? ` (${ended})` : ''}`
+      : `its task ${approval.taskId} no longer asks for it`;
+  return `Approval ${approval.id} was withdrawn: ${why}, so there is nothing to decide.`;
+}
+
+const ENDED: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_CANCELED]: 'canceled',
+  [TaskState.TASK_STATE_COMPLETED]: 'completed',
+  [TaskState.TASK_STATE_FAILED]: 'failed',
+  [TaskState.TASK_STATE_REJECTED]: 'rejected',
+};
+
+/** How the approval's task ended (`canceled`, …), or undefined while it runs or cannot be read. */
+async function endedState(
+  handler: A2ARequestHandler,
+  approval: BoardApproval,
+  operator: Principal,
+): Promise<string | undefined> {
+  try {
+    const task = await handler.getTask(
+      { tenant: approval.tenant, id: approval.taskId, historyLength: 0 },
+      ownersContext(approval, operator),
+    );
+    return task.status ? ENDED[task.status.state] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A call context of the operator, acting in the scope of the task's owner (see `ACTING_FOR`). */

@@ -4,10 +4,17 @@ import { HostError } from '../errors.ts';
 import { DEFAULT_RETENTION_SECONDS } from '../tasks/retention.ts';
 import {
   type ApprovalBoard,
+  type ApprovalPage,
   type BoardDecision,
+  DEFAULT_PAGE_SIZE,
   type DecideResult,
+  decodeCursor,
+  encodeCursor,
+  isAfter,
   matchesStatus,
+  type PageOptions,
   type TaskApprovals,
+  type TaskWithdrawal,
 } from './approval-board.ts';
 
 /** Options of {@link RedisApprovalBoard}. */
@@ -60,6 +67,7 @@ const DECIDE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return {'not_found'} end
 local entry = cjson.decode(raw)
+if entry.status == 'withdrawn' then return {'withdrawn', raw} end
 if entry.status ~= 'pending' then return {'already_decided', raw} end
 if ARGV[1] == 'approved' and ARGV[5] ~= '' and entry.requestedBy == ARGV[5] then
   return {'own_request', raw}
@@ -73,6 +81,37 @@ redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 return {'ok', updated}
 `;
 
+// KEYS: the task's set. ARGV: the prefix, who canceled, when. Pending entries become withdrawn.
+const WITHDRAW_TASK = `
+local withdrawn = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. ':approval:' .. id
+  local raw = redis.call('GET', key)
+  if raw then
+    local entry = cjson.decode(raw)
+    if entry.status == 'pending' then
+      entry.status = 'withdrawn'
+      if ARGV[2] ~= '' then entry.withdrawnBy = ARGV[2] end
+      entry.withdrawnAt = ARGV[3]
+      redis.call('SET', key, cjson.encode(entry), 'KEEPTTL')
+      table.insert(withdrawn, id)
+    end
+  end
+end
+return withdrawn
+`;
+
+// KEYS: the requester's set. ARGV: the prefix. Counts its pending entries, dropping the others.
+const COUNT_PENDING = `
+local count = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local raw = redis.call('GET', ARGV[1] .. ':approval:' .. id)
+  if raw and cjson.decode(raw).status == 'pending' then count = count + 1
+  else redis.call('SREM', KEYS[1], id) end
+end
+return count
+`;
+
 const REOPEN = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
@@ -81,6 +120,8 @@ entry.status = 'pending'
 entry.decidedBy = nil
 entry.decidedAt = nil
 entry.reason = nil
+entry.withdrawnBy = nil
+entry.withdrawnAt = nil
 redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
 return 1
 `;
@@ -131,7 +172,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
     await this.#redis.eval(
       SYNC,
       2 + entries.length,
-      `${this.#prefix}:approvals:task:${task.taskId}`,
+      this.#taskKey(task.taskId),
       this.#indexKey(),
       ...entries.map(({ id }) => this.#key(id)),
       this.#prefix,
@@ -140,6 +181,18 @@ export class RedisApprovalBoard implements ApprovalBoard {
       ...entries.map(storedForm),
       ...scores,
     );
+    if (task.requestedBy && entries.length > 0) {
+      const requester = this.#requesterKey(task.requestedBy);
+      await this.#redis
+        .multi()
+        .sadd(requester, ...entries.map(({ id }) => id))
+        .expire(requester, this.#ttl)
+        .exec();
+    }
+  }
+
+  async pendingCount(requestedBy: string): Promise<number> {
+    return Number(await this.#redis.eval(COUNT_PENDING, 1, this.#requesterKey(requestedBy), this.#prefix));
   }
 
   async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
@@ -153,6 +206,51 @@ export class RedisApprovalBoard implements ApprovalBoard {
       .flatMap((raw) => (raw === null ? [] : [this.#parse(raw)]))
       .filter((entry): entry is BoardApproval => entry !== undefined)
       .filter((entry) => matchesStatus(entry.status, status));
+  }
+
+  async page({
+    status = 'pending',
+    limit = DEFAULT_PAGE_SIZE,
+    cursor,
+  }: PageOptions = {}): Promise<ApprovalPage> {
+    const index = this.#indexKey();
+    const from = cursor ? decodeCursor(cursor) : undefined;
+    const batch = Math.max(limit + 1, 100);
+    const found: { entry: BoardApproval; at: number }[] = [];
+    // Read the index from the cursor's time on, a batch at a time, until one more than a page is
+    // found (so the page knows whether another follows) or the index ends.
+    for (let offset = 0; found.length <= limit; offset += batch) {
+      const flat = await this.#redis.zrangebyscore(
+        index,
+        from ? String(from.at) : '-inf',
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        offset,
+        batch,
+      );
+      const scored: { id: string; at: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        scored.push({ id: flat[i] ?? '', at: Number(flat[i + 1]) });
+      const after = from ? scored.filter((item) => isAfter(item, from)) : scored;
+      if (after.length > 0) {
+        const raws = await this.#redis.mget(after.map(({ id }) => this.#key(id)));
+        after.forEach(({ at }, i) => {
+          const raw = raws[i];
+          const entry = raw ? this.#parse(raw) : undefined;
+          if (entry && matchesStatus(entry.status, status)) found.push({ entry, at });
+        });
+      }
+      if (scored.length < batch) break;
+    }
+    const page = found.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      approvals: page.map(({ entry }) => entry),
+      ...(found.length > limit && last
+        ? { nextCursor: encodeCursor({ at: last.at, id: last.entry.id }) }
+        : {}),
+    };
   }
 
   async get(id: string) {
@@ -180,13 +278,32 @@ export class RedisApprovalBoard implements ApprovalBoard {
     )) as [string, string | undefined];
     const approval = raw === undefined ? undefined : this.#parse(raw);
     if (outcome === 'ok' && approval) return { ok: true, approval };
-    if ((outcome === 'already_decided' || outcome === 'own_request') && approval)
+    if ((outcome === 'already_decided' || outcome === 'own_request' || outcome === 'withdrawn') && approval)
       return { ok: false, reason: outcome, approval };
     return { ok: false, reason: 'not_found' };
   }
 
+  async withdrawTask({ taskId, withdrawnBy, now = new Date() }: TaskWithdrawal): Promise<string[]> {
+    return (await this.#redis.eval(
+      WITHDRAW_TASK,
+      1,
+      this.#taskKey(taskId),
+      this.#prefix,
+      withdrawnBy ?? '',
+      now.toISOString(),
+    )) as string[];
+  }
+
   async reopen(id: string): Promise<void> {
     await this.#redis.eval(REOPEN, 1, this.#key(id));
+  }
+
+  #requesterKey(requestedBy: string): string {
+    return `${this.#prefix}:approvals:by:${requestedBy}`;
+  }
+
+  #taskKey(taskId: string): string {
+    return `${this.#prefix}:approvals:task:${taskId}`;
   }
 
   #indexKey(): string {

@@ -13,6 +13,7 @@ import {
   type AgentRunResult,
   type AgentTracer,
   ApprovalDecision,
+  type ApprovalQuota,
   type AuditSink,
   type ChatModel,
   type ContextWindowOptions,
@@ -40,7 +41,7 @@ import {
   PROGRESS_KEY,
   readMessage,
 } from '@switchboard/protocol';
-import type { ApprovalBoard } from '../approvals/approval-board.ts';
+import { type ApprovalBoard, DEFAULT_MAX_PENDING_APPROVALS } from '../approvals/approval-board.ts';
 import { MemoryRunStateStore, type RunStateStore } from '../runs/run-state-store.ts';
 import type { TaskLedger } from '../runs/task-ledger.ts';
 import { progressOf } from './progress.ts';
@@ -72,6 +73,11 @@ export interface AgentExecutorOptions {
   trusted?: (user: User | undefined) => boolean;
   /** Where operators see what this agent's tasks wait for (default: nowhere). */
   approvals?: ApprovalBoard;
+  /**
+   * How many approvals one principal's requests may have pending on `approvals` at once (default
+   * 20); a call that would wait beyond it is refused (`TOO_MANY_APPROVALS`), telling the model why.
+   */
+  maxPendingApprovals?: number;
   /** Whose task is whose, as the task store scopes them; recorded on the board (default: per user). */
   ownerResolver?: OwnerResolver;
   /**
@@ -248,6 +254,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
           });
         },
         ...this.#runOptions(),
+        ...this.#quota(principal && principalKey(principal)),
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
       await this.#postApprovals(requestContext, result, principal && principalKey(principal));
@@ -313,6 +320,29 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       ...(context ? { context } : {}),
       ...(maxSteps ? { maxSteps } : {}),
       ...(router ? { router } : {}),
+    };
+  }
+
+  /**
+   * Caps the approvals one principal has pending on the board: a call that would wait beyond the
+   * cap is refused with our words, not asked. Checked before asking, so concurrent runs of one
+   * principal can each pass it once.
+   */
+  #quota(requestedBy: string | undefined): { approvalQuota?: ApprovalQuota } {
+    const board = this.#o.approvals;
+    const max = this.#o.maxPendingApprovals ?? DEFAULT_MAX_PENDING_APPROVALS;
+    if (!board || !requestedBy) return {};
+    return {
+      approvalQuota: {
+        admit: async () => {
+          const waiting = await board.pendingCount(requestedBy);
+          if (waiting < max) return undefined;
+          return {
+            message: `This needs an operator's approval, but ${waiting} approvals already wait for operators on this user's requests (at most ${max} may wait). It was not asked and not done.`,
+            hint: 'Tell the user plainly that it was not done: operators must decide their waiting requests first. Do not try it again now.',
+          };
+        },
+      },
     };
   }
 

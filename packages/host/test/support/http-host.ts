@@ -79,6 +79,8 @@ export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenE
   unversionedCard?: UnversionedCardShape;
   /** Signs the card before it is served. */
   signCard?: (card: AgentCard) => Promise<AgentCard>;
+  /** How many approvals one user may have waiting (default: the host's). */
+  maxPendingApprovals?: number;
 }
 
 /** An agent served on a loopback port by the real app, with the SDK's clients at hand. */
@@ -105,6 +107,7 @@ export async function startHost({
   readiness,
   unversionedCard,
   signCard,
+  maxPendingApprovals,
 }: HostOptions): Promise<Host> {
   let onWaitStarted = () => {};
   const shop: ShopRecord = {
@@ -131,6 +134,7 @@ export async function startHost({
     ...(approvals ? { approvals } : {}),
     ...(runState ? { stores: { runState } } : {}),
     ...(ownerResolver ? { ownerResolver } : {}),
+    ...(maxPendingApprovals ? { maxPendingApprovals } : {}),
   });
   await host.start();
   return {

@@ -149,6 +149,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * (`SWITCHBOARD_RETENTION_DAYS`, default 7).
    */
   retentionDays: number;
+  /**
+   * How many approvals one user's requests may have pending on the board at once
+   * (`SWITCHBOARD_MAX_PENDING_APPROVALS`, default 20); a call beyond it is refused, not asked.
+   */
+  maxPendingApprovals: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** `deployment.environment.name` of its traces (`NODE_ENV`, default `development`). */
   environment: string;
@@ -206,6 +211,7 @@ const Common = z.object({
     .transform((list) => list.split(',').map((name) => name.trim())),
   SWITCHBOARD_HISTORY_TURNS: WholeNumber(1).default(50),
   SWITCHBOARD_RETENTION_DAYS: WholeNumber(1).max(3650, 'must be at most 3650').default(7),
+  SWITCHBOARD_MAX_PENDING_APPROVALS: WholeNumber(1).max(10_000, 'must be at most 10000').default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   NODE_ENV: z.string().trim().min(1).default('development'),
 });
@@ -368,6 +374,7 @@ export function loadServiceConfig({
     ],
     historyTurns: c.SWITCHBOARD_HISTORY_TURNS,
     retentionDays: c.SWITCHBOARD_RETENTION_DAYS,
+    maxPendingApprovals: c.SWITCHBOARD_MAX_PENDING_APPROVALS,
     logLevel: c.LOG_LEVEL,
     environment: c.NODE_ENV,
     instanceId: `${service}-${hostname()}-${process.pid}`,

@@ -127,7 +127,7 @@ export async function startTeamOnRedis(
     shutdown: async () => {},
   };
   const envOf = async (service: string, listen: number) => ({
-    ...teamEnvironment(access),
+    ...teamEnvironment(access, { front: service === team.supervisor.name }),
     ...serviceKeyEnvironment(access, service),
     PORT: String(listen === 0 ? await freePort() : listen),
     SWITCHBOARD_HOP_TIMEOUT_MS: String(hopTimeoutMs),

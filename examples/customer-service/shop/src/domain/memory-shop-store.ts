@@ -1,5 +1,6 @@
 import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';
+import { limitReached, type ReservationLimits, reservationLimits } from './reservation-limits.ts';
 import { newRecordId } from './shop-ids.ts';
 import {
   type AddressChangeResult,
@@ -17,13 +18,15 @@ import type {
   Reservation,
   StockLevel,
 } from './shop-records.ts';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
+import type { ReserveInput, ShopData, ShopStore, StockedProduct } from './shop-store.ts';
 import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link MemoryShopStore}. */
 export interface MemoryShopStoreOptions {
   /** The clock for refund, reservation and email times (default: the system clock). */
   now?: () => Date;
+  /** What one holder may keep reserved, and for how long (default `DEFAULT_RESERVATION_LIMITS`). */
+  reservationLimits?: Partial<ReservationLimits>;
 }
 
 /**
@@ -46,8 +49,12 @@ export class MemoryShopStore implements ShopStore {
   readonly #refundKeys = new Map<string, Refund>();
   readonly #reservationKeys = new Map<string, { reservation: Reservation; unitsLeft: number }>();
   readonly #emailKeys = new Map<string, OutboxEmail>();
+  /** Reservations not yet expired: their units are out of the stock, and count against their holder. */
+  readonly #active: { sku: string; quantity: number; holder: string; expiresAt: number }[] = [];
+  readonly #limits: ReservationLimits;
 
-  constructor({ now = () => new Date() }: MemoryShopStoreOptions = {}) {
+  constructor({ now = () => new Date(), reservationLimits: limits }: MemoryShopStoreOptions = {}) {
+    this.#limits = reservationLimits('MemoryShopStore', limits);
     if (typeof now !== 'function') {
       throw new CustomerServiceError('INVALID_OPTIONS', {
         message:
@@ -125,20 +132,15 @@ export class MemoryShopStore implements ShopStore {
   }
 
   async checkStock({ sku, product }: { sku?: string; product?: string }): Promise<StockLevel[]> {
+    this.#release(this.#now().getTime());
     const products = [...this.#products.values()];
     const found = sku ? products.filter((item) => item.sku === sku) : matchProducts(products, product ?? '');
     return found.map(toStockLevel);
   }
 
-  async reserveStock({
-    sku,
-    quantity,
-    idempotencyKey,
-  }: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-  }): Promise<ReserveResult> {
+  async reserveStock({ sku, quantity, idempotencyKey, holder }: ReserveInput): Promise<ReserveResult> {
+    const now = this.#now();
+    this.#release(now.getTime());
     const prior = this.#reservationKeys.get(idempotencyKey);
     if (prior) {
       if (prior.reservation.sku !== sku || prior.reservation.quantity !== quantity)
@@ -149,18 +151,42 @@ export class MemoryShopStore implements ShopStore {
     if (!product) return outcomes.productNotFound(sku);
     if (product.unitsInStock < quantity)
       return outcomes.insufficientStock(sku, quantity, product.unitsInStock);
+    const held = this.#active.filter((item) => item.holder === holder);
+    const ofProduct = held.filter((item) => item.sku === sku).reduce((sum, item) => sum + item.quantity, 0);
+    const inAll = held.reduce((sum, item) => sum + item.quantity, 0);
+    const limits = this.#limits;
+    if (ofProduct + quantity > limits.unitsPerProduct)
+      return limitReached({ sku, requested: quantity, held: ofProduct, scope: 'product', limits });
+    if (inAll + quantity > limits.unitsInAll)
+      return limitReached({ sku, requested: quantity, held: inAll, scope: 'total', limits });
     const unitsLeft = product.unitsInStock - quantity;
+    const expiresAt = now.getTime() + limits.ttlSeconds * 1000;
     const reservation: Reservation = {
       reservationId: newRecordId('RS'),
       sku,
       quantity,
-      reservedAt: this.#now().toISOString(),
+      reservedAt: now.toISOString(),
       idempotencyKey,
+      holder,
+      expiresAt: new Date(expiresAt).toISOString(),
     };
+    this.#active.push({ sku, quantity, holder, expiresAt });
     this.#products.set(sku, { ...product, unitsInStock: unitsLeft });
     this.#reservationKeys.set(idempotencyKey, { reservation, unitsLeft });
     this.#reservations.push(reservation);
     return { outcome: 'reserved', reservation: structuredClone(reservation), unitsLeft, replayed: false };
+  }
+
+  /** Puts the units of every reservation expired by `now` (ms) back in the stock. */
+  #release(now: number): void {
+    for (let i = this.#active.length - 1; i >= 0; i--) {
+      const item = this.#active[i];
+      if (!item || item.expiresAt > now) continue;
+      const product = this.#products.get(item.sku);
+      if (product)
+        this.#products.set(item.sku, { ...product, unitsInStock: product.unitsInStock + item.quantity });
+      this.#active.splice(i, 1);
+    }
   }
 
   async queueEmail({
@@ -237,6 +263,6 @@ export class MemoryShopStore implements ShopStore {
     ]) {
       map.clear();
     }
-    for (const list of [this.#refunds, this.#reservations, this.#outbox]) list.length = 0;
+    for (const list of [this.#refunds, this.#reservations, this.#outbox, this.#active]) list.length = 0;
   }
 }

@@ -45,6 +45,14 @@ export class ShopKeys {
   get reservations(): string {
     return `${this.base}:reservations`;
   }
+  /** Sorted set of the reservations not yet returned to the stock, by expiry (ms). */
+  get activeReservations(): string {
+    return `${this.base}:reservations:active`;
+  }
+  /** Sorted set of one holder's reservations, by expiry (ms): what counts against their limits. */
+  held(holder: string): string {
+    return `${this.base}:reservations:held:${holder}`;
+  }
   get outbox(): string {
     return `${this.base}:outbox`;
   }

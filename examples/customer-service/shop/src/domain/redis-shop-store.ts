@@ -4,7 +4,14 @@ import { CustomerServiceError } from '../errors.ts';
 import { matchProducts } from './product-search.ts';
 import { loadCommands, parseJson, parseStored, redisCall } from './redis-records.ts';
 import { ShopKeys } from './redis-shop-keys.ts';
-import { APPEND_ONCE, REFUND_ORDER, RESERVE_STOCK, UPDATE_ADDRESS } from './redis-shop-scripts.ts';
+import {
+  APPEND_ONCE,
+  REFUND_ORDER,
+  RELEASE_STOCK,
+  RESERVE_STOCK,
+  UPDATE_ADDRESS,
+} from './redis-shop-scripts.ts';
+import { limitReached, type ReservationLimits, reservationLimits } from './reservation-limits.ts';
 import { newRecordId } from './shop-ids.ts';
 import {
   type AddressChangeResult,
@@ -24,7 +31,7 @@ import {
   Reservation,
   type StockLevel,
 } from './shop-records.ts';
-import type { ShopData, ShopStore, StockedProduct } from './shop-store.ts';
+import type { ReserveInput, ShopData, ShopStore, StockedProduct } from './shop-store.ts';
 import { keyReused, toStockLevel } from './store-checks.ts';
 
 /** Options of {@link RedisShopStore}. */
@@ -38,6 +45,8 @@ export interface RedisShopStoreOptions {
   prefix: string;
   /** The clock for refund, reservation and email times (default: the system clock). */
   now?: () => Date;
+  /** What one holder may keep reserved, and for how long (default `DEFAULT_RESERVATION_LIMITS`). */
+  reservationLimits?: Partial<ReservationLimits>;
 }
 
 type ScriptReply = [outcome: string, payload: string];
@@ -46,7 +55,8 @@ type ScriptCommand = (...keysAndArgs: (string | number)[]) => Promise<ScriptRepl
 const SCRIPTS = {
   switchboardShopRefund: { numberOfKeys: 3, lua: REFUND_ORDER },
   switchboardShopAddress: { numberOfKeys: 2, lua: UPDATE_ADDRESS },
-  switchboardShopReserve: { numberOfKeys: 3, lua: RESERVE_STOCK },
+  switchboardShopReserve: { numberOfKeys: 5, lua: RESERVE_STOCK },
+  switchboardShopRelease: { numberOfKeys: 2, lua: RELEASE_STOCK },
   switchboardShopAppendOnce: { numberOfKeys: 2, lua: APPEND_ONCE },
 } as const;
 type ScriptName = keyof typeof SCRIPTS;
@@ -68,8 +78,10 @@ export class RedisShopStore implements ShopStore {
   readonly #redis: RedisConnection;
   readonly #keys: ShopKeys;
   readonly #now: () => Date;
+  readonly #limits: ReservationLimits;
 
-  constructor({ redis, prefix, now = () => new Date() }: RedisShopStoreOptions) {
+  constructor({ redis, prefix, now = () => new Date(), reservationLimits: limits }: RedisShopStoreOptions) {
+    this.#limits = reservationLimits('RedisShopStore', limits);
     const problems = [
       typeof redis?.defineCommand === 'function' ? undefined : 'redis must be an ioredis connection',
       typeof prefix === 'string' && PREFIX.test(prefix)
@@ -172,6 +184,12 @@ export class RedisShopStore implements ShopStore {
   }
 
   async checkStock({ sku, product }: { sku?: string; product?: string }): Promise<StockLevel[]> {
+    await this.#script(
+      'switchboardShopRelease',
+      this.#keys.stock,
+      this.#keys.activeReservations,
+      this.#now().getTime(),
+    );
     const skus = sku
       ? [sku]
       : await redisCall('list products', () => this.#redis.smembers(this.#keys.products));
@@ -193,32 +211,46 @@ export class RedisShopStore implements ShopStore {
     return found.map(toStockLevel);
   }
 
-  async reserveStock({
-    sku,
-    quantity,
-    idempotencyKey,
-  }: {
-    sku: string;
-    quantity: number;
-    idempotencyKey: string;
-  }): Promise<ReserveResult> {
+  async reserveStock({ sku, quantity, idempotencyKey, holder }: ReserveInput): Promise<ReserveResult> {
+    const now = this.#now();
+    const limits = this.#limits;
+    const expiresAt = now.getTime() + limits.ttlSeconds * 1000;
     const reservation: Reservation = {
       reservationId: newRecordId('RS'),
       sku,
       quantity,
-      reservedAt: this.#now().toISOString(),
+      reservedAt: now.toISOString(),
       idempotencyKey,
+      holder,
+      expiresAt: new Date(expiresAt).toISOString(),
     };
     const [outcome, payload] = await this.#script(
       'switchboardShopReserve',
       this.#keys.stock,
       this.#keys.idempotency('reserve', idempotencyKey),
       this.#keys.reservations,
+      this.#keys.activeReservations,
+      this.#keys.held(holder),
       sku,
       quantity,
       JSON.stringify(reservation),
+      now.getTime(),
+      expiresAt,
+      limits.unitsPerProduct,
+      limits.unitsInAll,
+      JSON.stringify({ id: reservation.reservationId, sku, quantity }),
+      limits.ttlSeconds + 60,
     );
     switch (outcome) {
+      case 'limit_product':
+      case 'limit_total':
+        return limitReached({
+          sku,
+          requested: quantity,
+          held: Number(payload),
+          scope: outcome === 'limit_product' ? 'product' : 'total',
+          limits,
+        });
       case 'product_not_found':
         return outcomes.productNotFound(sku);
       case 'insufficient_stock':

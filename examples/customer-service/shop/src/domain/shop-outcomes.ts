@@ -16,7 +16,17 @@ export type RefundResult =
 export type ReserveResult =
   | { outcome: 'reserved'; reservation: Reservation; unitsLeft: number; replayed: boolean }
   | { outcome: 'insufficient_stock'; sku: string; requested: number; unitsInStock: number; message: string }
-  | { outcome: 'product_not_found'; sku: string; message: string };
+  | { outcome: 'product_not_found'; sku: string; message: string }
+  | {
+      outcome: 'limit_reached';
+      sku: string;
+      requested: number;
+      /** Units of this product (`product`) or of all (`total`) the holder holds now. */
+      held: number;
+      limit: number;
+      scope: 'product' | 'total';
+      message: string;
+    };
 
 /** An email put in the outbox (or found there, for a repeated idempotency key). */
 export type QueueEmailResult = { outcome: 'queued'; email: OutboxEmail; replayed: boolean };

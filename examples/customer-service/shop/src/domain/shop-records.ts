@@ -55,6 +55,34 @@ export const Address = z.object({
 });
 export type Address = z.infer<typeof Address>;
 
+/** C0 and C1 controls, and the Unicode line and paragraph separators: nothing of an address spans lines. */
+function hasControl(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
+
+/** A field of an address as a caller writes it: one line, at most `max` characters. */
+function addressLine(field: z.ZodString, max: number) {
+  return field
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !hasControl(value), 'must be one line without control characters');
+}
+
+/**
+ * An address as a caller (the model, for a customer) writes it: each field one line and bounded
+ * (name and city 100 characters, street 200, postcode 16), so what a customer types cannot fill the
+ * shop's records or span lines in what others read. Stored addresses are read with {@link Address}.
+ */
+export const AddressInput = Address.extend({
+  name: addressLine(Address.shape.name, 100),
+  street: addressLine(Address.shape.street, 200),
+  postcode: addressLine(Address.shape.postcode, 16),
+  city: addressLine(Address.shape.city, 100),
+});
+
 /** A customer of the shop. */
 export const Customer = z.object({
   id: CustomerId,
@@ -168,6 +196,10 @@ export const Reservation = z.object({
   quantity: z.number().int().positive(),
   reservedAt: z.iso.datetime(),
   idempotencyKey: z.string().min(1),
+  /** Whom the units are set aside for (`user:C001`, `operator:ada`): whose limits they count against. */
+  holder: z.string().min(1).optional(),
+  /** When the units go back to the stock. */
+  expiresAt: z.iso.datetime().optional(),
 });
 export type Reservation = z.infer<typeof Reservation>;
 

@@ -10,6 +10,15 @@ import type {
   StockLevel,
 } from './shop-records.ts';
 
+/** What {@link ShopStore.reserveStock} takes. */
+export interface ReserveInput {
+  sku: string;
+  quantity: number;
+  idempotencyKey: string;
+  /** Whom the units are for (`user:C001`): whose limits they count against. */
+  holder: string;
+}
+
 /** A product with its stock, as a fixture or {@link ShopStore.load} gives it. */
 export type StockedProduct = Product & { unitsInStock: number };
 
@@ -54,8 +63,12 @@ export interface ShopStore {
    * category share the most words with `product` (e.g. "blue kettle"). Empty when nothing matches.
    */
   checkStock(query: { sku?: string; product?: string }): Promise<StockLevel[]>;
-  /** Sets units aside, atomically; never takes stock below zero. Idempotent per key. */
-  reserveStock(input: { sku: string; quantity: number; idempotencyKey: string }): Promise<ReserveResult>;
+  /**
+   * Sets units aside for `holder`, atomically: never takes stock below zero, nor a holder beyond
+   * their `ReservationLimits` (`limit_reached`); the units go back to the stock when the
+   * reservation expires. Idempotent per key.
+   */
+  reserveStock(input: ReserveInput): Promise<ReserveResult>;
   /** Puts an email in the outbox; the same key is one email. */
   queueEmail(input: {
     to: string;

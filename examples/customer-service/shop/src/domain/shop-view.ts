@@ -1,4 +1,4 @@
-import type { Principal } from '@switchboard/agent';
+import { type Principal, principalKey } from '@switchboard/agent';
 import {
   mayReserveStock,
   orderNotFoundMessage,
@@ -48,8 +48,11 @@ export interface ShopView
   > {
   /** Whose records this view reaches. */
   readonly access: ShopAccess;
-  /** {@link ShopStore.reserveStock}, for a signed-in customer or an operator. */
-  reserveStock(input: Input<'reserveStock'>): Promise<ReserveResult | ReserveRefused>;
+  /**
+   * {@link ShopStore.reserveStock}, for a signed-in customer or an operator, held by them: the
+   * reservation counts against the limits of whom the view is for, never of whom a caller names.
+   */
+  reserveStock(input: Omit<Input<'reserveStock'>, 'holder'>): Promise<ReserveResult | ReserveRefused>;
   /** {@link ShopStore.queueEmail}, to a customer this view reaches. */
   queueEmail(input: Input<'queueEmail'>): Promise<QueueEmailResult | RecipientRefused>;
 }
@@ -67,16 +70,18 @@ export interface ShopView
  * }
  */
 export function shopFor(store: ShopStore, principal: Principal | undefined): ShopView {
-  return new ScopedShop(store, shopAccess(principal));
+  return new ScopedShop(store, shopAccess(principal), principal && principalKey(principal));
 }
 
 class ScopedShop implements ShopView {
   readonly #store: ShopStore;
   readonly access: ShopAccess;
+  readonly #holder: string | undefined;
 
-  constructor(store: ShopStore, access: ShopAccess) {
+  constructor(store: ShopStore, access: ShopAccess, holder: string | undefined) {
     this.#store = store;
     this.access = access;
+    this.#holder = holder;
   }
 
   async getOrder(orderId: string): Promise<Order | undefined> {
@@ -116,11 +121,11 @@ class ScopedShop implements ShopView {
     return this.#store.checkStock(query);
   }
 
-  async reserveStock(input: Input<'reserveStock'>): Promise<ReserveResult | ReserveRefused> {
-    if (!mayReserveStock(this.access)) {
+  async reserveStock(input: Omit<Input<'reserveStock'>, 'holder'>): Promise<ReserveResult | ReserveRefused> {
+    if (!mayReserveStock(this.access) || !this.#holder) {
       return { outcome: 'not_signed_in', sku: input.sku, message: reserveRefusedMessage(input.sku) };
     }
-    return this.#store.reserveStock(input);
+    return this.#store.reserveStock({ ...input, holder: this.#holder });
   }
 
   async queueEmail(input: Input<'queueEmail'>): Promise<QueueEmailResult | RecipientRefused> {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type AgentRunResult, type Principal, parseToolResult, silentLogger } from '@switchboard/agent';
 import { createRedisConnection } from '@switchboard/redis';
 import type { Redis } from 'ioredis';
-import { MemoryShopStore, RedisShopStore, type ShopStore, seedShop } from '../../src/index.ts';
+import {
+  MemoryShopStore,
+  RedisShopStore,
+  type ReservationLimits,
+  type ShopStore,
+  seedShop,
+} from '../../src/index.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -31,23 +37,26 @@ export async function deletePrefix(redis: Redis, prefix: string): Promise<void> 
   } while (cursor !== '0');
 }
 
+/** Options both adapters take in the tests: a clock and the reservation limits. */
+export type StoreOptions = { now?: () => Date; reservationLimits?: ReservationLimits };
+
 /** Both adapters, each fresh: the in-memory one, and a Redis one under a unique prefix. */
 export function storeFactories(redis: () => Redis) {
   return [
     {
       name: 'MemoryShopStore',
-      create: async (): Promise<StoreUnderTest> => ({
-        store: new MemoryShopStore({ now }),
+      create: async (options: StoreOptions = {}): Promise<StoreUnderTest> => ({
+        store: new MemoryShopStore({ now, ...options }),
         cleanup: async () => {},
       }),
     },
     {
       name: 'RedisShopStore',
-      create: async (): Promise<StoreUnderTest> => {
+      create: async (options: StoreOptions = {}): Promise<StoreUnderTest> => {
         const prefix = `test:${randomUUID()}`;
         const connection = redis();
         return {
-          store: new RedisShopStore({ redis: connection, prefix, now }),
+          store: new RedisShopStore({ redis: connection, prefix, now, ...options }),
           cleanup: () => deletePrefix(connection, prefix),
         };
       },

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../model/messages.ts';
 import type { Logger } from '../../observe/logger.ts';
 import { redactValue } from '../../observe/redact.ts';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../policy/approvals.ts';
+import type { ApprovalDecision, ApprovalQuota, ApprovalRequest, Approver } from '../../policy/approvals.ts';
 import { createApprovalRequest } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
 import type { Principal } from '../../policy/principal.ts';
@@ -19,6 +19,8 @@ export interface ApprovalGateOptions {
   /** Operator decisions known when the run starts (resuming after an approval). */
   decisions: ReadonlyMap<string, ApprovalDecision>;
   approver?: Approver | undefined;
+  /** Bounds the approvals that may wait; a new request over it is refused. */
+  quota?: ApprovalQuota | undefined;
   /** Its secrets are scrubbed from the arguments kept as pending slots. */
   vault: CredentialVault;
   /** Who is asking: a tool describes its action as this principal may see it. */
@@ -35,6 +37,7 @@ export interface ApprovalGateOptions {
  */
 export type ApprovalVerdict =
   | { kind: 'undescribed' }
+  | { kind: 'refused'; refusal: Refusal }
   | { kind: 'waiting'; request: ApprovalRequest }
   | { kind: 'mismatch'; request: ApprovalRequest; decision: ApprovalDecision }
   | { kind: 'decided'; request: ApprovalRequest; decision: ApprovalDecision };
@@ -88,7 +91,11 @@ export class ApprovalGate {
       now: now(),
     });
     const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
-    if (!decision) return { kind: 'waiting', request: this.#pend(request, input) };
+    if (!decision) {
+      const refusal = await this.admit(request);
+      if (refusal) return { kind: 'refused', refusal };
+      return { kind: 'waiting', request: this.#pend(request, input) };
+    }
     if (!this.#binds(decision, request)) return this.#refuse(request, decision, input);
     state.pendingApprovals = state.pendingApprovals.filter((pending) => pending.id !== request.id);
     await this.#o.audit.decision({ request, decision });
@@ -106,7 +113,9 @@ export class ApprovalGate {
    * A call whose handler waited for someone else's approval: once the decision is in, it leaves
    * the pending approvals, is audited, and the handler runs again with it (approved or denied).
    */
-  async resume(request: ApprovalRequest): Promise<Exclude<ApprovalVerdict, { kind: 'undescribed' }>> {
+  async resume(
+    request: ApprovalRequest,
+  ): Promise<Exclude<ApprovalVerdict, { kind: 'undescribed' } | { kind: 'refused' }>> {
     const { decisions, state } = this.#o;
     const decision = decisions.get(request.id) ?? (await this.#askApprover(request));
     if (!decision) return { kind: 'waiting', request };
@@ -124,6 +133,22 @@ export class ApprovalGate {
     state.pendingApprovals = [...state.pendingApprovals.filter((p) => p.id !== request.id), request];
     this.#holdPending(input);
     return request;
+  }
+
+  /**
+   * Whether a new request may join the pending approvals: one already pending always may; else the
+   * quota answers. A quota that fails admits (the call still waits for a human) and is logged.
+   */
+  async admit(request: Omit<ApprovalRequest, 'conversationId' | 'toolCallId'>): Promise<Refusal | undefined> {
+    const { quota, state, logger } = this.#o;
+    if (!quota || state.pendingApprovals.some((pending) => pending.id === request.id)) return undefined;
+    try {
+      const refused = await quota.admit(request);
+      return refused && { code: 'TOO_MANY_APPROVALS', message: refused.message, hint: refused.hint };
+    } catch (error) {
+      logger.error({ err: error, approvalId: request.id }, 'approval quota failed; the request waits');
+      return undefined;
+    }
   }
 
   /** The call will not run (the user moved on): its pending approval and pending slots are dropped. */

@@ -2,7 +2,7 @@ import type { ToolCall } from '../../model/messages.ts';
 import type { AuditSink } from '../../observe/audit.ts';
 import type { Logger } from '../../observe/logger.ts';
 import type { AgentTracer } from '../../observe/tracer.ts';
-import type { ApprovalDecision, Approver } from '../../policy/approvals.ts';
+import type { ApprovalDecision, ApprovalQuota, Approver } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
 import type { Principal } from '../../policy/principal.ts';
 import type { AgentState } from '../../state/agent-state.ts';
@@ -40,6 +40,7 @@ export interface ToolRunnerOptions {
   /** Operator decisions known when the run starts (resuming after an approval). */
   decisions: ReadonlyMap<string, ApprovalDecision>;
   approver?: Approver | undefined;
+  approvalQuota?: ApprovalQuota | undefined;
   signal: AbortSignal;
   /** First retry delay; doubles per retry, capped at 2 s (default 100 ms). */
   retryDelayMs?: number;
@@ -76,6 +77,7 @@ export class ToolRunner {
       state,
       decisions: options.decisions,
       approver: options.approver,
+      quota: options.approvalQuota,
       vault,
       principal: options.principal,
       audit: this.#audit,
@@ -141,6 +143,7 @@ export class ToolRunner {
       if (verdict.kind === 'undescribed') {
         return this.#ledger.fail(draft, { code: 'TOOL_FAILED', message: tool.fallbackMessage });
       }
+      if (verdict.kind === 'refused') return this.#ledger.fail(draft, verdict.refusal);
       draft.record.approvalId = verdict.request.id;
       if (verdict.kind === 'waiting') return this.#ledger.wait(draft, verdict.request);
       if (verdict.kind === 'mismatch') return this.#ledger.wait(draft, verdict.request, { mismatch: true });
@@ -191,6 +194,8 @@ export class ToolRunner {
       case 'ok':
         if (result.data instanceof ApprovalWait) {
           await this.#ledger.release(draft);
+          const refusal = await this.#gate.admit(result.data.request);
+          if (refusal) return this.#ledger.fail(draft, refusal);
           const request = this.#gate.suspend({ call, input: draft.input, wait: result.data });
           return this.#ledger.wait(draft, request);
         }

@@ -16,8 +16,11 @@ export function bearerAuth({
   binding,
   users,
   logger,
+  servicesOnly = false,
 }: {
   authenticate: Authenticator;
+  /** The agent takes service callers only: a refusal says to send the request to the supervisor. */
+  servicesOnly?: boolean | undefined;
   binding: HttpBinding;
   users: WeakMap<Request, User>;
   logger: Logger;
@@ -44,9 +47,11 @@ export function bearerAuth({
       res,
       binding,
       problem: 'UNAUTHENTICATED',
-      message: match
-        ? 'The bearer token is not valid. Send a token this agent was configured with.'
-        : 'This agent requires a bearer token. Send "Authorization: Bearer <token>".',
+      message: servicesOnly
+        ? `${match ? 'The bearer token is not valid here. ' : ''}This agent takes requests from services only (its team’s supervisor); send your request to the supervisor.`
+        : match
+          ? 'The bearer token is not valid. Send a token this agent was configured with.'
+          : 'This agent requires a bearer token. Send "Authorization: Bearer <token>".',
     });
   }
 }

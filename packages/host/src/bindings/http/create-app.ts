@@ -32,7 +32,14 @@ export interface A2aHttpAppOptions {
    * sent (`staticTokenAuthenticator`, an identity provider's JWTs, ...). The card must declare a
    * required bearer scheme: build it with `buildAgentCard({ ..., bearerAuth: true })`.
    */
-  auth?: { authenticate: Authenticator };
+  auth?: {
+    authenticate: Authenticator;
+    /**
+     * This agent takes service callers only (a team's worker): a refused token is told to go to
+     * the team's supervisor instead (default false).
+     */
+    servicesOnly?: boolean;
+  };
   /**
    * Largest request body, as bytes or a size like `512kb` (default `256kb`: a message's content is
    * limited far below it, see `HostLimits`; the queue's `maxRequestBytes` matches it).
@@ -65,6 +72,7 @@ const CheckedOptions = z.object({
   auth: z
     .object({
       authenticate: z.custom((value) => typeof value === 'function', 'must be an Authenticator function'),
+      servicesOnly: z.boolean().optional(),
     })
     .optional(),
 });

@@ -85,6 +85,7 @@ function reserveStockTool(store: ShopStore) {
         case 'insufficient_stock':
         case 'product_not_found':
         case 'not_signed_in':
+        case 'limit_reached':
           return { sku, reserved: 0, message: result.message };
         default:
           return assertNeverOutcome(result);

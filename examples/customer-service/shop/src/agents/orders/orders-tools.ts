@@ -1,10 +1,10 @@
-import { type AnyTool, defineTool } from '@switchboard/agent';
+import { type AnyTool, defineTool, userText } from '@switchboard/agent';
 import { z } from 'zod';
 import { estimateDeliveryDate } from '../../domain/delivery-estimate.ts';
 import { OrderId } from '../../domain/order-id.ts';
 import { orderNotFoundMessage } from '../../domain/shop-access.ts';
 import { assertNeverOutcome, isoDay } from '../../domain/shop-outcomes.ts';
-import { Address, Carrier, type Order } from '../../domain/shop-records.ts';
+import { AddressInput, Carrier, type Order } from '../../domain/shop-records.ts';
 import type { ShopStore } from '../../domain/shop-store.ts';
 import { type ShopView, shopFor } from '../../domain/shop-view.ts';
 import { actionKey, formatMoney } from '../action-key.ts';
@@ -30,7 +30,8 @@ function orderView(order: Order) {
     ...(order.shippedOn ? { shippedOn: order.shippedOn } : {}),
     ...(order.deliveredOn ? { deliveredOn: order.deliveredOn } : {}),
     ...(order.refundedOn ? { refundedOn: isoDay(order.refundedOn) } : {}),
-    shipTo: `${city}, ${country}`,
+    // The customer wrote the address: whoever's agent reads it gets it marked as data.
+    shipTo: userText(`${city}, ${country}`),
   };
 }
 
@@ -94,7 +95,7 @@ function updateShippingAddressTool(store: ShopStore) {
     name: 'update_shipping_address',
     summary: 'Change the shipping address of an order that has not shipped yet.',
     whenToUse: 'The customer wants an order delivered to a different address.',
-    input: z.object({ orderId: OrderId, ...Address.shape }),
+    input: z.object({ orderId: OrderId, ...AddressInput.shape }),
     risk: 'write',
     idempotent: true,
     fallbackMessage: 'The address could not be changed right now. Tell the customer to try again later.',
@@ -107,7 +108,11 @@ function updateShippingAddressTool(store: ShopStore) {
       switch (result.outcome) {
         case 'updated': {
           const { name, street, postcode, city, country } = result.shippingAddress;
-          return { orderId, updated: true, shipTo: `${name}, ${street}, ${postcode} ${city}, ${country}` };
+          return {
+            orderId,
+            updated: true,
+            shipTo: userText(`${name}, ${street}, ${postcode} ${city}, ${country}`),
+          };
         }
         case 'order_not_found':
         case 'already_shipped':
