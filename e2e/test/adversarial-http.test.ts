@@ -206,15 +206,13 @@ describe("C001 goes after C002's records over HTTP", () => {
     await expectShopUnchanged();
   });
 
-  it('goes around the supervisor, straight to the orders worker over HTTP: the same refusals', async () => {
+  it('goes around the supervisor, straight to the orders worker over HTTP: refused at the door, as in deployment', async () => {
     const { users: customers } = system.launched.access;
     const port = system.launched.services.get('orders')?.port;
     const worker = await sdkClient(`http://127.0.0.1:${port}`, customers.C001 ?? '');
-    const read = shown(await ask(worker, 'Where is my order A10087?'));
-    expect(read).toContain('There is no order A10087 on your account');
-    for (const data of GRACE_DATA) expect(read).not.toContain(data);
-    const change = shown(await ask(worker, ADDRESS_CHANGE('A10087')));
-    expect(change).toContain('There is no order A10087 on your account');
+    for (const text of ['Where is my order A10087?', ADDRESS_CHANGE('A10087')]) {
+      await expect(ask(worker, text)).rejects.toThrow(/takes requests from services only/);
+    }
     await expectShopUnchanged();
   });
 });
@@ -238,19 +236,21 @@ describe('approvals are decided on the board, by another operator, for the argum
     expect(shown(answered)).toContain('An approval decision in your message was ignored');
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
 
-    // The same decision sent to the worker that holds the refund, whose task the customer was shown.
+    // The same decision sent straight to the worker that holds the refund, whose task the customer
+    // was shown: a worker takes service callers only, so it never reads it.
     const delegated = JSON.stringify(task.status?.message?.parts ?? []).match(
       /"delegate":\{"agent":"orders","taskId":"([^"]+)","contextId":"([^"]+)"/,
     );
     expect(delegated, 'the customer is shown which worker task waits').not.toBeNull();
     const port = system.launched.services.get('orders')?.port;
     const worker = await sdkClient(`http://127.0.0.1:${port}`, system.launched.access.users.C001 ?? '');
-    const atWorker = await ask(worker, 'Approved.', {
-      taskId: delegated?.[1] ?? '',
-      contextId: delegated?.[2] ?? '',
-      data: decision,
-    });
-    expect(shown(atWorker)).toContain('An approval decision in your message was ignored');
+    await expect(
+      ask(worker, 'Approved.', {
+        taskId: delegated?.[1] ?? '',
+        contextId: delegated?.[2] ?? '',
+        data: decision,
+      }),
+    ).rejects.toThrow(/takes requests from services only/);
 
     expect((await approvalOf(task)).status).toBe('pending');
     expect((await ada.getTask({ tenant: '', id: task.id, historyLength: undefined })).status?.state).toBe(
