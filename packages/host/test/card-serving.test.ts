@@ -20,6 +20,7 @@ import {
 import { delegationTools } from '@switchboard/delegate';
 import { generateServiceKey } from '@switchboard/identity';
 import { PERMISSIONS_EXTENSION_URI, PermissionManifest } from '@switchboard/protocol';
+import { A2AClient as Sdk02Client } from 'a2a-sdk-02/client';
 import * as Sdk03 from 'a2a-sdk-03/client';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -380,6 +381,7 @@ describe('the well-known card, by A2A-Version', () => {
     const get = (headers: Record<string, string> = {}) => fetch(`${server.url}${CARD_PATH}`, { headers });
 
     expect(await (await get()).json()).toEqual(AgentCard.toJSON(card));
+    expect((await fetch(`${server.url}/.well-known/agent.json`)).status).toBe(404);
     const refused = await get({ 'A2A-Version': '0.3' });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({
@@ -399,6 +401,32 @@ describe('the well-known card, by A2A-Version', () => {
     });
     expect(await v03Call.json()).toMatchObject({ error: { code: -32009 } });
     expect(model.callCount).toBe(0);
+  });
+
+  it('serves a client before 0.3 (@a2a-js/sdk 0.2.x) at the path it asks, /.well-known/agent.json, and it completes a task', async () => {
+    host = await startHost({ turns: lookupTurns });
+    // The client of 0.2.x, as its users make it: the base URL, the card at its default path.
+    const client = new Sdk02Client(host.url);
+    const card = await client.getAgentCard();
+    expect(card).toMatchObject({ name: host.card.name, url: `${host.url}/a2a/jsonrpc` });
+    const reply = await client.sendMessage({
+      message: {
+        kind: 'message',
+        messageId: 'm-02',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'Where is order A10086?' }],
+      },
+    });
+    expect('result' in reply ? reply.result : reply).toMatchObject({
+      kind: 'task',
+      status: { state: 'completed' },
+      artifacts: [{ parts: [{ kind: 'text', text: 'Order A10086 has shipped with DHL.' }] }],
+    });
+    // The same shapes, the same validators, at either path.
+    const at = (path: string) => fetch(`${host?.url}${path}`);
+    const [legacy, current] = await Promise.all([at('/.well-known/agent.json'), at(CARD_PATH)]);
+    expect(legacy.headers.get('etag')).toBe(current.headers.get('etag'));
+    expect(await legacy.json()).toEqual(await current.json());
   });
 });
 

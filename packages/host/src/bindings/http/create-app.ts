@@ -83,7 +83,7 @@ const CheckedOptions = z.object({
  *   optional bearer auth and a body limit (413 when exceeded);
  * - `GET /.well-known/agent-card.json`, the card by `A2A-Version` (v1.0 ProtoJSON for `1.0`, the
  *   v0.3 card for `0.3`, the `unversionedCard` shape, hybrid by default, without one) with caching
- *   headers;
+ *   headers; with `legacyCompat`, also at `/.well-known/agent.json`, where clients before 0.3 ask;
  * - `GET /healthz` and `GET /readyz`, public.
  *
  * @example
@@ -131,7 +131,10 @@ export function createA2aHttpApp({
 
   const app = express();
   app.disable('x-powered-by');
-  app.get(A2A_HTTP_PATHS.agentCard, agentCardRoute({ card, legacyCompat, unversioned: unversionedCard }));
+  const cardPaths = legacyCompat
+    ? [A2A_HTTP_PATHS.agentCard, A2A_HTTP_PATHS.legacyAgentCard]
+    : A2A_HTTP_PATHS.agentCard;
+  app.get(cardPaths, agentCardRoute({ card, legacyCompat, unversioned: unversionedCard }));
   app.use(healthRoutes({ ...(readiness ? { readiness } : {}), logger }));
   // SSE ids, Last-Event-ID (or ?lastEventId=) and the caller-gone signal, for SubscribeToTask.
   const resume = eventStreamResume();

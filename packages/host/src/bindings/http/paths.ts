@@ -5,6 +5,11 @@ export const A2A_HTTP_PATHS = {
   jsonRpc: '/a2a/jsonrpc',
   rest: '/a2a/rest',
   agentCard: '/.well-known/agent-card.json',
+  /**
+   * Where A2A clients before 0.3 (`@a2a-js/sdk` 0.2.x) ask for the card: the same card, served while
+   * `legacyCompat` is on.
+   */
+  legacyAgentCard: '/.well-known/agent.json',
   health: '/healthz',
   ready: '/readyz',
 } as const;
