@@ -31,7 +31,7 @@ async function strictAccepts(card: Json, publicKey: JWK): Promise<boolean> {
 
 /** The SDK's own verifier (`verifyAgentCardSignature`: its `canonicalizeAgentCard` of the card). */
 async function sdkAccepts(card: Json, publicKey: JWK): Promise<boolean> {
-  const verify = verifyAgentCardSignature(async () => importJWK(publicKey, 'EdDSA'));
+  const verify = verifyAgentCardSignature(async () => publicKey);
   try {
     await verify(card as unknown as Parameters<typeof verify>[0]);
     return true;
