@@ -18,12 +18,18 @@ export { CARDS_ERRORS, CardsError, isCardsError } from './errors.ts';
 export type { CardVersion, CardWarning, ConvertedCard, JsonObject } from './json/card-json.ts';
 export { cardVersionLabel, detectCardVersion } from './json/card-json.ts';
 // sign
+export type { CardCanonicalization } from './sign/card-canonical.ts';
+export { CARD_CANONICALIZATIONS } from './sign/card-canonical.ts';
 export type { CardKeys, TrustedCardKeysSource } from './sign/card-keys.ts';
 export { trustedCardKeys } from './sign/card-keys.ts';
 export type { CardSigner, CardSignerOptions } from './sign/sign-card.ts';
 export { cardSigner } from './sign/sign-card.ts';
-export type { CardSignatureProblem, CardSignatureResult } from './sign/verify-card-signature.ts';
-export { verifyCardSignature } from './sign/verify-card-signature.ts';
+export type {
+  CardSignatureProblem,
+  CardSignatureResult,
+  SignatureFinding,
+} from './sign/verify-card-signature.ts';
+export { checkCardSignatures, verifyCardSignature } from './sign/verify-card-signature.ts';
 // verify
 export { signatureCheck } from './verify/signature-check.ts';
 export type { CardVerification, VerifyCardOptions, VerifyCheck } from './verify/verify-card.ts';

@@ -9,9 +9,10 @@ import type { JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 // Straight from the files, not the barrel: what these tests need does not pass through the checker.
 import { renderAgentCard } from '../src/convert/render-card.ts';
+import { objects } from '../src/json/card-json.ts';
 import { type CardKeys, trustedCardKeys } from '../src/sign/card-keys.ts';
 import { cardSigner } from '../src/sign/sign-card.ts';
-import { verifyCardSignature } from '../src/sign/verify-card-signature.ts';
+import { checkCardSignatures, verifyCardSignature } from '../src/sign/verify-card-signature.ts';
 import { v1 } from './support/worked-example.ts';
 
 /** An Ed25519 key pair as JWKs, the public half as a trusted set lists it. */
@@ -35,19 +36,41 @@ afterEach(async () => {
 });
 
 describe('signed cards (A2A §8.4)', () => {
-  it('a card signed with a trusted key verifies, in its v1.0 and hybrid shapes, naming the kid', async () => {
+  it('a card signed with a trusted key verifies in every shape it is served in, each with its own two signatures', async () => {
     const signed = await cardSigner({ key: orders.privateKey })(card());
-    expect(signed.signatures).toHaveLength(1);
-    const header = JSON.parse(Buffer.from(signed.signatures[0]?.protected ?? '', 'base64url').toString());
-    expect(header).toEqual({ alg: 'EdDSA', kid: 'orders:2026-05', typ: 'JOSE' });
-    for (const version of ['1.0', 'hybrid'] as const) {
-      const json = renderAgentCard({ card: signed, version }).card;
-      expect(await verify(json)).toEqual({ status: 'valid', kid: 'orders:2026-05' });
+    // Per shape (v1.0, hybrid, v0.3): RFC 8785 of that shape as served, then the SDK's form where
+    // that differs (this card's v1.0 shape has no empty value, so one signature is both there).
+    expect(signed.signatures.length).toBeGreaterThanOrEqual(3);
+    for (const signature of signed.signatures) {
+      const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString());
+      expect(header).toEqual({ alg: 'EdDSA', kid: 'orders:2026-05', typ: 'JOSE' });
     }
-    // The v0.3 shape carries the same signatures; they sign the v1.0 card, and the result says so.
-    const v03 = renderAgentCard({ card: signed, version: '0.3' });
-    expect(v03.card.signatures).toEqual((AgentCard.toJSON(signed) as { signatures: unknown }).signatures);
-    expect(v03.warnings).toEqual([]);
+    const keys = await trusted();
+    for (const version of ['1.0', 'hybrid', '0.3'] as const) {
+      const { card: json, warnings } = renderAgentCard({ card: signed, version });
+      expect(warnings.filter((warning) => warning.path === '$.signatures')).toEqual([]);
+      // Served without the mark saying which shape each signature is for.
+      for (const signature of objects(json.signatures))
+        expect(Object.keys(signature).sort()).toEqual(['protected', 'signature']);
+      expect(await verify(json)).toEqual({ status: 'valid', kid: 'orders:2026-05' });
+      const findings = (await checkCardSignatures({ card: json, keys })) ?? [];
+      expect(findings[0]).toEqual({
+        status: 'valid',
+        kid: 'orders:2026-05',
+        canonicalization: 'served',
+        coversSecurity: true,
+      });
+      expect(findings.every((finding) => finding.status === 'valid')).toBe(true);
+    }
+  });
+
+  it('still verifies a v0.3 card against the signatures of signers that signed only the v1.0 card, saying where to look when they do not', async () => {
+    const v1Only = await generateAgentCardSignature(orders.privateKey, {
+      alg: 'EdDSA',
+      kid: 'orders:2026-05',
+      typ: 'JOSE',
+    })(AgentCard.toJSON(card()) as unknown as AgentCard);
+    const v03 = renderAgentCard({ card: AgentCard.fromJSON(v1Only), version: '0.3' });
     expect(await verify(v03.card)).toMatchObject({
       status: 'invalid',
       reason: 'bad-signature',

@@ -127,6 +127,10 @@ describe('switchboard cards verify --trusted-keys', () => {
       trustedFile,
     ]);
     expect(trusted.stdout).toMatch(/pass {2}signature .*signed by "echo:[^"]+", a trusted key/);
+    // Which form each signature is over, and whether it covers the security requirements.
+    expect(trusted.stdout).toMatch(
+      /#1 by "echo:[^"]+" over RFC 8785 of the card as served, covering the security requirements/,
+    );
     expect(trusted.code).toBe(0);
 
     const without = await switchboard(['cards', 'verify', host.url, '--no-send']);

@@ -32,15 +32,32 @@ const HYBRID_V03_FIELDS = [
 ];
 
 /**
- * The card's signatures, served unchanged in every shape: they sign the v1.0 card (the JCS form of
- * its v1.0 fields), so they verify against the v1.0 and hybrid shapes, and against the v0.3 one
- * only for a verifier that fetches the v1.0 card.
+ * The unprotected JWS header member that says which shape a signature of the card was made for
+ * (`cardSigner` signs every shape as it is served). Only the card held in memory carries it:
+ * {@link renderAgentCard} keeps each shape's own signatures, without it, and drops the others.
  */
-function withSignatures(json: JsonObject, converted: ConvertedCard): ConvertedCard {
-  const signatures = objects(json.signatures);
-  if (signatures.length === 0) return converted;
+export const SIGNED_SHAPE_HEADER = 'switchboard-card-shape';
+
+/**
+ * The card's signatures for one shape: those made for it (marked {@link SIGNED_SHAPE_HEADER}),
+ * served without the mark, and any signature without a mark (made by another signer), unchanged.
+ */
+function signaturesFor(json: JsonObject, version: CardShape): JsonObject[] {
+  return objects(json.signatures).flatMap((entry) => {
+    if (!isObject(entry.header) || !(SIGNED_SHAPE_HEADER in entry.header)) return [entry];
+    if (entry.header[SIGNED_SHAPE_HEADER] !== version) return [];
+    const { [SIGNED_SHAPE_HEADER]: _shape, ...header } = entry.header;
+    const { header: _marked, ...signature } = entry;
+    return [Object.keys(header).length > 0 ? { ...signature, header } : signature];
+  });
+}
+
+/** The shape as served: its own signatures (see {@link signaturesFor}) in place of the card's. */
+function withSignatures(json: JsonObject, converted: ConvertedCard, version: CardShape): ConvertedCard {
+  const { signatures: _all, ...card } = converted.card;
+  const signatures = signaturesFor(json, version);
   return {
-    card: { ...converted.card, signatures },
+    card: signatures.length > 0 ? { ...card, signatures } : card,
     warnings: converted.warnings.filter((warning) => warning.path !== '$.signatures'),
   };
 }
@@ -52,7 +69,8 @@ function withSignatures(json: JsonObject, converted: ConvertedCard): ConvertedCa
  * (`protocolVersion` "0.3.0", `url`, `preferredTransport`, `additionalInterfaces`, `security`, and
  * each security scheme in its v0.3 form beside the v1.0 one), so both a v1.0 reader and a v0.3 one
  * can use it (a strict v1.0 schema check refuses the extra
- * fields). Signatures are kept in every shape. The same function serves the well-known card and
+ * fields). Each shape carries the signatures `cardSigner` made for it (over exactly that shape),
+ * and any other signature of the card. The same function serves the well-known card and
  * writes the committed card files, so both always agree. Throws for `0.3` when no interface is left
  * that a v0.3 client could use; `hybrid` is then the v1.0 card.
  *
@@ -67,23 +85,27 @@ export function renderAgentCard({ card, version }: { card: AgentCard; version: C
       message: 'card must be a v1.0 AgentCard, e.g. from buildAgentCard(...)',
     });
   }
-  if (version === '1.0') return { card: json, warnings: [] };
-  if (version === '0.3') return withSignatures(json, toV03(json));
+  if (version === '1.0') return withSignatures(json, { card: json, warnings: [] }, '1.0');
+  if (version === '0.3') return withSignatures(json, toV03(json), '0.3');
   let v03: ConvertedCard;
   try {
     v03 = toV03(json);
   } catch {
     // No interface a v0.3 client could use: the v1.0 card is all there is to say.
-    return { card: json, warnings: [] };
+    return withSignatures(json, { card: json, warnings: [] }, '1.0');
   }
-  return withSignatures(json, {
-    card: {
-      ...json,
-      ...pick(v03.card, HYBRID_V03_FIELDS),
-      ...bothSchemeForms(json.securitySchemes, v03.card.securitySchemes),
+  return withSignatures(
+    json,
+    {
+      card: {
+        ...json,
+        ...pick(v03.card, HYBRID_V03_FIELDS),
+        ...bothSchemeForms(json.securitySchemes, v03.card.securitySchemes),
+      },
+      warnings: v03.warnings,
     },
-    warnings: v03.warnings,
-  });
+    'hybrid',
+  );
 }
 
 /**

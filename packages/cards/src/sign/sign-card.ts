@@ -1,8 +1,11 @@
-import { AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
-import type { JWK } from 'jose';
+import { AgentCard } from '@a2a-js/sdk';
+import { FlattenedSign, importJWK, type JWK } from 'jose';
+import { CARD_SHAPES, type CardShape, renderAgentCard, SIGNED_SHAPE_HEADER } from '../convert/render-card.ts';
 import { CardsError } from '../errors.ts';
+import { type JsonObject, objects } from '../json/card-json.ts';
+import { canonicalForms } from './card-canonical.ts';
 
-/** Signs a v1.0 card: returns it with one more entry in `signatures`. */
+/** Signs a v1.0 card: returns it with its signatures for every shape it is served in added to `signatures`. */
 export type CardSigner = (card: AgentCard) => Promise<AgentCard>;
 
 /** Options of {@link cardSigner}. */
@@ -22,11 +25,16 @@ const algorithmOf = (key: JWK): string | undefined =>
       : undefined);
 
 /**
- * A signer of agent cards (A2A §8.4): a JWS (flattened) over the JCS form of the card's v1.0 fields,
- * its protected header naming `alg`, `typ` `JOSE` and the key's `kid`, made by the SDK's
- * `generateAgentCardSignature`. Only the v1.0 fields are signed: sign the v1.0 card, then render it
- * in any shape (`renderAgentCard` keeps the signatures). The key's public half must be in the
- * verifier's trusted keys under the same `kid`.
+ * A signer of agent cards (A2A §8.4): for every shape the card is served in (v1.0, hybrid, v0.3:
+ * what `renderAgentCard` makes of it), two JWS (flattened), each with `alg`, `typ` `JOSE` and the
+ * key's `kid` in its protected header: first one over the RFC 8785 JCS of that shape exactly as
+ * served without `signatures` (so a strict verifier accepts it, and it covers every field, the
+ * security requirements included), then one over the SDK's canonical form of it
+ * (`canonicalizeAgentCard`, so the SDK's `verifyAgentCardSignature` accepts it; that form drops
+ * empty values, `securityRequirements: [{"schemes":{"bearer":{}}}]` among them). The signatures sit
+ * in the v1.0 card, each marked with the shape it is for; `renderAgentCard` serves each shape its
+ * own; where both forms are the same bytes (a card without empty values), one signature serves.
+ * The key's public half must be in the verifier's trusted keys under the same `kid`.
  *
  * @example
  * const sign = cardSigner({ key: serviceKey });
@@ -41,7 +49,30 @@ export function cardSigner({ key, alg = algorithmOf(key) }: CardSignerOptions): 
   if (problems.length > 0) {
     throw new CardsError('INVALID_OPTIONS', { message: `cardSigner: ${problems.join('; ')}.` });
   }
-  const sign = generateAgentCardSignature(key, { alg, kid: key.kid, typ: 'JOSE' });
-  // The SDK canonicalises what it is given as ProtoJSON: give it the card's JSON, as verifiers see it.
-  return async (card) => AgentCard.fromJSON(await sign(AgentCard.toJSON(card) as unknown as AgentCard));
+  const header = { alg: alg as string, kid: key.kid as string, typ: 'JOSE' };
+  let privateKey: ReturnType<typeof importJWK> | undefined;
+  const sign = async (payload: string, shape: CardShape): Promise<JsonObject> => {
+    privateKey ??= importJWK(key, header.alg);
+    const jws = await new FlattenedSign(new TextEncoder().encode(payload))
+      .setProtectedHeader(header)
+      .sign(await privateKey);
+    return { protected: jws.protected, signature: jws.signature, header: { [SIGNED_SHAPE_HEADER]: shape } };
+  };
+  return async (card) => {
+    const made: JsonObject[] = [];
+    for (const shape of CARD_SHAPES) {
+      let served: JsonObject;
+      try {
+        served = renderAgentCard({ card, version: shape }).card;
+      } catch {
+        continue; // No interface a v0.3 client could use: that shape is not served.
+      }
+      const forms = canonicalForms(served);
+      made.push(await sign(forms.served, shape));
+      // Where the SDK's form is the same bytes (a card without empty values), one signature is both.
+      if (forms.sdk !== undefined && forms.sdk !== forms.served) made.push(await sign(forms.sdk, shape));
+    }
+    const json = AgentCard.toJSON(card) as JsonObject;
+    return AgentCard.fromJSON({ ...json, signatures: [...objects(json.signatures), ...made] });
+  };
 }

@@ -1,6 +1,6 @@
-import { type AgentCard, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { base64url, decodeProtectedHeader, errors, type FlattenedJWSInput, flattenedVerify } from 'jose';
-import { detectCardVersion, isObject, objects } from '../json/card-json.ts';
+import { detectCardVersion, isObject, type JsonObject, objects } from '../json/card-json.ts';
+import { type CardCanonicalization, canonicalForms, coversSecurity } from './card-canonical.ts';
 import type { CardKeys } from './card-keys.ts';
 
 /** Why a signed card was not accepted. */
@@ -18,6 +18,15 @@ export type CardSignatureProblem =
 export type CardSignatureResult =
   | { status: 'valid'; kid: string }
   | { status: 'unsigned' }
+  | { status: 'invalid'; reason: CardSignatureProblem; kid?: string; message: string };
+
+/**
+ * What {@link checkCardSignatures} found of one signature: valid with the form it is over
+ * (`canonicalization`) and whether that form includes the card's security requirements
+ * (`coversSecurity`), or invalid and why.
+ */
+export type SignatureFinding =
+  | { status: 'valid'; kid: string; canonicalization: CardCanonicalization; coversSecurity: boolean }
   | { status: 'invalid'; reason: CardSignatureProblem; kid?: string; message: string };
 
 /** Asymmetric JWS algorithms only: a public key can never be taken as an HMAC secret. */
@@ -43,8 +52,6 @@ const RANK: readonly CardSignatureProblem[] = [
   'malformed',
 ];
 
-type Outcome = CardSignatureResult & { status: 'valid' | 'invalid' };
-
 /** The trusted keys could not be read (a file gone, a URL down): said apart from a key not found. */
 class KeysUnavailable extends Error {}
 
@@ -63,8 +70,12 @@ const lookingUp =
     }
   };
 
-async function verifyOne(entry: Record<string, unknown>, payload: string, keys: CardKeys): Promise<Outcome> {
-  const invalid = (reason: CardSignatureProblem, message: string, kid?: string): Outcome => ({
+async function verifyOne(
+  entry: Record<string, unknown>,
+  payloads: readonly [CardCanonicalization, string][],
+  keys: CardKeys,
+): Promise<SignatureFinding> {
+  const invalid = (reason: CardSignatureProblem, message: string, kid?: string): SignatureFinding => ({
     status: 'invalid',
     reason,
     message,
@@ -83,15 +94,25 @@ async function verifyOne(entry: Record<string, unknown>, payload: string, keys: 
   if (typeof kid !== 'string' || !kid || typeof alg !== 'string' || typeof typ !== 'string') {
     return invalid('malformed', 'a signature\'s protected header must name "alg", "kid" and "typ"');
   }
-  const jws: FlattenedJWSInput = {
-    payload,
-    protected: entry.protected,
-    signature: entry.signature,
+  const jws = (payload: string): FlattenedJWSInput => ({
+    payload: base64url.encode(payload),
+    protected: entry.protected as string,
+    signature: entry.signature as string,
     ...(isObject(entry.header) ? { header: entry.header } : {}),
-  };
+  });
   try {
-    await flattenedVerify(jws, lookingUp(keys, alg), { algorithms: ALGORITHMS });
-    return { status: 'valid', kid };
+    let mismatch: unknown;
+    // The spec names no header for the form a signature is over: each is tried.
+    for (const [canonicalization, payload] of payloads) {
+      try {
+        await flattenedVerify(jws(payload), lookingUp(keys, alg), { algorithms: ALGORITHMS });
+        return { status: 'valid', kid, canonicalization, coversSecurity: false };
+      } catch (error) {
+        if (!(error instanceof errors.JWSSignatureVerificationFailed)) throw error;
+        mismatch = error;
+      }
+    }
+    throw mismatch ?? new errors.JWSSignatureVerificationFailed();
   } catch (error) {
     if (error instanceof errors.JWKSNoMatchingKey)
       return invalid('untrusted-key', `no trusted key has the kid "${kid}"`, kid);
@@ -123,11 +144,53 @@ async function verifyOne(entry: Record<string, unknown>, payload: string, keys: 
 }
 
 /**
- * Checks a card's signatures (A2A §8.4) against the keys the caller trusts: the JCS form of the
- * card's v1.0 fields (the SDK's `canonicalizeAgentCard`, so a hybrid card verifies as its v1.0 part)
- * must be signed by a key `keys` finds for the signature's `kid`. Valid when any signature verifies;
- * else the worst reason found (bad signature before untrusted key before malformed). Never trusts a
- * key the card or the signature points to. Never throws.
+ * Every signature of a card checked against the keys the caller trusts (A2A §8.4), each against
+ * both forms a signature can be over (`CARD_CANONICALIZATIONS`): the RFC 8785 JCS of the card as
+ * given, without `signatures`, and the SDK's canonical v1.0 form of it. Undefined when the card is
+ * not a JSON object. Never throws.
+ *
+ * @example
+ * for (const finding of (await checkCardSignatures({ card, keys })) ?? []) console.log(finding);
+ */
+export async function checkCardSignatures({
+  card,
+  keys,
+}: {
+  card: unknown;
+  keys: CardKeys;
+}): Promise<SignatureFinding[] | undefined> {
+  if (!isObject(card)) return undefined;
+  const forms = canonicalForms(card);
+  const payloads = Object.entries(forms).filter(
+    (entry): entry is [CardCanonicalization, string] => entry[1] !== undefined,
+  );
+  const findings: SignatureFinding[] = [];
+  for (const entry of objects(card.signatures)) {
+    const finding = await verifyOne(entry, payloads, keys);
+    findings.push(
+      finding.status === 'valid'
+        ? {
+            ...finding,
+            coversSecurity: coversSecurity(
+              card,
+              finding.canonicalization,
+              forms[finding.canonicalization] ?? '{}',
+            ),
+          }
+        : finding,
+    );
+  }
+  return findings;
+}
+
+/**
+ * Checks a card's signatures (A2A §8.4) against the keys the caller trusts: a signature counts when
+ * a key `keys` finds for its `kid` signed the RFC 8785 JCS of the card as given (without
+ * `signatures`), or the SDK's canonical v1.0 form of it (`canonicalizeAgentCard`: what signers
+ * before both forms, and other SDK users, sign). Valid when any signature verifies; else the worst
+ * reason found (bad signature before untrusted key before malformed). Never trusts a key the card
+ * or the signature points to. Never throws. {@link checkCardSignatures} says, per signature, which
+ * form it is over and whether that covers the security requirements.
  *
  * @example
  * const result = await verifyCardSignature({ card: json, keys: await trustedCardKeys({ file }) });
@@ -137,37 +200,27 @@ export async function verifyCardSignature({
   card,
   keys,
 }: {
-  /** The card as JSON: v1.0 or hybrid (a v0.3 card's signatures sign its v1.0 form). */
+  /** The card as JSON, in the shape it was served (v1.0, hybrid or v0.3). */
   card: unknown;
   keys: CardKeys;
 }): Promise<CardSignatureResult> {
-  if (!isObject(card))
-    return { status: 'invalid', reason: 'malformed', message: 'the card is not a JSON object' };
-  const signatures = objects(card.signatures);
-  if (signatures.length === 0) return { status: 'unsigned' };
-  let payload: string;
-  try {
-    payload = base64url.encode(canonicalizeAgentCard(card as unknown as AgentCard));
-  } catch {
-    return {
-      status: 'invalid',
-      reason: 'malformed',
-      message: 'the card cannot be canonicalised: it is not an agent card',
-    };
-  }
-  const outcomes: Outcome[] = [];
-  for (const entry of signatures) {
-    const outcome = await verifyOne(entry, payload, keys);
-    if (outcome.status === 'valid') return outcome;
-    outcomes.push(outcome);
-  }
-  const rank = (outcome: Outcome) => (outcome.status === 'invalid' ? RANK.indexOf(outcome.reason) : -1);
-  const [worst] = outcomes.sort((a, b) => rank(a) - rank(b));
-  if (worst?.status === 'invalid' && worst.reason === 'bad-signature' && detectCardVersion(card) === '0.3') {
+  const findings = await checkCardSignatures({ card, keys });
+  if (!findings) return { status: 'invalid', reason: 'malformed', message: 'the card is not a JSON object' };
+  if (findings.length === 0) return { status: 'unsigned' };
+  const valid = findings.find((finding) => finding.status === 'valid');
+  if (valid) return { status: 'valid', kid: valid.kid };
+  const rank = (finding: SignatureFinding) =>
+    finding.status === 'invalid' ? RANK.indexOf(finding.reason) : -1;
+  const [worst] = [...findings].sort((a, b) => rank(a) - rank(b));
+  if (
+    worst?.status === 'invalid' &&
+    worst.reason === 'bad-signature' &&
+    detectCardVersion(card as JsonObject) === '0.3'
+  ) {
     return {
       ...worst,
-      message: `${worst.message}. This is the v0.3 card; its signatures sign the v1.0 card: fetch that one (A2A-Version: 1.0) to verify them`,
+      message: `${worst.message}. Cards signed before each shape had its own signatures sign only the v1.0 card: fetch that one (A2A-Version: 1.0) to verify them`,
     };
   }
-  return worst as Outcome;
+  return worst as CardSignatureResult;
 }

@@ -1,5 +1,6 @@
+import { CARD_CANONICALIZATIONS } from '../sign/card-canonical.ts';
 import type { CardKeys } from '../sign/card-keys.ts';
-import { verifyCardSignature } from '../sign/verify-card-signature.ts';
+import { checkCardSignatures, verifyCardSignature } from '../sign/verify-card-signature.ts';
 
 /** A `VerifyCheck` of `verifyCard` (written out here, so the two files do not import each other). */
 interface SignatureCheck {
@@ -24,7 +25,8 @@ function signers(card: unknown): string[] {
 }
 
 /**
- * The `signature` check of a card (A2A §8.4): passed when a key the user trusts signed it; failed,
+ * The `signature` check of a card (A2A §8.4): passed when a key the user trusts signed it, saying
+ * for each signature which form it is over and whether it covers the security requirements; failed,
  * with the reason, when it is unsigned or its signature is not valid; skipped when no trusted keys
  * are given (saying whether it is signed, and by which kid).
  *
@@ -56,7 +58,15 @@ export async function signatureCheck({
     );
   }
   const result = await verifyCardSignature({ card, keys });
-  if (result.status === 'valid') return check('passed', `signed by "${result.kid}", a trusted key`);
+  if (result.status === 'valid') {
+    const findings = (await checkCardSignatures({ card, keys })) ?? [];
+    const each = findings.map((finding, index) =>
+      finding.status === 'valid'
+        ? `#${index + 1} by "${finding.kid}" over ${CARD_CANONICALIZATIONS[finding.canonicalization]}, ${finding.coversSecurity ? 'covering the security requirements' : 'NOT covering the security requirements'}`
+        : `#${index + 1} ${finding.reason}: ${finding.message}`,
+    );
+    return check('passed', `signed by "${result.kid}", a trusted key; ${each.join('; ')}`);
+  }
   if (result.status === 'unsigned') return check('failed', 'unsigned: the card carries no signature');
   return check('failed', `${result.reason}: ${result.message}`);
 }
