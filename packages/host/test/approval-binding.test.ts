@@ -5,7 +5,7 @@ import type { BoardApproval } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RedisApprovalBoard, RedisRunStateStore } from '../src/redis.ts';
 import { dataOf, type Host, sendTask, startHost, textOf } from './support/http-host.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { keysOf, removeKeysUnder, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
 const prefixes: string[] = [];
@@ -16,10 +16,7 @@ afterEach(async () => {
   host = undefined;
 });
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await keysOf(redis, `${prefix}*`);
-    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeKeysUnder(redis, prefixes);
   await redis.quit();
 });
 

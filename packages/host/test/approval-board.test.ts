@@ -3,15 +3,12 @@ import { type ApprovalRequest, argumentsHash } from '@switchboard/agent';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ApprovalBoard, MemoryApprovalBoard } from '../src/approvals.ts';
 import { RedisApprovalBoard } from '../src/redis.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { removeKeysUnder, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
 const prefixes: string[] = [];
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await keysOf(redis, `${prefix}*`);
-    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeKeysUnder(redis, prefixes);
   await redis.quit();
 });
 

@@ -4,7 +4,7 @@ import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentHost, type HostLimits, hostAgent } from '../src/index.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { removeKeysUnder, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
 const prefixes: string[] = [];
@@ -16,10 +16,7 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close({ graceMs: 0 })));
 });
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await keysOf(redis, `${prefix}*`);
-    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeKeysUnder(redis, prefixes);
   await redis.quit();
 });
 

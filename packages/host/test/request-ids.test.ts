@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentHost, hostAgent, type IdLimits } from '../src/index.ts';
 import { RedisTaskEventLog, RedisTaskStore } from '../src/redis.ts';
 import { sendRequest, userMessage } from './support/messages.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { keysOf, removeKeysUnder, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
 const prefixes: string[] = [];
@@ -19,10 +19,7 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close({ graceMs: 0 })));
 });
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await keysOf(redis, `${prefix}*`);
-    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeKeysUnder(redis, prefixes);
   await redis.quit();
 });
 

@@ -11,7 +11,7 @@ import { MemoryLogger, ScriptedModel } from '@switchboard/agent/testing';
 import { sendMessageRequest, textPart, userMessage } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type AgentHost, type HostLimits, hostAgent, RedisLimitCounters } from '../src/index.ts';
-import { keysOf, testRedis } from './support/redis.ts';
+import { removeKeysUnder, testRedis } from './support/redis.ts';
 
 const redis = testRedis();
 const prefixes: string[] = [];
@@ -21,10 +21,7 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close({ graceMs: 0 })));
 });
 afterAll(async () => {
-  for (const prefix of prefixes) {
-    const keys = await keysOf(redis, `${prefix}*`);
-    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeKeysUnder(redis, prefixes);
   await redis.quit();
 });
 

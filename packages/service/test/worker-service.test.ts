@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentRegistry } from '@switchboard/delegate';
-import { createRedisConnection, scanKeys } from '@switchboard/redis';
+import { createRedisConnection } from '@switchboard/redis';
 import { freePort, type GroupProcess, spawnGroup } from '@switchboard/test-processes';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeNamespaces } from './support/remove-keys.ts';
 import { serviceKeyEnv } from './support/service-keys.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -26,10 +27,7 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => child.kill()));
 });
 afterAll(async () => {
-  for (const namespace of namespaces) {
-    for await (const keys of scanKeys(redis, `*${namespace}*`))
-      await Promise.all(keys.map((key) => redis.unlink(key)));
-  }
+  await removeNamespaces(redis, namespaces);
   await redis.quit();
   rmSync(workdir, { recursive: true, force: true });
 });

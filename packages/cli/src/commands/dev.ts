@@ -61,19 +61,14 @@ const stopRequested = () =>
  */
 export async function devCommand({
   team: teamPath,
-  redisUrl,
-  namespace,
-  port,
-  inProcess,
-  env,
-  output,
   until = stopRequested(),
+  ...options
 }: DevCommandOptions): Promise<number> {
   // This command owns its process: what a library prints with console (the A2A SDK, for agents run
   // in this process, quoting what callers sent) is one inert line of the log view, not raw text.
-  const restoreConsole = routeConsole({ logger: consoleLogger(output) });
+  const restoreConsole = routeConsole({ logger: consoleLogger(options.output) });
   try {
-    return await runDev({ teamPath, redisUrl, namespace, port, inProcess, env, output, until });
+    return await runDev({ ...options, teamPath, until });
   } finally {
     restoreConsole();
   }

@@ -32,3 +32,11 @@ export async function keysOf(redis: RedisConnection, pattern: string): Promise<s
   for await (const keys of scanKeys(redis, pattern)) found.push(...keys);
   return found;
 }
+
+/** Deletes every key under each of `prefixes` (a test's own namespaces), on every master of a cluster. */
+export async function removeKeysUnder(redis: RedisConnection, prefixes: readonly string[]): Promise<void> {
+  for (const prefix of prefixes) {
+    const keys = await keysOf(redis, `${prefix}*`);
+    if (keys.length > 0) await Promise.all(keys.map((key) => redis.unlink(key)));
+  }
+}
