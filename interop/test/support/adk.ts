@@ -1,11 +1,13 @@
-import type { BaseAgent } from '@google/adk';
 import {
+  type BaseAgent,
   BaseLlm,
   type BaseLlmConnection,
   type Event,
   InMemoryRunner,
   type LlmRequest,
   type LlmResponse,
+  RemoteA2AAgent,
+  type RemoteA2AAgentConfig,
 } from '@google/adk';
 import { ClientFactory, JsonRpcTransportFactory } from 'a2a-sdk-03/client';
 import { type Event03, text03 } from './v03-shapes.ts';
@@ -39,10 +41,28 @@ export class TransferringLlm extends BaseLlm {
 export const adkClientFactory = (fetchImpl: typeof fetch) =>
   new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] });
 
+/** A remote agent whose A2A responses are kept, through ADK's own `afterRequestCallbacks`. */
+export interface RecordedRemote {
+  agent: RemoteA2AAgent;
+  /** Every A2A response the agent received (the task, status and artifact updates), in order. */
+  responses: Event03[];
+}
+
+/** The supervisor as an ADK `RemoteA2AAgent` named {@link REMOTE_NAME}, its responses kept. */
+export function recordedRemote(config: Omit<RemoteA2AAgentConfig, 'name'>): RecordedRemote {
+  const responses: Event03[] = [];
+  const agent = new RemoteA2AAgent({
+    ...config,
+    name: REMOTE_NAME,
+    afterRequestCallbacks: [(_context, response) => void responses.push(response as Event03)],
+  });
+  return { agent, responses };
+}
+
 /**
  * What an ADK user reads of one turn: the final (non-partial) text, the progress (partial events),
- * errors; and, from the A2A responses ADK keeps on its events, the answer artifact as the supervisor
- * sent it, the task's last state and its context.
+ * errors; and, from the A2A responses (what an `afterRequestCallbacks` sees), the answer artifact as
+ * the supervisor sent it, the task's last state and its context.
  */
 export interface AdkTurn {
   answer: string;
@@ -56,12 +76,19 @@ export interface AdkTurn {
 const textOf = (event: Event) =>
   (event.content?.parts ?? []).flatMap((part) => (part.text ? [part.text] : [])).join('\n');
 
-/** A runner for `agent` with one session: each `turn` is a user message in that session. */
-export async function adkSession(agent: BaseAgent): Promise<{ turn(text: string): Promise<AdkTurn> }> {
-  const runner = new InMemoryRunner({ agent, appName: 'interop' });
+/**
+ * A runner for `root` (the remote agent itself, or an agent with it as a sub-agent) with one
+ * session: each `turn` is a user message in that session.
+ */
+export async function adkSession(
+  root: BaseAgent,
+  remote: RecordedRemote,
+): Promise<{ turn(text: string): Promise<AdkTurn> }> {
+  const runner = new InMemoryRunner({ agent: root, appName: 'interop' });
   const session = await runner.sessionService.createSession({ appName: 'interop', userId: 'C001' });
   return {
     async turn(text) {
+      const from = remote.responses.length;
       const events: Event[] = [];
       for await (const event of runner.runAsync({
         userId: 'C001',
@@ -69,12 +96,10 @@ export async function adkSession(agent: BaseAgent): Promise<{ turn(text: string)
         newMessage: { role: 'user', parts: [{ text }] },
       }))
         events.push(event);
-      const remote = events.filter((event) => event.author === REMOTE_NAME);
-      const responses = remote
-        .map((event) => event.customMetadata?.['a2a:response'])
-        .filter(Boolean) as Event03[];
-      const states = responses.flatMap((response) =>
-        response.kind === 'task' || response.kind === 'status-update' ? [response.status.state] : [],
+      const shown = events.filter((event) => event.author === REMOTE_NAME);
+      const responses = remote.responses.slice(from);
+      const statuses = responses.flatMap((response) =>
+        response.kind === 'task' || response.kind === 'status-update' ? [response] : [],
       );
       const artifacts = responses.flatMap((response) =>
         response.kind === 'artifact-update'
@@ -84,21 +109,19 @@ export async function adkSession(agent: BaseAgent): Promise<{ turn(text: string)
             : [],
       );
       return {
-        answer: remote
+        answer: shown
           .filter((event) => !event.partial)
           .map(textOf)
           .filter(Boolean)
           .join('\n'),
-        progress: remote
+        progress: shown
           .filter((event) => event.partial)
           .map(textOf)
           .join('\n'),
         artifact: artifacts.map((artifact) => text03(artifact.parts)).join('\n'),
-        errors: remote.flatMap((event) => (event.errorMessage ? [event.errorMessage] : [])).join('\n'),
-        state: states.at(-1),
-        contextId: remote
-          .map((event) => event.customMetadata?.['a2a:context_id'] as string | undefined)
-          .at(-1),
+        errors: shown.flatMap((event) => (event.errorMessage ? [event.errorMessage] : [])).join('\n'),
+        state: statuses.at(-1)?.status.state,
+        contextId: statuses.at(-1)?.contextId,
       };
     },
   };

@@ -21,7 +21,7 @@ export interface Task03 {
 /** A streamed event as 0.2/0.3 clients yield it. */
 export type Event03 =
   | Task03
-  | { kind: 'status-update'; status: Status03; final?: boolean }
+  | { kind: 'status-update'; contextId: string; status: Status03; final?: boolean }
   | { kind: 'artifact-update'; artifact: { parts: Part03[] } }
   | { kind: 'message'; parts: Part03[] };
 
