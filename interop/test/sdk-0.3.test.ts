@@ -1,25 +1,16 @@
-import {
-  type Client,
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from 'a2a-sdk-03/client';
+import * as Sdk from 'a2a-sdk-03/client';
 import { describe, expect } from 'vitest';
-import { ASK, fetchWithToken, peerTest, REFUSAL, supervisor } from './support/peer-test.ts';
+import { ASK, fetchWithToken, peerTest, REFUSAL, sdkClientOf, supervisor } from './support/peer-test.ts';
 import { message03, taskOperations03 } from './support/task-operations.ts';
 import type { Task03 } from './support/v03-shapes.ts';
 
 const { url, token } = supervisor();
 
-const sdkClient = (fetchImpl: typeof fetch = fetchWithToken(token)): Promise<Client> =>
-  new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }).createFromUrl(url);
+const sdkClient = (fetchImpl: typeof fetch = fetchWithToken(token)) => sdkClientOf(Sdk, url, fetchImpl);
 
 describe('@a2a-js/sdk 0.3 (A2A 0.3)', () => {
   peerTest('sdk-0.3', 'card', 'reads the card: JSON-RPC preferred, a bearer scheme required', async () => {
-    const card = await new DefaultAgentCardResolver().resolve(url);
+    const card = await new Sdk.DefaultAgentCardResolver().resolve(url);
     expect(card.preferredTransport).toBe('JSONRPC');
     expect(card.security?.flatMap((requirement) => Object.keys(requirement))).toContain('bearer');
   });

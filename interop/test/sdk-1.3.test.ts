@@ -1,24 +1,15 @@
-import {
-  type Client,
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import * as Sdk from '@a2a-js/sdk/client';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { describe, expect } from 'vitest';
-import { ASK, fetchWithToken, peerTest, REFUSAL, supervisor } from './support/peer-test.ts';
+import { ASK, fetchWithToken, peerTest, REFUSAL, sdkClientOf, supervisor } from './support/peer-test.ts';
 import { listRequest, taskOperationsV1 } from './support/task-operations.ts';
 
 const { url, token } = supervisor();
 
-const sdkClient = (fetchImpl: typeof fetch = fetchWithToken(token)): Promise<Client> =>
-  new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }).createFromUrl(url);
+const sdkClient = (fetchImpl: typeof fetch = fetchWithToken(token)) => sdkClientOf(Sdk, url, fetchImpl);
 
 /** A send's task; a message instead fails the test. */
-function taskOf(result: Awaited<ReturnType<Client['sendMessage']>>) {
+function taskOf(result: Awaited<ReturnType<Sdk.Client['sendMessage']>>) {
   if (!('status' in result)) throw new Error(`a message, not a task: ${JSON.stringify(result)}`);
   return result;
 }
@@ -29,7 +20,7 @@ describe('@a2a-js/sdk 1.3 (A2A 1.0)', () => {
     'card',
     'reads the v1.0 card: a JSON-RPC interface and a required bearer scheme',
     async () => {
-      const card = await new DefaultAgentCardResolver().resolve(url);
+      const card = await new Sdk.DefaultAgentCardResolver().resolve(url);
       expect(card.supportedInterfaces.map((i) => i.protocolBinding)).toContain('JSONRPC');
       expect(card.securityRequirements.flatMap((requirement) => Object.keys(requirement.schemes))).toContain(
         'bearer',

@@ -78,3 +78,25 @@ export function expectAnswerOnce(shown: string, start: string): void {
 
 /** The refusal every client's user should see without a token: the server's own words. */
 export const REFUSAL = /401|requires a bearer token/;
+
+/** What `@a2a-js/sdk/client` exports to build a client, alike in 0.3 and 1.x. */
+interface SdkClientModule<C, T, R> {
+  ClientFactory: new (options: {
+    transports: T[];
+    cardResolver: R;
+  }) => { createFromUrl(url: string): Promise<C> };
+  JsonRpcTransportFactory: new (options: { fetchImpl: typeof fetch }) => T;
+  DefaultAgentCardResolver: new (options: { fetchImpl: typeof fetch }) => R;
+}
+
+/** The SDK's JSON-RPC client for the supervisor, as its users build it, sending what `fetchImpl` sends. */
+export function sdkClientOf<C, T, R>(
+  sdk: SdkClientModule<C, T, R>,
+  url: string,
+  fetchImpl: typeof fetch,
+): Promise<C> {
+  return new sdk.ClientFactory({
+    transports: [new sdk.JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new sdk.DefaultAgentCardResolver({ fetchImpl }),
+  }).createFromUrl(url);
+}
