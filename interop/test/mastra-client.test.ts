@@ -43,6 +43,7 @@ describe('Mastra client-js getA2A (A2A 0.3)', () => {
     stream: (text) => a2a().sendMessageStream(message03(text)),
     get: async (id) => resultOf<Task03>(await a2a().getTask({ id })),
     cancel: async (id) => resultOf<Task03>(await a2a().cancelTask({ id })),
+    resubscribe: (id) => a2a().resubscribeTask({ id }),
   }));
 
   peerTest('mastra-client', 'auth', 'without a token the send is refused with the reason', async () => {
@@ -74,6 +75,7 @@ describe('Mastra client-js getA2AV1 (A2A 1.0)', () => {
     stream: (request) => v1().sendMessageStream(request) as AsyncIterable<StreamResponse>,
     get: async (id) => (await v1().getTask({ tenant: '', id })) as Task,
     cancel: async (id) => (await v1().cancelTask({ tenant: '', id, metadata: {} })) as Task,
+    resubscribe: (id) => v1().resubscribeTask({ tenant: '', id }) as AsyncIterable<StreamResponse>,
     list: async (contextId) => (await v1().listTasks(listRequest(contextId))) as { tasks: Task[] },
   }));
 

@@ -28,6 +28,7 @@ describe('@a2a-js/sdk 0.2 (A2A 0.2)', () => {
       stream: (text) => client.sendMessageStream(message03(text)),
       get: async (id) => resultOf<Task03>(await client.getTask({ id })),
       cancel: async (id) => resultOf<Task03>(await client.cancelTask({ id })),
+      resubscribe: (id) => client.resubscribeTask({ id }),
     };
   });
 

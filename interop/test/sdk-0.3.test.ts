@@ -22,6 +22,7 @@ describe('@a2a-js/sdk 0.3 (A2A 0.3)', () => {
       stream: (text) => client.sendMessageStream(message03(text)),
       get: async (id) => (await client.getTask({ id })) as Task03,
       cancel: async (id) => (await client.cancelTask({ id })) as Task03,
+      resubscribe: (id) => client.resubscribeTask({ id }),
     };
   });
 

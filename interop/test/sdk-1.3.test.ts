@@ -35,6 +35,7 @@ describe('@a2a-js/sdk 1.3 (A2A 1.0)', () => {
       stream: (request) => client.sendMessageStream(request),
       get: (id) => client.getTask({ tenant: '', id }),
       cancel: (id) => client.cancelTask({ tenant: '', id, metadata: {} }),
+      resubscribe: (id) => client.resubscribeTask({ tenant: '', id }),
       list: (contextId) => client.listTasks(listRequest(contextId)),
     };
   });

@@ -1,5 +1,15 @@
 /** What a peer client is asked to do against the supervisor: the columns of the interop table. */
-export const OPERATIONS = ['card', 'send', 'stream', 'get', 'cancel', 'follow-up', 'list', 'auth'] as const;
+export const OPERATIONS = [
+  'card',
+  'send',
+  'stream',
+  'get',
+  'cancel',
+  'resubscribe',
+  'follow-up',
+  'list',
+  'auth',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** One peer framework's client, as a row of the interop table. */
@@ -41,6 +51,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
     notOffered: {
       get: 'runs a turn; no task API',
       cancel: 'runs a turn; no task API',
+      resubscribe: 'runs a turn; no task API',
       list: 'runs a turn; no task API',
     },
   },
@@ -53,6 +64,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
       stream: 'the runner streams what the sub-agent yields (send)',
       get: 'runs a turn; no task API',
       cancel: 'runs a turn; no task API',
+      resubscribe: 'runs a turn; no task API',
       list: 'runs a turn; no task API',
     },
   },
@@ -63,6 +75,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
     notOffered: {
       get: 'polls tasks/get itself until a task ends',
       cancel: 'an abort signal stops the request only',
+      resubscribe: 'only to resume its own suspended stream',
       'follow-up': 'no context id option; a new task per call',
       list: 'no task API',
     },
@@ -74,6 +87,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
     notOffered: {
       get: 'polls GetTask itself until a task ends',
       cancel: 'an abort signal stops the request only',
+      resubscribe: 'only to resume its own suspended stream',
       'follow-up': 'no context id option; a new task per call',
       list: 'no task API',
     },
@@ -87,6 +101,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
       stream: 'see `A2AAgent`',
       get: 'no task API',
       cancel: 'no task API',
+      resubscribe: 'no task API',
       'follow-up': 'no context id option',
       list: 'no task API',
     },
@@ -110,6 +125,7 @@ export const PEER_CLIENTS: readonly PeerClient[] = [
     notOffered: {
       get: 'a model; no task API',
       cancel: 'a model; no task API',
+      resubscribe: 'a model; no task API',
       list: 'a model; no task API',
     },
   },

@@ -26,14 +26,17 @@ const manifestOf = (packageDir: string) =>
 /** The table as markdown: one row per peer client, one column per operation, and the notes under it. */
 export function interopTable(cells: ReadonlyMap<string, Cell>): string {
   const faults: string[] = [];
-  const notOffered = new Map<string, string[]>();
+  /** By client and reason, the operations not offered: one note each. */
+  const notOffered = new Map<string, { label: string; reason: string; operations: Operation[] }>();
   const rows = PEER_CLIENTS.map((client) => {
     const { name, version } = manifestOf(client.packageDir);
     const columns = OPERATIONS.map((operation: Operation) => {
       const reason = client.notOffered[operation];
       if (reason) {
-        const note = `${client.label}: ${reason}`;
-        notOffered.set(note, [...(notOffered.get(note) ?? []), operation]);
+        const key = `${client.id} ${reason}`;
+        const note = notOffered.get(key) ?? { label: client.label, reason, operations: [] };
+        note.operations.push(operation);
+        notOffered.set(key, note);
         return 'not offered';
       }
       const cell = cells.get(`${client.id} ${operation}`);
@@ -58,7 +61,9 @@ export function interopTable(cells: ReadonlyMap<string, Cell>): string {
     '',
     'Not offered:',
     '',
-    ...[...notOffered].map(([note, operations]) => `- ${operations.join(', ')}: ${note}.`),
+    ...[...notOffered.values()].map(
+      ({ label, reason, operations }) => `- ${label}, ${operations.join(', ')}: ${reason}.`,
+    ),
   ].join('\n');
 }
 

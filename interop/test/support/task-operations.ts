@@ -11,7 +11,15 @@ export interface TaskClient03 {
   stream(text: string): AsyncIterable<unknown>;
   get(id: string): Promise<Task03>;
   cancel(id: string): Promise<Task03>;
+  resubscribe(id: string): AsyncIterable<unknown>;
 }
+
+/**
+ * Time for a resubscription's request to reach the server before the task it follows is canceled
+ * (the stream has no event to wait for until then: the task sits waiting for an approval). Were it
+ * later, the resubscription would find the task already canceled and fail, not hang.
+ */
+const untilSubscribed = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 /** A 0.2/0.3 `message/send` params object of one text part. */
 export const message03 = (text: string, contextId?: string) => ({
@@ -70,6 +78,20 @@ export function taskOperations03(client: string, connect: () => Promise<TaskClie
     expect((await tasks.cancel(waiting.id)).status.state).toBe('canceled');
   });
 
+  peerTest(
+    client,
+    'resubscribe',
+    'to a task waiting for an approval: it ends canceled when canceled',
+    async () => {
+      const tasks = await connect();
+      const waiting = await tasks.send(ASK.refund);
+      const reading = read03Stream(tasks.resubscribe(waiting.id));
+      await untilSubscribed();
+      await tasks.cancel(waiting.id);
+      expect((await reading).state).toBe('canceled');
+    },
+  );
+
   peerTest(client, 'follow-up', 'a second message in the same context is answered there', async () => {
     const tasks = await connect();
     const first = await tasks.send(ASK.stock);
@@ -85,6 +107,7 @@ export interface TaskClientV1 {
   stream(request: SendMessageRequest): AsyncIterable<StreamResponse>;
   get(id: string): Promise<Task>;
   cancel(id: string): Promise<Task>;
+  resubscribe(id: string): AsyncIterable<StreamResponse>;
   list(contextId: string): Promise<{ tasks: Task[] }>;
 }
 
@@ -124,6 +147,20 @@ export function taskOperationsV1(client: string, connect: () => Promise<TaskClie
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect((await tasks.cancel(waiting.id)).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
+
+  peerTest(
+    client,
+    'resubscribe',
+    'to a task waiting for an approval: it ends canceled when canceled',
+    async () => {
+      const tasks = await connect();
+      const waiting = await tasks.send(requestV1(ASK.refund));
+      const reading = readV1Stream(tasks.resubscribe(waiting.id));
+      await untilSubscribed();
+      await tasks.cancel(waiting.id);
+      expect((await reading).state).toBe(TaskState.TASK_STATE_CANCELED);
+    },
+  );
 
   peerTest(client, 'follow-up', 'a second message in the same context is answered there', async () => {
     const tasks = await connect();
