@@ -15,11 +15,17 @@ export interface TaskClient03 {
 }
 
 /**
- * Time for a resubscription's request to reach the server before the task it follows is canceled
- * (the stream has no event to wait for until then: the task sits waiting for an approval). Were it
- * later, the resubscription would find the task already canceled and fail, not hang.
+ * `events`, running `action` once the first has arrived: a resubscription's first event is the task
+ * as it stands, so the action (a cancel) comes after the server took the subscription, not before.
  */
-const untilSubscribed = () => new Promise((resolve) => setTimeout(resolve, 300));
+async function* afterFirst<T>(events: AsyncIterable<T>, action: () => Promise<unknown>): AsyncIterable<T> {
+  let first = true;
+  for await (const event of events) {
+    yield event;
+    if (first) await action();
+    first = false;
+  }
+}
 
 /** A 0.2/0.3 `message/send` params object of one text part. */
 export const message03 = (text: string, contextId?: string) => ({
@@ -85,10 +91,10 @@ export function taskOperations03(client: string, connect: () => Promise<TaskClie
     async () => {
       const tasks = await connect();
       const waiting = await tasks.send(ASK.refund);
-      const reading = read03Stream(tasks.resubscribe(waiting.id));
-      await untilSubscribed();
-      await tasks.cancel(waiting.id);
-      expect((await reading).state).toBe('canceled');
+      const read = await read03Stream(
+        afterFirst(tasks.resubscribe(waiting.id), () => tasks.cancel(waiting.id)),
+      );
+      expect(read.state).toBe('canceled');
     },
   );
 
@@ -155,10 +161,10 @@ export function taskOperationsV1(client: string, connect: () => Promise<TaskClie
     async () => {
       const tasks = await connect();
       const waiting = await tasks.send(requestV1(ASK.refund));
-      const reading = readV1Stream(tasks.resubscribe(waiting.id));
-      await untilSubscribed();
-      await tasks.cancel(waiting.id);
-      expect((await reading).state).toBe(TaskState.TASK_STATE_CANCELED);
+      const read = await readV1Stream(
+        afterFirst(tasks.resubscribe(waiting.id), () => tasks.cancel(waiting.id)),
+      );
+      expect(read.state).toBe(TaskState.TASK_STATE_CANCELED);
     },
   );
 
