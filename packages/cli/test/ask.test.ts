@@ -24,8 +24,8 @@ describe('switchboard ask', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`Asking the supervisor at ${supervisor.url}`);
-    // The task arrives already working, its first line in its own status: shown like any other line.
-    expect(stdout).toMatch(/^ {2}> Working on it\n {2}> Step 1: thinking$/m);
+    // The task arrives already working, saying so by its state alone: the first line is the first step.
+    expect(stdout).toMatch(/^Asking the supervisor at .*\n {2}> Step 1: thinking$/m);
     expect(stdout).toMatch(/^ {2}> Step 1: running get_order$/m);
     expect(stdout).toMatch(/^Order A10086 has shipped with DHL\.$/m);
     expect(stdout).toMatch(/^Task: [\w-]+ \(completed\)$/m);

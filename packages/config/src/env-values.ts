@@ -63,6 +63,16 @@ export const WholeNumber = (min: number) =>
     .int('must be a whole number')
     .min(min, `must be at least ${min}`);
 
+/** On or off: `true` or `false` in any case, nothing else, so a typo is an error rather than off. */
+export const Switch = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z.enum(['true', 'false'], { error: (issue) => `must be true or false, not "${String(issue.input)}"` }),
+  )
+  .transform((value) => value === 'true');
+
 /** A positive duration in milliseconds. */
 export const Millis = z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive();
 

@@ -3,7 +3,16 @@
 export type { ConfigProblem } from './config-error.ts';
 export { ConfigError } from './config-error.ts';
 export { createModel } from './create-model.ts';
-export { HttpUrl, Millis, Port, RedisUrl, SecretToken, TokenList, WholeNumber } from './env-values.ts';
+export {
+  HttpUrl,
+  Millis,
+  Port,
+  RedisUrl,
+  SecretToken,
+  Switch,
+  TokenList,
+  WholeNumber,
+} from './env-values.ts';
 export type { ModelConfig } from './model-config.ts';
 export { DEFAULT_OPENAI_MODEL, readModelConfig } from './model-config.ts';
 export { readRedisConfig } from './redis-config.ts';

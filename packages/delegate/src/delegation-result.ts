@@ -1,5 +1,6 @@
 import { type Part, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { ApprovalRequest } from '@switchboard/agent';
+import { ANSWER_ARTIFACT } from '@switchboard/protocol';
 import { z } from 'zod';
 
 /** What a delegate's task came to, as read from its stream of events. */
@@ -28,6 +29,9 @@ function approvalsOf(parts: readonly Part[]): ApprovalRequest[] {
     return parsed.success ? parsed.data.pendingApprovals : [];
   });
 }
+
+/** The progress line of a delegate whose task went to work without saying anything more. */
+const WORKING_ON_IT = 'Working on it';
 
 /** Folds a delegate's stream events into its outcome; `onStatus` sees each working status text. */
 export class DelegateStream {
@@ -62,9 +66,11 @@ export class DelegateStream {
           contextId: task.contextId,
           state: task.status?.state ?? o.state,
         });
-        const artifact = task.artifacts.find((a) => a.name === 'answer');
+        const artifact = task.artifacts.find((a) => a.name === ANSWER_ARTIFACT);
         if (artifact) this.#artifact = textOf(artifact.parts);
         if (task.status?.message) this.#status(task.status.state, task.status.message.parts);
+        // A Switchboard agent's task goes to work without a status line: its state says it.
+        else if (task.status?.state === TaskState.TASK_STATE_WORKING) this.#onStatus(WORKING_ON_IT);
         return;
       }
       case 'statusUpdate': {
@@ -74,7 +80,8 @@ export class DelegateStream {
         return;
       }
       case 'artifactUpdate':
-        if (payload.value.artifact?.name === 'answer') this.#artifact = textOf(payload.value.artifact.parts);
+        if (payload.value.artifact?.name === ANSWER_ARTIFACT)
+          this.#artifact = textOf(payload.value.artifact.parts);
         return;
       case 'message':
         o.answer = textOf(payload.value.parts);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
 import { silentLogger } from '@switchboard/agent';
-import type { BoardApproval } from '@switchboard/protocol';
+import { type BoardApproval, replyTextOf } from '@switchboard/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RedisApprovalBoard, RedisRunStateStore } from '../src/redis.ts';
 import { dataOf, type Host, sendTask, startHost, textOf } from './support/http-host.ts';
@@ -89,7 +89,7 @@ describe('an approval is bound to the arguments the operator saw', () => {
       .poll(async () => (await customer.getTask({ tenant: '', id: waiting.id })).status?.state)
       .toBe(TaskState.TASK_STATE_COMPLETED);
     const done = await customer.getTask({ tenant: '', id: waiting.id });
-    expect(textOf(done.status?.message)).toContain('A10001');
+    expect(replyTextOf(done)).toContain('A10001');
     expect(host.shop.refunds).toBe(1);
   });
 });

@@ -40,10 +40,33 @@ async function sdkAccepts(card: Json, publicKey: JWK): Promise<boolean> {
   }
 }
 
+/**
+ * Each shape served, its security requirements, and the signatures it carries: over RFC 8785 of the
+ * card as served, and over the SDK's canonical v1.0 form where that form is other bytes and covers
+ * the requirements (the hybrid's v1.0 ones; the v0.3 card's `security` is not in it, so none).
+ */
 const SHAPES = [
-  { shape: 'hybrid', headers: {}, security: ['securityRequirements', 'security'] },
-  { shape: '1.0', headers: { 'A2A-Version': '1.0' }, security: ['securityRequirements'] },
-  { shape: '0.3', headers: { 'A2A-Version': '0.3' }, security: ['security'] },
+  {
+    shape: 'hybrid',
+    headers: {},
+    security: ['securityRequirements', 'security'],
+    forms: [
+      { canonicalization: 'served', coversSecurity: true },
+      { canonicalization: 'sdk', coversSecurity: false },
+    ],
+  },
+  {
+    shape: '1.0',
+    headers: { 'A2A-Version': '1.0' },
+    security: ['securityRequirements'],
+    forms: [{ canonicalization: 'served', coversSecurity: true }],
+  },
+  {
+    shape: '0.3',
+    headers: { 'A2A-Version': '0.3' },
+    security: ['security'],
+    forms: [{ canonicalization: 'served', coversSecurity: true }],
+  },
 ] as const;
 
 let host: Host | undefined;
@@ -57,7 +80,7 @@ describe('signed cards any verifier accepts, in every shape served (A2A §8.4)',
   const serve = async () => {
     host = await startHost({
       turns: [],
-      auth: { customers: { 'customer-token': 'C001' } },
+      auth: { users: { 'user-token': 'U001' } },
       signCard: cardSigner({ key: privateKey }),
     });
     return async (headers: Record<string, string>) =>
@@ -65,40 +88,37 @@ describe('signed cards any verifier accepts, in every shape served (A2A §8.4)',
   };
 
   it.each(SHAPES)(
-    'the $shape card as served verifies with a strict RFC 8785 verifier and with the SDK’s, covering its security requirements',
-    async ({ headers, security }) => {
+    'the $shape card as served verifies with a strict RFC 8785 verifier, and the v1.0 and hybrid ones with the SDK’s',
+    async ({ shape, headers, security, forms }) => {
       const card = await (await serve())(headers);
       for (const key of security) expect(card[key]).toEqual(expect.arrayContaining([expect.anything()]));
       expect(await strictAccepts(card, publicKey)).toBe(true);
-      expect(await sdkAccepts(card, publicKey)).toBe(true);
+      // The SDK's verifier reads v1.0 fields only: a signature it checks on a v0.3 card would cover
+      // neither its `security` nor its `url`, so the v0.3 card carries none.
+      expect(await sdkAccepts(card, publicKey)).toBe(shape !== '0.3');
 
       const keys = await trustedCardKeys({ jwks: { keys: [publicKey] } });
       expect(await verifyCardSignature({ card, keys })).toEqual({ status: 'valid', kid: privateKey.kid });
-      expect(await checkCardSignatures({ card, keys })).toEqual([
-        { status: 'valid', kid: privateKey.kid, canonicalization: 'served', coversSecurity: true },
-        { status: 'valid', kid: privateKey.kid, canonicalization: 'sdk', coversSecurity: false },
-      ]);
+      expect(await checkCardSignatures({ card, keys })).toEqual(
+        forms.map((form) => ({ status: 'valid', kid: privateKey.kid, ...form })),
+      );
     },
   );
 
   it.each(SHAPES)(
-    'the $shape card with its security requirements removed in transit: the strict verifier refuses the hybrid and v0.3 ones; the SDK’s cannot tell (upstream bug)',
-    async ({ shape, headers, security }) => {
+    'the $shape card with its security requirements removed in transit: both verifiers refuse it',
+    async ({ headers, security }) => {
       const card = await (await serve())(headers);
       const stripped = Object.fromEntries(
         Object.entries(card).filter(([key]) => !(security as readonly string[]).includes(key)),
       );
-      // The SDK's canonical form drops `[{"schemes":{"bearer":{}}}]` as empty (docs/conformance.md):
-      // its verifier cannot tell them removed, and the v1.0 card without them is, byte for byte under
-      // RFC 8785, what the SDK-form signature signs, so a strict verifier accepts that one too. When
-      // the SDK keeps them, both expectations below turn false and this test fails: update it then.
-      expect(await sdkAccepts(stripped, publicKey)).toBe(true);
-      expect(await strictAccepts(stripped, publicKey)).toBe(shape === '1.0');
+      // The SDK's canonicaliser keeps `[{"schemes":{"bearer":{}}}]` with the fix Switchboard applies
+      // (patches/upstream/card-canonical-map-entries.md); without it, both of these were true.
+      expect(await sdkAccepts(stripped, publicKey)).toBe(false);
+      expect(await strictAccepts(stripped, publicKey)).toBe(false);
       const keys = await trustedCardKeys({ jwks: { keys: [publicKey] } });
       const findings = await checkCardSignatures({ card: stripped, keys });
-      expect(findings?.filter((f) => f.status === 'valid')).toEqual([
-        expect.objectContaining({ canonicalization: shape === '1.0' ? 'served' : 'sdk' }),
-      ]);
+      expect(findings?.filter((f) => f.status === 'valid')).toEqual([]);
     },
   );
 

@@ -1,5 +1,6 @@
 import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { replyTextOf } from '@switchboard/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { actingForOwner, MemoryApprovalBoard } from '../src/approvals.ts';
 import {
@@ -35,7 +36,7 @@ afterEach(async () => {
 });
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s binding', (binding) => {
-  it('answers a message with a completed task whose artifact is the answer', async () => {
+  it('answers a message with a completed task whose artifact is the answer, written once', async () => {
     host = await startHost({ turns: lookupTurns });
     const client = await host.client(binding);
     const task = await sendTask(client, 'Where is order A10086?');
@@ -43,6 +44,19 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     expect(task.artifacts.map((artifact) => partsText(artifact.parts))).toEqual([
       'Order A10086 has shipped with DHL.',
     ]);
+    // A client that renders the status message and the artifacts both (ADK, Mastra, the AI SDK's
+    // provider) shows the answer once: the final status has no message, the history no copy.
+    expect(task.status?.message).toBeUndefined();
+    const fetched = await client.getTask({ tenant: '', id: task.id, historyLength: 100 });
+    expect(JSON.stringify(fetched).split('Order A10086 has shipped with DHL.').length - 1).toBe(1);
+  });
+
+  it('repeats the answer in the final status only when told to (answerInStatus)', async () => {
+    host = await startHost({ turns: lookupTurns, answerInStatus: true });
+    const client = await host.client(binding);
+    const task = await sendTask(client, 'Where is order A10086?');
+    expect(textOf(task.status?.message)).toBe('Order A10086 has shipped with DHL.');
+    expect(replyTextOf(task)).toBe('Order A10086 has shipped with DHL.');
   });
 
   it('streams the task, progress naming the tool, the answer artifact, then completed, and ends', async () => {
@@ -54,6 +68,13 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     }
     const kinds = events.map((event) => event.payload?.$case);
     expect(kinds[0]).toBe('task');
+    // The task goes out already working, saying so by its state: no text a client would render as
+    // the start of the reply. The answer is in one event of the stream, the artifact.
+    const first = events[0]?.payload;
+    expect(first?.$case === 'task' && first.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(first?.$case === 'task' && first.value.status?.message).toBeUndefined();
+    const carrying = events.filter((event) => JSON.stringify(event).includes('has shipped with DHL'));
+    expect(carrying.map((event) => event.payload?.$case)).toEqual(['artifactUpdate']);
     const statuses = events.flatMap((event) =>
       event.payload?.$case === 'statusUpdate' ? [event.payload.value] : [],
     );
@@ -76,7 +97,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
     const other = await sendTask(client, 'Elsewhere');
     const fetched = await client.getTask({ tenant: '', id: second.id });
     expect(fetched.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(textOf(fetched.status?.message)).toBe('Second answer.');
+    expect(replyTextOf(fetched)).toBe('Second answer.');
     const listed = await client.listTasks({
       tenant: '',
       contextId: first.contextId,
@@ -170,7 +191,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('an agent over A2A HTTP, %s bin
       .poll(async () => (await customer.getTask({ tenant: '', id: waiting.id })).status?.state)
       .toBe(TaskState.TASK_STATE_COMPLETED);
     const done = await customer.getTask({ tenant: '', id: waiting.id });
-    expect(textOf(done.status?.message)).toBe('Order A10086 was refunded.');
+    expect(replyTextOf(done)).toBe('Order A10086 was refunded.');
     expect(host.shop.refunds).toBe(1);
     expect((await admin(host.url, 'operator-token', `/approvals/${request.id}`)).body).toMatchObject({
       approval: { status: 'approved', decidedBy: 'ada' },

@@ -2,6 +2,7 @@ import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 import { defineAgent, defineTool, MemoryAuditSink, ToolRouter } from '@switchboard/agent';
 import { OfflineModel } from '@switchboard/offline-model';
+import { replyTextOf } from '@switchboard/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildAgentCard, createAgentHandler } from '../src/index.ts';
@@ -12,11 +13,6 @@ const as = (userName: string): ServerCallContext =>
     requestedVersion: '1.0',
     user: { isAuthenticated: true, userName } satisfies User,
   });
-
-const statusText = (task: Task) =>
-  (task.status?.message?.parts ?? [])
-    .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
-    .join('\n');
 
 function lookup(name: string, summary: string, whenToUse: string) {
   return defineTool({
@@ -76,7 +72,7 @@ describe('a hosted agent with a tool router', () => {
       as('ada'),
     )) as Task;
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(statusText(asked)).toMatch(/not sure which/);
+    expect(replyTextOf(asked)).toMatch(/not sure which/);
     expect(audit.records).toEqual([]);
     const answered = (await hosted.requestHandler.sendMessage(
       sendRequest(
@@ -97,7 +93,7 @@ describe('a hosted agent with a tool router', () => {
       as('ada'),
     )) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(statusText(task)).toMatch(/^I cannot help with that/);
+    expect(replyTextOf(task)).toMatch(/^I cannot help with that/);
     expect(audit.records).toEqual([]);
   });
 });

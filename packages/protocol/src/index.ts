@@ -42,4 +42,5 @@ export {
 } from './permissions-extension.ts';
 export type { SkillSpec } from './skill-spec.ts';
 export { cardSkills, highestRisk, skillProblems } from './skill-spec.ts';
+export { ANSWER_ARTIFACT, answerOf, replyTextOf } from './task-answer.ts';
 export { TERMINAL_TASK_STATES } from './task-states.ts';

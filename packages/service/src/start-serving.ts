@@ -264,6 +264,7 @@ export async function startServing({
           maxPendingApprovals: config.maxPendingApprovals,
         }
       : {}),
+    answerInStatus: config.answerInStatus,
     tracer: telemetry.tracer,
     logger,
   });

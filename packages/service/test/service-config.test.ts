@@ -80,6 +80,16 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  it('repeats a completed task’s answer in its final status only when told to', () => {
+    const answerInStatus = (extra: NodeJS.ProcessEnv) =>
+      loadServiceConfig({ env: { ...base, ...extra }, service: 'orders', defaultPort: 4101 }).answerInStatus;
+    expect(answerInStatus({})).toBe(false);
+    expect(answerInStatus({ SWITCHBOARD_ANSWER_IN_STATUS: ' TRUE ' })).toBe(true);
+    expect(problemsOf({ ...base, SWITCHBOARD_ANSWER_IN_STATUS: 'yes' }).problems).toEqual([
+      { variable: 'SWITCHBOARD_ANSWER_IN_STATUS', message: 'must be true or false, not "yes"' },
+    ]);
+  });
+
   it('names every wrong or missing variable in one error, and how to fix it', () => {
     const error = problemsOf({
       PORT: 'eighty',

@@ -46,9 +46,23 @@ export function canonicalForms(card: JsonObject): { served: string; sdk: string 
 }
 
 /**
+ * Whether a signature over the SDK's form is worth publishing for a card: when it signs the card's
+ * security requirements. The SDK reads the v1.0 fields only, so its form of a v0.3 card (whose
+ * requirements are `security`) covers none of them, and such a card gets no SDK-form signature; a
+ * hybrid card's is published for its v1.0 `securityRequirements` (its v0.3 `security` is covered by
+ * the served-form signature). A card that declares no requirements has none to cover.
+ */
+export function sdkFormSignsSecurity(card: JsonObject, payload: string): boolean {
+  const declares = (key: string) => Array.isArray(card[key]) && (card[key] as unknown[]).length > 0;
+  if (declares('securityRequirements')) return 'securityRequirements' in (JSON.parse(payload) as JsonObject);
+  return !declares('security');
+}
+
+/**
  * Whether what a form signs includes the card's security requirements (`securityRequirements`, and
- * the v0.3 `security`): always for `served`; for `sdk` only when they survive its dropping of empty
- * values, which `[{"schemes":{"bearer":{}}}]` does not (docs/conformance.md).
+ * the v0.3 `security`): always for `served`; for `sdk` only when they are in it. The SDK's form has no
+ * v0.3 fields; and an SDK without the fix of patches/upstream/card-canonical-map-entries.md drops
+ * `[{"schemes":{"bearer":{}}}]` as empty (docs/conformance.md).
  */
 export function coversSecurity(card: JsonObject, form: CardCanonicalization, payload: string): boolean {
   if (form === 'served') return true;

@@ -3,7 +3,7 @@ import { FlattenedSign, importJWK, type JWK } from 'jose';
 import { CARD_SHAPES, type CardShape, renderAgentCard, SIGNED_SHAPE_HEADER } from '../convert/render-card.ts';
 import { CardsError } from '../errors.ts';
 import { type JsonObject, objects } from '../json/card-json.ts';
-import { canonicalForms } from './card-canonical.ts';
+import { canonicalForms, sdkFormSignsSecurity } from './card-canonical.ts';
 
 /** Signs a v1.0 card: returns it with its signatures for every shape it is served in added to `signatures`. */
 export type CardSigner = (card: AgentCard) => Promise<AgentCard>;
@@ -26,14 +26,15 @@ const algorithmOf = (key: JWK): string | undefined =>
 
 /**
  * A signer of agent cards (A2A §8.4): for every shape the card is served in (v1.0, hybrid, v0.3:
- * what `renderAgentCard` makes of it), two JWS (flattened), each with `alg`, `typ` `JOSE` and the
- * key's `kid` in its protected header: first one over the RFC 8785 JCS of that shape exactly as
- * served without `signatures` (so a strict verifier accepts it, and it covers every field, the
- * security requirements included), then one over the SDK's canonical form of it
- * (`canonicalizeAgentCard`, so the SDK's `verifyAgentCardSignature` accepts it; that form drops
- * empty values, `securityRequirements: [{"schemes":{"bearer":{}}}]` among them). The signatures sit
- * in the v1.0 card, each marked with the shape it is for; `renderAgentCard` serves each shape its
- * own; where both forms are the same bytes (a card without empty values), one signature serves.
+ * what `renderAgentCard` makes of it), JWS (flattened), each with `alg`, `typ` `JOSE` and the key's
+ * `kid` in its protected header: first one over the RFC 8785 JCS of that shape exactly as served
+ * without `signatures` (so a strict verifier accepts it, and it covers every field, the security
+ * requirements included), then one over the SDK's canonical form of it (`canonicalizeAgentCard`, so
+ * the SDK's `verifyAgentCardSignature` accepts it; that form drops empty values and reads the v1.0
+ * fields only) where that form covers the card's security requirements (`sdkFormSignsSecurity`: not
+ * for the v0.3 shape). The signatures sit in the v1.0 card, each marked with the shape it is for;
+ * `renderAgentCard` serves each shape its own; where both forms are the same bytes (the v1.0 shape of
+ * a card without empty values), one signature serves.
  * The key's public half must be in the verifier's trusted keys under the same `kid`.
  *
  * @example
@@ -69,8 +70,10 @@ export function cardSigner({ key, alg = algorithmOf(key) }: CardSignerOptions): 
       }
       const forms = canonicalForms(served);
       made.push(await sign(forms.served, shape));
-      // Where the SDK's form is the same bytes (a card without empty values), one signature is both.
-      if (forms.sdk !== undefined && forms.sdk !== forms.served) made.push(await sign(forms.sdk, shape));
+      // Where the SDK's form is the same bytes (a card without empty values), one signature is both;
+      // and none over a form that would not cover the card's security requirements.
+      if (forms.sdk !== undefined && forms.sdk !== forms.served && sdkFormSignsSecurity(served, forms.sdk))
+        made.push(await sign(forms.sdk, shape));
     }
     const json = AgentCard.toJSON(card) as JsonObject;
     return AgentCard.fromJSON({ ...json, signatures: [...objects(json.signatures), ...made] });

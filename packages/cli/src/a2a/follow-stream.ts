@@ -1,6 +1,6 @@
 import type { StreamResponse } from '@a2a-js/sdk';
+import { answerOf } from '@switchboard/protocol';
 import {
-  answerOf,
   outcomeOfTask,
   pendingApprovalsOf,
   stateName,
@@ -50,7 +50,7 @@ export async function followStream({
     switch (payload.$case) {
       case 'task': {
         outcome = outcomeOfTask(payload.value);
-        // A task that starts working says so in its own status ("Working on it"): progress too.
+        // A task that starts working with a status line (other agents may write one): progress too.
         const { state, statusText } = outcome;
         if ((state === 'working' || state === 'submitted') && statusText) {
           const update = {

@@ -1,6 +1,7 @@
-import type { Artifact, Message, Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import { ApprovalRequest } from '@switchboard/agent';
 import { stateName, type TaskStateName, textOf } from '@switchboard/delegate';
+import { answerOf } from '@switchboard/protocol';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
 
@@ -60,14 +61,6 @@ export function pendingApprovalsOf(message: Message | undefined): PendingApprova
     found.push(...parsed.data.pendingApprovals);
   }
   return found;
-}
-
-/** The text of the artifact named `answer`, if the task has one. */
-export function answerOf(artifacts: readonly Artifact[]): string | undefined {
-  const answer = artifacts.find((artifact) => artifact.name === 'answer');
-  return answer
-    ? answer.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('')
-    : undefined;
 }
 
 /** Where a task fetched with GetTask (or returned by SendMessage) stands. */

@@ -105,6 +105,13 @@ export interface AgentExecutorOptions {
    * Its index follows `currentAgent`'s toolset. Default: every permitted tool is offered.
    */
   router?: ToolRouter;
+  /**
+   * Also puts a completed task's answer in its final status message, for a client that reads
+   * nothing else. Off by default: the answer is the `answer` artifact alone, since the A2A clients
+   * of other frameworks (ADK, Mastra, the AI SDK's provider) render a status message's text and the
+   * artifacts both, so with this on their users read every answer twice.
+   */
+  answerInStatus?: boolean;
 }
 
 // A request a service relayed for someone (a verified on-behalf-of assertion) counts as the
@@ -203,7 +210,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
           ? 'The message has no text to act on. Send the request as a text part.'
           : undefined;
       if (refusal) publisher.finish(TaskState.TASK_STATE_REJECTED, refusal);
-      else publisher.status(TaskState.TASK_STATE_WORKING, 'Working on it');
+      // Going to work is said by the state alone: a status message would be read as reply text.
+      else publisher.status(TaskState.TASK_STATE_WORKING, undefined);
       await started?.({ taskId, contextId, messageId: userMessage.messageId });
       await ledger?.begin({
         taskId,
@@ -437,9 +445,10 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     { refusedDecision, operator }: { refusedDecision: boolean; operator: boolean },
   ): void {
     const state = FINAL_STATE[result.stopReason];
-    if (result.stopReason === 'model') {
+    if (state === TaskState.TASK_STATE_COMPLETED) {
+      // The answer lives once, as the `answer` artifact (see `answerInStatus`).
       publisher.artifact(result.output);
-      publisher.finish(state, result.output);
+      publisher.finish(state, this.#o.answerInStatus ? result.output : undefined);
       return;
     }
     if (result.stopReason === 'approval') {

@@ -1,6 +1,6 @@
 import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
 import type { ExecutionEventBus } from '@a2a-js/sdk/server';
-import { agentMessage, TRANSIENT_KEY, textPart } from '@switchboard/protocol';
+import { ANSWER_ARTIFACT, agentMessage, TRANSIENT_KEY, textPart } from '@switchboard/protocol';
 
 /** Publishes one task's events on the SDK's bus, in the order the SDK requires. */
 export class TaskPublisher {
@@ -48,10 +48,15 @@ export class TaskPublisher {
    * A status update. Its facts (`metadata`) ride on the status message, where a reader of the stream
    * or of the task's history finds them; the event carries none, so they do not pile up in the task's
    * own metadata (the SDK merges an event's metadata into the task's).
+   *
+   * `text` undefined is a status with no message: its state says all there is (a task going to
+   * work, a task whose answer is its artifact). Clients of other frameworks render a status
+   * message's text as part of the reply, so a message is only written where there is something to
+   * read.
    */
   status(
     state: TaskState,
-    text: string,
+    text: string | undefined,
     metadata: Record<string, unknown> = {},
     extra: Part[] = [],
     { transient = false }: { transient?: boolean } = {},
@@ -59,12 +64,15 @@ export class TaskPublisher {
     if (this.#finished) return;
     const status = {
       state,
-      message: agentMessage({
-        taskId: this.taskId,
-        contextId: this.contextId,
-        parts: [textPart(text), ...extra],
-        metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
-      }),
+      message:
+        text === undefined
+          ? undefined
+          : agentMessage({
+              taskId: this.taskId,
+              contextId: this.contextId,
+              parts: [textPart(text), ...extra],
+              metadata: transient ? { ...metadata, [TRANSIENT_KEY]: true } : metadata,
+            }),
       timestamp: new Date().toISOString(),
     };
     const pending = this.#pending;
@@ -90,8 +98,8 @@ export class TaskPublisher {
         taskId: this.taskId,
         contextId: this.contextId,
         artifact: {
-          artifactId: 'answer',
-          name: 'answer',
+          artifactId: ANSWER_ARTIFACT,
+          name: ANSWER_ARTIFACT,
           description: 'The agent’s answer',
           parts: [textPart(answer)],
           metadata: {},
@@ -104,7 +112,8 @@ export class TaskPublisher {
     });
   }
 
-  finish(state: TaskState, text: string, extra: Part[] = []): void {
+  /** The final status; `text` undefined when the answer went out as the `answer` artifact. */
+  finish(state: TaskState, text: string | undefined, extra: Part[] = []): void {
     this.status(state, text, {}, extra);
     this.#finished = true;
   }

@@ -81,6 +81,8 @@ export interface HostOptions extends Pick<ScriptedModelOptions, 'turns' | 'whenE
   signCard?: (card: AgentCard) => Promise<AgentCard>;
   /** How many approvals one user may have waiting (default: the host's). */
   maxPendingApprovals?: number;
+  /** Repeat a completed task's answer in its final status (default: the artifact alone). */
+  answerInStatus?: boolean;
 }
 
 /** An agent served on a loopback port by the real app, with the SDK's clients at hand. */
@@ -108,6 +110,7 @@ export async function startHost({
   unversionedCard,
   signCard,
   maxPendingApprovals,
+  answerInStatus,
 }: HostOptions): Promise<Host> {
   let onWaitStarted = () => {};
   const shop: ShopRecord = {
@@ -135,6 +138,7 @@ export async function startHost({
     ...(runState ? { stores: { runState } } : {}),
     ...(ownerResolver ? { ownerResolver } : {}),
     ...(maxPendingApprovals ? { maxPendingApprovals } : {}),
+    ...(answerInStatus ? { answerInStatus } : {}),
   });
   await host.start();
   return {

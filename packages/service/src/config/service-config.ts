@@ -8,6 +8,7 @@ import {
   Port,
   readModelConfig,
   readRedisConfig,
+  Switch,
   TokenList,
   WholeNumber,
 } from '@switchboard/config';
@@ -154,6 +155,11 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    * (`SWITCHBOARD_MAX_PENDING_APPROVALS`, default 20); a call beyond it is refused, not asked.
    */
   maxPendingApprovals: number;
+  /**
+   * Whether a completed task's final status repeats its answer (`SWITCHBOARD_ANSWER_IN_STATUS`,
+   * default false: the answer is the `answer` artifact alone, shown once by every client).
+   */
+  answerInStatus: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** `deployment.environment.name` of its traces (`NODE_ENV`, default `development`). */
   environment: string;
@@ -212,6 +218,7 @@ const Common = z.object({
   SWITCHBOARD_HISTORY_TURNS: WholeNumber(1).default(50),
   SWITCHBOARD_RETENTION_DAYS: WholeNumber(1).max(3650, 'must be at most 3650').default(7),
   SWITCHBOARD_MAX_PENDING_APPROVALS: WholeNumber(1).max(10_000, 'must be at most 10000').default(20),
+  SWITCHBOARD_ANSWER_IN_STATUS: Switch.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   NODE_ENV: z.string().trim().min(1).default('development'),
 });
@@ -375,6 +382,7 @@ export function loadServiceConfig({
     historyTurns: c.SWITCHBOARD_HISTORY_TURNS,
     retentionDays: c.SWITCHBOARD_RETENTION_DAYS,
     maxPendingApprovals: c.SWITCHBOARD_MAX_PENDING_APPROVALS,
+    answerInStatus: c.SWITCHBOARD_ANSWER_IN_STATUS,
     logLevel: c.LOG_LEVEL,
     environment: c.NODE_ENV,
     instanceId: `${service}-${hostname()}-${process.pid}`,

@@ -5,7 +5,7 @@ import { ClientFactory } from '@a2a-js/sdk/client';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { hostAgent } from '@switchboard/host';
 import { OfflineModel } from '@switchboard/offline-model';
-import { readMessage, sendMessageRequest, userMessage } from '@switchboard/protocol';
+import { readMessage, replyTextOf, sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { runAgentService } from '@switchboard/service';
 import { defineTeam } from '@switchboard/team';
 import { z } from 'zod';
@@ -26,11 +26,10 @@ try {
   const result = await client.sendMessage(
     sendMessageRequest({ message: userMessage({ text: 'Where is my order A10086?' }) }),
   );
-  const reply = 'status' in result ? result.status?.message : result;
   process.stdout.write(
     `${JSON.stringify({
       node: process.version,
-      answer: reply ? readMessage(reply).text : '',
+      answer: 'status' in result ? replyTextOf(result) : readMessage(result).text,
       state: 'status' in result ? result.status?.state : undefined,
       service: typeof runAgentService,
       team: typeof defineTeam,
