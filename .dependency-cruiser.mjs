@@ -2,7 +2,7 @@
  * The dependency rules of Switchboard, checked by `pnpm run lint` (docs/architecture.md draws them and says
  * why). Every rule is an error: the lint step fails naming the rule and the two files.
  *
- *   depcruise --config .dependency-cruiser.mjs packages examples bench e2e infra tools
+ *   depcruise --config .dependency-cruiser.mjs packages examples bench e2e infra interop tools
  *
  * Paths are relative to the folder depcruise runs in (the repository root). A workspace package imported
  * by name resolves through its node_modules symlink to its real folder (`packages/a2a/src/index.ts`), so
@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** The workspace packages, from pnpm-workspace.yaml's globs: folder, name and manifest. */
 function workspacePackages() {
-  const dirs = ['bench', 'e2e', 'infra'];
+  const dirs = ['bench', 'e2e', 'infra', 'interop'];
   // An example is a folder of packages of its own: `examples/<example>/<package>`.
   const examples = existsSync('examples')
     ? readdirSync('examples')
@@ -34,7 +34,7 @@ const either = (alternatives) => `(?:${alternatives.join('|')})`;
 
 const PACKAGES = workspacePackages();
 /** A file in one of our packages, capturing the package's folder as $1. */
-const IN_A_PACKAGE = '^((?:apps|packages|tools|examples/[^/]+)/[^/]+|bench|e2e|infra)/';
+const IN_A_PACKAGE = '^((?:apps|packages|tools|examples/[^/]+)/[^/]+|bench|e2e|infra|interop)/';
 /** Any file of ours, by its resolved path, or an import of ours that did not resolve, by its name. */
 const OURS = [IN_A_PACKAGE, '^@switchboard/'];
 /** A package of ours, by its folder or by its name (`agent` → packages/agent/…, @switchboard/agent…). */
@@ -196,12 +196,12 @@ export default {
     {
       name: 'packages-not-to-apps',
       comment:
-        "Packages hold contracts and mechanisms; apps/*, bench, e2e, infra and tools compose them. A package never imports one of those. The exception is tools/test-processes, test support (starting and stopping test processes) that a package's tests may import; its src cannot, as it is only ever a devDependency.",
+        "Packages hold contracts and mechanisms; apps/*, bench, e2e, infra, interop and tools compose them. A package never imports one of those. The exception is tools/test-processes, test support (starting and stopping test processes) that a package's tests may import; its src cannot, as it is only ever a devDependency.",
       severity: 'error',
       from: { path: '^packages/' },
       to: {
         path: [
-          '^(?:apps|tools)/|^(?:bench|e2e|infra)/',
+          '^(?:apps|tools)/|^(?:bench|e2e|infra|interop)/',
           `^${either(APPS_AND_TOOLS.map(({ manifest }) => escapeRegExp(manifest.name)))}(?:/|$)`,
         ],
         pathNot: ['^tools/test-processes/', '^@switchboard/test-processes$'],
@@ -323,7 +323,7 @@ export default {
     doNotFollow: { path: 'node_modules' },
     // The scaffold's templates are the code of a team outside this repository (switchboard new team).
     exclude: {
-      path: '^(?:apps|packages|tools|examples/[^/]+)/[^/]+/dist/|^(?:bench|e2e|infra)/dist/|^packages/cli/templates/',
+      path: '^(?:apps|packages|tools|examples/[^/]+)/[^/]+/dist/|^(?:bench|e2e|infra|interop)/dist/|^packages/cli/templates/',
     },
     // Node's resolution, as our imports are written: `.ts` specifiers, packages through their `exports`
     // (the default condition names the `.ts` sources) and their symlinks, resolved to the real folder.

@@ -83,6 +83,11 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('apps/planted/src/index.ts', 'export const planted = 1;\n');
     copy.addWorkspaceDependency('packages/cli', 'apps/planted');
     copy.write('packages/cli/src/__planted-app__.ts', "import '@switchboard/planted-app';\n");
+    // A package's test borrowing the interop tests' support.
+    copy.write(
+      'packages/host/test/__planted-interop__.ts',
+      "import '../../../interop/test/support/clients.ts';\n",
+    );
     // The platform imports the bundled example: its team, and its shop by relative path.
     copy.addWorkspaceDependency('packages/cli', 'examples/customer-service/team');
     copy.write('packages/cli/src/__planted-example__.ts', "import '@switchboard/customer-service-team';\n");
@@ -226,6 +231,13 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
   it('finds a package importing an app, another package by relative path, or its internals', () => {
     expect(run.output).toContain(
       violation('packages-not-to-apps', 'packages/cli/src/__planted-app__.ts', 'apps/planted/src/index.ts'),
+    );
+    expect(run.output).toContain(
+      violation(
+        'packages-not-to-apps',
+        'packages/host/test/__planted-interop__.ts',
+        'interop/test/support/clients.ts',
+      ),
     );
     expect(run.output).toContain(
       violation(

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The folders of the workspace that the lint step's checks read, and the root files they need. */
-const TREES = ['packages', 'apps', 'examples', 'bench', 'e2e', 'infra', 'tools'];
+const TREES = ['packages', 'apps', 'examples', 'bench', 'e2e', 'infra', 'interop', 'tools'];
 const ROOT_FILES = [
   'package.json',
   'pnpm-workspace.yaml',
