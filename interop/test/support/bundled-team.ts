@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { launchSystem } from '@switchboard/cli';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
+import { publicKeyOf } from '@switchboard/identity';
 import { createRedisConnection } from '@switchboard/redis';
 import { freePort } from '@switchboard/test-processes';
 
@@ -47,8 +48,11 @@ const launched = await launchSystem({
   await removeNamespace();
   throw error;
 });
-const { supervisorUrl, token } = launched.access;
-process.stdout.write(`ready ${JSON.stringify({ supervisorUrl, token })}\n`);
+const { supervisorUrl, token, serviceKeys } = launched.access;
+// The public half of the supervisor's key, which signs its card: what a verifier is given to trust.
+const supervisorKey = serviceKeys.supervisor;
+const cardKey = supervisorKey ? publicKeyOf(supervisorKey) : undefined;
+process.stdout.write(`ready ${JSON.stringify({ supervisorUrl, token, cardKey })}\n`);
 
 process.channel?.unref();
 let stopping = false;

@@ -8,6 +8,8 @@ declare module 'vitest' {
     supervisorUrl: string;
     /** A user's bearer token for it. */
     token: string;
+    /** The public JWK of the supervisor's key, which signs its card. */
+    cardKey: Record<string, unknown>;
   }
 }
 
@@ -32,9 +34,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       timeoutMs: READY_MS,
       describe: 'its ready line',
     });
-    const { supervisorUrl, token } = JSON.parse(access) as { supervisorUrl: string; token: string };
+    const { supervisorUrl, token, cardKey } = JSON.parse(access) as {
+      supervisorUrl: string;
+      token: string;
+      cardKey?: Record<string, unknown>;
+    };
+    if (!cardKey) throw new Error('the bundled team printed no card key: its supervisor has no service key');
     project.provide('supervisorUrl', supervisorUrl);
     project.provide('token', token);
+    project.provide('cardKey', cardKey);
   } catch (error) {
     await team.stop({ graceMs: 30_000 });
     throw error;
