@@ -1,0 +1,6 @@
+export {
+  LOCAL_EMBEDDING_MODEL,
+  LocalEmbedder,
+  type LocalEmbedderOptions,
+} from './local-embedder.ts';
+export { MODEL_PACKAGES } from './load-model.ts';
