@@ -101,7 +101,7 @@ export {
   principalKey,
 } from './policy/principal.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
-export { calibratedSimilarity, type Embedder } from './routing/embedder.ts';
+export { calibratedSimilarity, cosine, type Embedder } from './routing/embedder.ts';
 export type { RecallMode, ToolRouterOptions, ToolRule } from './routing/router-options.ts';
 export { ROUTER_DEFAULTS } from './routing/router-options.ts';
 export type {
