@@ -3,7 +3,10 @@ import { loadSentenceEncoder, type SentenceEncoder } from './load-model.ts';
 
 /** Options of {@link LocalEmbedder}. */
 export interface LocalEmbedderOptions {
-  /** Texts per model call at most (default 64); a longer list is embedded in batches. */
+  /**
+   * Texts per model call at most (default 8); a longer list is embedded in batches. Larger batches
+   * grow the model's wasm heap, which never shrinks, for little speed.
+   */
   batchSize?: number;
 }
 
@@ -31,10 +34,10 @@ export class LocalEmbedder implements Embedder {
   readonly #batchSize: number;
   #model: Promise<SentenceEncoder> | undefined;
 
-  constructor({ batchSize = 64 }: LocalEmbedderOptions = {}) {
+  constructor({ batchSize = 8 }: LocalEmbedderOptions = {}) {
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 1024)
       throw new AgentError('INVALID_OPTIONS', {
-        message: `LocalEmbedder options are not valid: batchSize ${batchSize} must be a whole number from 1 to 1024 (e.g. 64).`,
+        message: `LocalEmbedder options are not valid: batchSize ${batchSize} must be a whole number from 1 to 1024 (e.g. 8).`,
       });
     this.#batchSize = batchSize;
   }
