@@ -51,8 +51,7 @@ async function runArm(arm: 'lexical' | 'hybrid'): Promise<ArmResult> {
   const texts = sets.flatMap((set) => set.requests.map((request) => request.text));
   const toolset = new Toolset(tools);
   const begun = performance.now();
-  const router =
-    arm === 'lexical' ? new ToolRouter() : new ToolRouter({ embedder: new LocalEmbedder() });
+  const router = arm === 'lexical' ? new ToolRouter() : new ToolRouter({ embedder: new LocalEmbedder() });
   // The first decision builds the index (and embeds every tool): startup, not a request's cost.
   await router.route({ request: 'hello', toolset });
   const startupMs = performance.now() - begun;
@@ -70,7 +69,16 @@ async function runArm(arm: 'lexical' | 'hybrid'): Promise<ArmResult> {
   (globalThis as { gc?: () => void }).gc?.();
   await new Promise((resolve) => setTimeout(resolve, 200));
   const endRssMb = (await memoryMb(process.pid, 'VmRSS')) ?? 0;
-  return { requests: texts.length, tools: tools.length, startupMs, first, later, startupRssMb, peakRssMb, endRssMb };
+  return {
+    requests: texts.length,
+    tools: tools.length,
+    startupMs,
+    first,
+    later,
+    startupRssMb,
+    peakRssMb,
+    endRssMb,
+  };
 }
 
 if (values.arm === 'lexical' || values.arm === 'hybrid') {
@@ -78,9 +86,13 @@ if (values.arm === 'lexical' || values.arm === 'hybrid') {
 } else {
   const self = fileURLToPath(import.meta.url);
   const measureArm = async (arm: string) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', self, '--arm', arm, '--passes', String(PASSES)], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', self, '--arm', arm, '--passes', String(PASSES)],
+      {
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     return JSON.parse(stdout) as ArmResult;
   };
   const lexical = await measureArm('lexical');
@@ -105,7 +117,8 @@ if (values.arm === 'lexical' || values.arm === 'hybrid') {
   row('RSS MB after startup', lexical.startupRssMb, hybrid.startupRssMb, (v) => v.toFixed(0));
   row('peak RSS MB', lexical.peakRssMb, hybrid.peakRssMb, (v) => v.toFixed(0));
   row('RSS MB after the passes and a GC', lexical.endRssMb, hybrid.endRssMb, (v) => v.toFixed(0));
-  const addedP50 = quantile(hybrid.first.concat(hybrid.later), 0.5) - quantile(lexical.first.concat(lexical.later), 0.5);
+  const addedP50 =
+    quantile(hybrid.first.concat(hybrid.later), 0.5) - quantile(lexical.first.concat(lexical.later), 0.5);
   const addedRss = hybrid.peakRssMb - lexical.peakRssMb;
   const met = addedP50 <= TARGET_ADDED_P50_MS && addedRss <= TARGET_ADDED_RSS_MB;
   console.log(

@@ -85,7 +85,10 @@ export function addEvalCommands({
       '--embeddings <model>',
       'eval routing: add embedding recall: local (in the process) or a model at OPENAI_BASE_URL',
     )
-    .option('--recall <mode>', 'eval routing: lexical, embedding or hybrid (default hybrid with --embeddings)')
+    .option(
+      '--recall <mode>',
+      'eval routing: lexical, embedding or hybrid (default hybrid with --embeddings)',
+    )
     .option('--requests <file>', 'eval routing: the labelled requests, requests (default) or holdout')
     .option('--team <dir-or-module>', TEAM_HELP)
     .addHelpText('after', EVAL_HELP)

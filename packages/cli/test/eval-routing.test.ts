@@ -125,15 +125,33 @@ describe('switchboard eval routing', () => {
   it('routes with the embedding model that runs in the process with --embeddings local, no endpoint needed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'switchboard-eval-routing-'));
     const out = join(dir, 'routing.json');
-    const hybrid = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'local', '--out', out], {
-      OPENAI_API_KEY: '',
-    });
+    const hybrid = await switchboard(
+      ['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'local', '--out', out],
+      {
+        OPENAI_API_KEY: '',
+      },
+    );
     expect(hybrid.code).toBe(0);
-    expect(hybrid.stdout).toContain('hybrid recall (universal-sentence-encoder-lite weighing 0.6, BM25 the rest)');
+    expect(hybrid.stdout).toContain(
+      'hybrid recall (universal-sentence-encoder-lite weighing 0.6, BM25 the rest)',
+    );
     const report = JSON.parse(await readFile(out, 'utf8'));
-    expect(report.router).toMatchObject({ recall: 'hybrid', acceptThreshold: 0.45, embeddingModel: 'universal-sentence-encoder-lite' });
+    expect(report.router).toMatchObject({
+      recall: 'hybrid',
+      acceptThreshold: 0.45,
+      embeddingModel: 'universal-sentence-encoder-lite',
+    });
     expect(report.recallAtK).toBe(1);
-    const alone = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'local', '--recall', 'embedding']);
+    const alone = await switchboard([
+      'eval',
+      'routing',
+      '--cases',
+      FIXTURES,
+      '--embeddings',
+      'local',
+      '--recall',
+      'embedding',
+    ]);
     expect(alone.code).toBe(0);
     expect(alone.stdout).toContain('embedding recall (universal-sentence-encoder-lite)');
   });

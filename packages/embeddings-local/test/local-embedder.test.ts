@@ -21,16 +21,43 @@ function counting(): Embedder & { texts: string[] } {
 }
 
 const tool = (name: string, summary: string, whenToUse: string) =>
-  defineTool({ name, summary, whenToUse, risk: 'read', input: z.object({}), handler: () => ({ answeredBy: name }) });
+  defineTool({
+    name,
+    summary,
+    whenToUse,
+    risk: 'read',
+    input: z.object({}),
+    handler: () => ({ answeredBy: name }),
+  });
 
 /** Six tools of a shop, described as a developer would. */
 const shop = () => [
-  tool('track_shipment', 'Track a shipment with the carrier.', 'The user asks where a delivery is or when it arrives.'),
-  tool('refund_order', 'Refund an order to the original payment method.', 'The user wants their money back for an order.'),
+  tool(
+    'track_shipment',
+    'Track a shipment with the carrier.',
+    'The user asks where a delivery is or when it arrives.',
+  ),
+  tool(
+    'refund_order',
+    'Refund an order to the original payment method.',
+    'The user wants their money back for an order.',
+  ),
   tool('reset_password', 'Send a password reset link.', 'The user cannot sign in to their account.'),
-  tool('find_store', 'Find the nearest shop and its opening hours.', 'The user wants to visit a shop in person.'),
-  tool('change_address', 'Change the delivery address of an order.', 'The user moved house or gave a wrong address.'),
-  tool('cancel_subscription', 'End a subscription plan.', 'The user wants to stop paying for a recurring plan.'),
+  tool(
+    'find_store',
+    'Find the nearest shop and its opening hours.',
+    'The user wants to visit a shop in person.',
+  ),
+  tool(
+    'change_address',
+    'Change the delivery address of an order.',
+    'The user moved house or gave a wrong address.',
+  ),
+  tool(
+    'cancel_subscription',
+    'End a subscription plan.',
+    'The user wants to stop paying for a recurring plan.',
+  ),
 ];
 
 describe('LocalEmbedder', () => {
@@ -95,6 +122,8 @@ describe('LocalEmbedder', () => {
   });
 
   it('refuses a bad batch size, saying what to pass', () => {
-    expect(() => new LocalEmbedder({ batchSize: 0 })).toThrow(/batchSize 0 must be a whole number from 1 to 1024/);
+    expect(() => new LocalEmbedder({ batchSize: 0 })).toThrow(
+      /batchSize 0 must be a whole number from 1 to 1024/,
+    );
   });
 });

@@ -150,7 +150,11 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
       ),
     );
     expect(run.output).toContain(
-      violation('tfjs-only-in-embeddings-local', 'packages/agent/src/__planted-tf__.ts', '@energetic-ai/embeddings'),
+      violation(
+        'tfjs-only-in-embeddings-local',
+        'packages/agent/src/__planted-tf__.ts',
+        '@energetic-ai/embeddings',
+      ),
     );
     expect(run.output).toContain(
       violation('cards-imports-nothing-of-ours', 'packages/cards/src/__planted__.ts', '@switchboard/semconv'),

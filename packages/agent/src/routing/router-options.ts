@@ -76,7 +76,10 @@ export function checkRouterOptions({
   recall,
   embeddingWeight,
 }: Required<
-  Pick<ToolRouterOptions, 'recallThreshold' | 'acceptThreshold' | 'topK' | 'rules' | 'recall' | 'embeddingWeight'>
+  Pick<
+    ToolRouterOptions,
+    'recallThreshold' | 'acceptThreshold' | 'topK' | 'rules' | 'recall' | 'embeddingWeight'
+  >
 > &
   Pick<ToolRouterOptions, 'embedder'>): void {
   const problems: string[] = [];
@@ -121,7 +124,11 @@ export function checkRouterOptions({
   const similarity = embedder?.similarity;
   if (
     similarity !== undefined &&
-    !(Number.isFinite(similarity.unrelated) && Number.isFinite(similarity.related) && similarity.related > similarity.unrelated)
+    !(
+      Number.isFinite(similarity.unrelated) &&
+      Number.isFinite(similarity.related) &&
+      similarity.related > similarity.unrelated
+    )
   )
     problems.push(
       `embedder.similarity must have unrelated below related (e.g. { unrelated: 0.1, related: 0.6 }), not ${JSON.stringify(similarity)}`,

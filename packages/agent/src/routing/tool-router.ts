@@ -161,7 +161,8 @@ export class ToolRouter {
       lexical.set(hit.id, round(hit.relevance));
     }
     for (const name of index.names) if (!order.has(name)) order.set(name, order.size);
-    const semantic = this.recall === 'lexical' ? undefined : await this.#similarities(index, text, queries, signal);
+    const semantic =
+      this.recall === 'lexical' ? undefined : await this.#similarities(index, text, queries, signal);
     const weight = this.recall === 'embedding' ? 1 : this.recall === 'hybrid' ? this.embeddingWeight : 0;
     const scores = index.names.map((tool): RouteCandidate => {
       const lexicalPart = (1 - weight) * (lexical.get(tool) ?? 0);
@@ -230,7 +231,10 @@ export class ToolRouter {
     const cached = this.#indexes.get(toolset);
     if (cached?.signature === signature) return cached;
     const embedded = new Map(
-      tools.map((tool) => [tool.name, `${tool.name.replaceAll(/[_-]+/g, ' ')}: ${tool.summary} ${tool.whenToUse}`]),
+      tools.map((tool) => [
+        tool.name,
+        `${tool.name.replaceAll(/[_-]+/g, ' ')}: ${tool.summary} ${tool.whenToUse}`,
+      ]),
     );
     const index = {
       signature,

@@ -80,7 +80,9 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     return EXIT.usage;
   }
   if (options.recall !== undefined && options.recall !== 'lexical' && options.embeddings === undefined) {
-    output.err(`--recall ${options.recall} needs embeddings: add --embeddings local (or an embedding model name)`);
+    output.err(
+      `--recall ${options.recall} needs embeddings: add --embeddings local (or an embedding model name)`,
+    );
     return EXIT.usage;
   }
   if (options.embeddings !== undefined && !local && !apiKey) {

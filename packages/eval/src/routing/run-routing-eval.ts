@@ -195,7 +195,9 @@ export async function runRoutingEval({
       topK: toolRouter.topK,
       recall: toolRouter.recall,
       ...(toolRouter.recall === 'hybrid' ? { embeddingWeight: toolRouter.embeddingWeight } : {}),
-      ...(router.embedder && toolRouter.recall !== 'lexical' ? { embeddingModel: router.embedder.modelId } : {}),
+      ...(router.embedder && toolRouter.recall !== 'lexical'
+        ? { embeddingModel: router.embedder.modelId }
+        : {}),
     },
     model: model().modelId,
     recallAtK: share(expecting.filter((result) => result.recalled).length, expecting.length),
