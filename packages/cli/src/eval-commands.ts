@@ -76,7 +76,10 @@ export function addEvalCommands({
     .option('--out <file>', 'write the JSON report to a file (a baseline for --baseline)')
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--top-k <n>', 'eval routing: most candidates the router offers (default 5)')
-    .option('--recall-threshold <n>', 'eval routing: least relevance to keep a candidate (default 0.3)')
+    .option(
+      '--recall-threshold <n>',
+      'eval routing: least relevance to keep a candidate (default 0.3, 0.35 with embeddings)',
+    )
     .option(
       '--accept-threshold <n>',
       'eval routing: least relevance to trust the best (default 0.4, 0.45 with embeddings)',

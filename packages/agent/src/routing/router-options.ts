@@ -14,7 +14,8 @@ export interface ToolRule {
 /** Options of `ToolRouter`. */
 export interface ToolRouterOptions {
   /**
-   * Least relevance, in [0, 1], for a tool to be kept as a candidate (default 0.3). Set it low: a tool
+   * Least relevance, in [0, 1], for a tool to be kept as a candidate (default 0.3 with lexical recall,
+   * 0.35 with `embedding` or `hybrid`). Set it low: a tool
    * left out here is never seen by the model.
    */
   recallThreshold?: number;
@@ -53,12 +54,13 @@ const RECALL_MODES: readonly string[] = ['lexical', 'embedding', 'hybrid'] satis
 
 /**
  * The defaults of {@link ToolRouterOptions}, tuned on `evals/routing/requests.yaml` (the embedding ones
- * with `LocalEmbedder`); `acceptThreshold` is the lexical recall's, `embeddingAcceptThreshold` the
- * default acceptance threshold with `embedding` or `hybrid` recall.
+ * with `LocalEmbedder`); `recallThreshold` and `acceptThreshold` are the lexical recall's,
+ * `embeddingRecallThreshold` and `embeddingAcceptThreshold` the defaults with `embedding` or `hybrid`.
  */
 export const ROUTER_DEFAULTS = {
   recallThreshold: 0.3,
   acceptThreshold: 0.4,
+  embeddingRecallThreshold: 0.35,
   embeddingAcceptThreshold: 0.45,
   topK: 5,
   embeddingWeight: 0.6,

@@ -69,7 +69,9 @@ export class ToolRouter {
   constructor({
     embedder,
     recall = embedder ? 'hybrid' : 'lexical',
-    recallThreshold = ROUTER_DEFAULTS.recallThreshold,
+    recallThreshold = recall === 'lexical'
+      ? ROUTER_DEFAULTS.recallThreshold
+      : ROUTER_DEFAULTS.embeddingRecallThreshold,
     acceptThreshold = recall === 'lexical'
       ? ROUTER_DEFAULTS.acceptThreshold
       : ROUTER_DEFAULTS.embeddingAcceptThreshold,
