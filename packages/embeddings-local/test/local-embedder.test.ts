@@ -87,7 +87,12 @@ describe('LocalEmbedder', () => {
     const charging = 'stop charging me every month for the plan';
     expect((await lexical.route({ request: charging, toolset })).outcome).toBe('clarify');
     const trusted = await hybrid.route({ request: charging, toolset });
-    expect(trusted.outcome).toBe('routed');
+    expect(trusted).toMatchObject({
+      outcome: 'routed',
+      recall: 'hybrid',
+      embeddingModel: 'universal-sentence-encoder-lite',
+      thresholds: { recall: 0.35, accept: 0.45 },
+    });
     expect(trusted.candidates[0]?.tool).toBe('cancel_subscription');
     const moved = 'I moved, please send it to my new place';
     expect((await lexical.route({ request: moved, toolset })).ranked[0]?.tool).toBe('reset_password');

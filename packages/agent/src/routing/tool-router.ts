@@ -97,6 +97,8 @@ export class ToolRouter {
     const common = {
       request,
       thresholds: { recall: this.recallThreshold, accept: this.acceptThreshold, topK: this.topK },
+      recall: this.recall,
+      ...(this.#embedder && this.recall !== 'lexical' ? { embeddingModel: this.#embedder.modelId } : {}),
       indexedTools: index.names.length,
     };
     for (const rule of this.#rules) {
