@@ -8,7 +8,11 @@
  * request (p50, p99) per pass kind, the startup (model load and the tools' embeddings), and the peak
  * resident set of each process; the targets are at most 20 ms added at p50 and 250 MB added.
  *
- *   pnpm --filter @switchboard/bench routing-cost [--passes <n, default 3>]
+ * `--semi-space-mb <n>` runs both processes with Node's `--max-semi-space-size=<n>`: V8 otherwise keeps
+ * growing its young generation under the model's short-lived garbage (the retained heap stays near 25
+ * MB), and that, not the model, is most of the memory added.
+ *
+ *   pnpm --filter @switchboard/bench routing-cost [--passes <n, default 3>] [--semi-space-mb <n>]
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +27,17 @@ const TARGET_ADDED_P50_MS = 20;
 const TARGET_ADDED_RSS_MB = 250;
 
 const { values } = parseArgs({
-  options: { arm: { type: 'string' }, passes: { type: 'string', default: '3' } },
+  options: {
+    arm: { type: 'string' },
+    passes: { type: 'string', default: '3' },
+    'semi-space-mb': { type: 'string' },
+  },
 });
+const SEMI_SPACE = values['semi-space-mb'];
+if (SEMI_SPACE !== undefined && !/^[1-9]\d*$/.test(SEMI_SPACE)) {
+  console.error(`--semi-space-mb ${SEMI_SPACE} must be a whole number of MB, e.g. --semi-space-mb 2`);
+  process.exit(2);
+}
 const PASSES = Number(values.passes);
 if (!Number.isInteger(PASSES) || PASSES < 2) {
   console.error(`--passes ${values.passes} must be a whole number of at least 2, e.g. --passes 3`);
@@ -85,10 +98,11 @@ if (values.arm === 'lexical' || values.arm === 'hybrid') {
   console.log(JSON.stringify(await runArm(values.arm)));
 } else {
   const self = fileURLToPath(import.meta.url);
+  const flags = ['--expose-gc', ...(SEMI_SPACE ? [`--max-semi-space-size=${SEMI_SPACE}`] : [])];
   const measureArm = async (arm: string) => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--expose-gc', self, '--arm', arm, '--passes', String(PASSES)],
+      [...flags, self, '--arm', arm, '--passes', String(PASSES)],
       {
         maxBuffer: 64 * 1024 * 1024,
       },
@@ -104,7 +118,7 @@ if (values.arm === 'lexical' || values.arm === 'hybrid') {
   const ms = (value: number) => value.toFixed(2);
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   console.log(
-    `Tool routing cost: ${lexical.requests} labelled requests over ${lexical.tools} tools, ${PASSES} passes, each arm in a fresh process\n`,
+    `Tool routing cost: ${lexical.requests} labelled requests over ${lexical.tools} tools, ${PASSES} passes, each arm in a fresh process${SEMI_SPACE ? ` (node --max-semi-space-size=${SEMI_SPACE})` : ''}\n`,
   );
   console.log(`${''.padEnd(34)}${pad('BM25 alone', 12)}${pad('hybrid', 12)}${pad('added', 12)}`);
   const row = (label: string, a: number, b: number, unit: (v: number) => string) =>
