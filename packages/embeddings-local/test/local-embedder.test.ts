@@ -111,9 +111,11 @@ describe('LocalEmbedder', () => {
     const embedder = counting();
     const router = new ToolRouter({ embedder });
     const toolset = new Toolset(shop());
-    // Split into its parts and routed again, the request is still embedded once.
-    await router.route({ request: 'where is my delivery', toolset });
-    await router.route({ request: 'where is my delivery', toolset });
+    // Two decisions at once on a new index, each split into its parts and routed again.
+    await Promise.all([
+      router.route({ request: 'where is my delivery', toolset }),
+      router.route({ request: 'where is my delivery', toolset }),
+    ]);
     expect(embedder.texts.filter((text) => text.startsWith('track shipment:'))).toHaveLength(1);
     expect(embedder.texts.filter((text) => text === 'where is my delivery')).toHaveLength(2);
     expect(embedder.texts).toHaveLength(shop().length + 2);

@@ -65,6 +65,8 @@ export class ToolRouter {
   readonly #indexes = new WeakMap<Toolset, ToolIndex>();
   /** Embeddings of tool documents, by document text: a rebuilt index embeds only what is new. */
   readonly #vectors = new Map<string, number[]>();
+  /** Tool documents being embedded, by text, so decisions at the same time embed each once. */
+  readonly #pending = new Map<string, Promise<void>>();
 
   constructor({
     embedder,
@@ -212,17 +214,47 @@ export class ToolRouter {
     );
   }
 
-  /** Embeds `text` with the tool texts not embedded yet, in one call; answers the text's vector. */
+  /**
+   * Embeds `text`, with the tool texts no decision has embedded or is embedding yet in the same call;
+   * waits for those another decision is embedding. Answers the text's vector.
+   */
   async #embed(index: ToolIndex, text: string, signal: AbortSignal | undefined): Promise<number[]> {
-    const embedder = this.#embedder as Embedder;
-    const missing = [...new Set(index.embedded.values())].filter((document) => !this.#vectors.has(document));
-    const [query, ...fresh] = await embedder.embed([text, ...missing], signal ? { signal } : {});
-    if (!query || fresh.length !== missing.length)
-      throw new AgentError('MODEL_BAD_RESPONSE', {
-        message: `The embedder ${embedder.modelId} returned ${fresh.length + (query ? 1 : 0)} vectors for ${missing.length + 1} texts.`,
-      });
-    for (const [i, document] of missing.entries()) this.#vectors.set(document, fresh[i] ?? []);
+    const documents = [...new Set(index.embedded.values())];
+    const missing = documents.filter(
+      (document) => !this.#vectors.has(document) && !this.#pending.has(document),
+    );
+    const embedded = this.#embedChecked([text, ...missing], signal).then(([query, ...fresh]) => {
+      for (const [i, document] of missing.entries()) this.#vectors.set(document, fresh[i] ?? []);
+      return query ?? [];
+    });
+    const settled = embedded.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const document of missing) this.#pending.set(document, settled);
+    void settled.then(() => {
+      for (const document of missing) this.#pending.delete(document);
+    });
+    const query = await embedded;
+    await Promise.all(documents.flatMap((document) => this.#pending.get(document) ?? []));
+    // What another decision failed to embed is embedded here.
+    const failed = documents.filter((document) => !this.#vectors.has(document));
+    if (failed.length > 0) {
+      const vectors = await this.#embedChecked(failed, signal);
+      for (const [i, document] of failed.entries()) this.#vectors.set(document, vectors[i] ?? []);
+    }
     return query;
+  }
+
+  /** The embedder's vectors for `texts`, one each, or `MODEL_BAD_RESPONSE`. */
+  async #embedChecked(texts: string[], signal: AbortSignal | undefined): Promise<number[][]> {
+    const embedder = this.#embedder as Embedder;
+    const vectors = await embedder.embed(texts, signal ? { signal } : {});
+    if (vectors.length !== texts.length)
+      throw new AgentError('MODEL_BAD_RESPONSE', {
+        message: `The embedder ${embedder.modelId} returned ${vectors.length} vectors for ${texts.length} texts.`,
+      });
+    return vectors;
   }
 
   /** The toolset's index, rebuilt when its permitted tools or their descriptions changed. */
