@@ -43,7 +43,8 @@ type QueryVectors = Map<string, Promise<number[]>>;
 /**
  * Narrows an agent's tools to the few a request needs before the model chooses: operator rules first
  * for the obvious intents, then recall over the tools' descriptions (BM25 over name, summary and "Use
- * when" text, offline; plus embeddings when an {@link Embedder} is given), keeping at most `topK`
+ * when" text, offline; with an {@link Embedder}, hybrid by default: the embeddings' similarity and BM25
+ * mixed by `embeddingWeight`, or the embeddings alone with `recall: 'embedding'`), keeping at most `topK`
  * candidates above the recall threshold. The best must reach the acceptance threshold to be trusted;
  * below it the request is split into its parts and each routed again, and failing that the decision is
  * `clarify` (some tools came close) or `unsupported` (none did). The index follows the toolset: a tool
@@ -52,6 +53,8 @@ type QueryVectors = Map<string, Promise<number[]>>;
  * @example
  * const router = new ToolRouter({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 5 });
  * await runAgent({ agent, model, input: 'Where is my parcel?', router });
+ * // Recall by meaning too, on a model in the process (`@switchboard/embeddings-local`):
+ * const hybrid = new ToolRouter({ embedder: new LocalEmbedder() });
  */
 export class ToolRouter {
   readonly recallThreshold: number;
