@@ -122,6 +122,22 @@ export default {
       to: { path: OURS, pathNot: [...pkg('offline-model'), ...pkg('agent'), ...pkg('semconv')] },
     },
     {
+      name: 'embeddings-local-imports-only-agent',
+      comment:
+        'The local embedder (packages/embeddings-local) is a model adapter beside the runtime, not hosting: of our packages it imports @switchboard/agent only.',
+      severity: 'error',
+      from: { path: '^packages/embeddings-local/' },
+      to: { path: OURS, pathNot: [...pkg('embeddings-local'), ...pkg('agent')] },
+    },
+    {
+      name: 'tfjs-only-in-embeddings-local',
+      comment:
+        'TF.js and the embedding model (@energetic-ai/*, @tensorflow/*) are loaded by packages/embeddings-local only, so the runtime and a service that does not turn embedding recall on load none of it (~200 MB). Import LocalEmbedder from @switchboard/embeddings-local instead.',
+      severity: 'error',
+      from: { pathNot: '^packages/embeddings-local/' },
+      to: { path: ['(?:^|/)node_modules/@(?:energetic-ai|tensorflow)/', '^@(?:energetic-ai|tensorflow)/'] },
+    },
+    {
       name: 'cards-imports-nothing-of-ours',
       comment:
         'The agent card toolkit (packages/cards) has no agent runtime in it: it imports none of our packages.',

@@ -101,8 +101,8 @@ export {
   principalKey,
 } from './policy/principal.ts';
 export type { ToolRisk } from './policy/tool-risk.ts';
-export type { Embedder } from './routing/embedder.ts';
-export type { ToolRouterOptions, ToolRule } from './routing/router-options.ts';
+export { calibratedSimilarity, cosine, type Embedder } from './routing/embedder.ts';
+export type { RecallMode, ToolRouterOptions, ToolRule } from './routing/router-options.ts';
 export { ROUTER_DEFAULTS } from './routing/router-options.ts';
 export type {
   CandidateSource,

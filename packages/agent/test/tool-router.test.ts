@@ -75,5 +75,10 @@ describe('ToolRouter rules and options', () => {
     expect(() => new ToolRouter({ recallThreshold: 0.6, acceptThreshold: 0.3 })).toThrow(
       /acceptThreshold 0.3 is below recallThreshold 0.6/,
     );
+    expect(() => new ToolRouter({ recall: 'hybrid' })).toThrow(/recall "hybrid" needs an embedder/);
+    const embedder = { modelId: 'm', embed: async () => [], similarity: { unrelated: 0.8, related: 0.2 } };
+    expect(() => new ToolRouter({ embedder, embeddingWeight: 2 })).toThrow(
+      /embeddingWeight 2 must be a number from 0 to 1.*embedder.similarity must have unrelated below related/,
+    );
   });
 });

@@ -22,8 +22,10 @@ A real model (--model <name>) reads OPENAI_API_KEY and OPENAI_BASE_URL.
 <cases>/routing over its tool catalogue, with and without the router, the same model choosing in
 both (--model as above); it reports recall@k, wrong-tool and clarification rates and prompt tokens
 per step (--requests holdout runs the held-out requests instead of requests.yaml; --top-k,
---recall-threshold and --accept-threshold set the router, --embeddings <model> adds embedding
-recall from OPENAI_BASE_URL's /embeddings; --json, --out as above).
+--recall-threshold and --accept-threshold set the router; --embeddings local adds embedding
+recall from the model that runs in the process (@switchboard/embeddings-local), --embeddings
+<model> from OPENAI_BASE_URL's /embeddings; --recall lexical|embedding|hybrid says how the two
+are used, default hybrid with --embeddings; --json, --out as above).
 
 Exit codes: 0 done (no regression against --baseline), 1 regressions (or the deployment is
 unreachable), 2 usage: a bad suite or flag, malformed case files, an unreadable baseline.
@@ -74,9 +76,22 @@ export function addEvalCommands({
     .option('--out <file>', 'write the JSON report to a file (a baseline for --baseline)')
     .option('--markdown <file>', 'write the report as Markdown')
     .option('--top-k <n>', 'eval routing: most candidates the router offers (default 5)')
-    .option('--recall-threshold <n>', 'eval routing: least relevance to keep a candidate (default 0.3)')
-    .option('--accept-threshold <n>', 'eval routing: least relevance to trust the best (default 0.4)')
-    .option('--embeddings <model>', 'eval routing: add embedding recall with this model (OPENAI_BASE_URL)')
+    .option(
+      '--recall-threshold <n>',
+      'eval routing: least relevance to keep a candidate (default 0.3, 0.35 with embeddings)',
+    )
+    .option(
+      '--accept-threshold <n>',
+      'eval routing: least relevance to trust the best (default 0.4, 0.45 with embeddings)',
+    )
+    .option(
+      '--embeddings <model>',
+      'eval routing: add embedding recall: local (in the process) or a model at OPENAI_BASE_URL',
+    )
+    .option(
+      '--recall <mode>',
+      'eval routing: lexical, embedding or hybrid (default hybrid with --embeddings)',
+    )
     .option('--requests <file>', 'eval routing: the labelled requests, requests (default) or holdout')
     .option('--team <dir-or-module>', TEAM_HELP)
     .addHelpText('after', EVAL_HELP)
@@ -100,6 +115,7 @@ export function addEvalCommands({
           recallThreshold?: string;
           acceptThreshold?: string;
           embeddings?: string;
+          recall?: string;
           requests?: string;
         },
       ) => {

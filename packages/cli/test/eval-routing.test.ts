@@ -32,7 +32,7 @@ describe('switchboard eval routing', () => {
     expect(run.stdout).toMatch(/prompt tokens per step\s+\d+\s+\d+/);
     expect(run.stdout).toContain('recall@2: 100.0% (target ≥ 95%: met)');
     const report = JSON.parse(await readFile(join(dir, 'routing.json'), 'utf8'));
-    expect(report.router).toEqual({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 2 });
+    expect(report.router).toEqual({ recallThreshold: 0.3, acceptThreshold: 0.4, topK: 2, recall: 'lexical' });
   });
 
   it('adds embedding recall from an OpenAI-compatible /embeddings endpoint with --embeddings', async () => {
@@ -51,10 +51,10 @@ describe('switchboard eval routing', () => {
         OPENAI_BASE_URL: server.baseURL,
       });
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain('lexical and embedding recall (concepts)');
+      expect(run.stdout).toContain('hybrid recall (concepts weighing 0.6, BM25 the rest)');
       // Every tool description was embedded once, and every request routed.
       expect(embedded).toEqual(expect.arrayContaining(['where is my parcel, it has not come']));
-      expect(embedded.filter((text) => text.startsWith('track_return track_return'))).toHaveLength(1);
+      expect(embedded.filter((text) => text.startsWith('track return:'))).toHaveLength(1);
     } finally {
       await server.close();
     }
@@ -120,6 +120,49 @@ describe('switchboard eval routing', () => {
     const missing = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--requests', 'holdout']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No labelled requests at');
+  });
+
+  it('routes with the embedding model that runs in the process with --embeddings local, no endpoint needed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-eval-routing-'));
+    const out = join(dir, 'routing.json');
+    const hybrid = await switchboard(
+      ['eval', 'routing', '--cases', FIXTURES, '--embeddings', 'local', '--out', out],
+      {
+        OPENAI_API_KEY: '',
+      },
+    );
+    expect(hybrid.code).toBe(0);
+    expect(hybrid.stdout).toContain(
+      'hybrid recall (universal-sentence-encoder-lite weighing 0.6, BM25 the rest)',
+    );
+    const report = JSON.parse(await readFile(out, 'utf8'));
+    expect(report.router).toMatchObject({
+      recall: 'hybrid',
+      acceptThreshold: 0.45,
+      embeddingModel: 'universal-sentence-encoder-lite',
+    });
+    expect(report.recallAtK).toBe(1);
+    const alone = await switchboard([
+      'eval',
+      'routing',
+      '--cases',
+      FIXTURES,
+      '--embeddings',
+      'local',
+      '--recall',
+      'embedding',
+    ]);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toContain('embedding recall (universal-sentence-encoder-lite)');
+  });
+
+  it('refuses --recall without embeddings or with an unknown mode, saying what to pass', async () => {
+    const bare = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--recall', 'hybrid']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--recall hybrid needs embeddings: add --embeddings local');
+    const unknown = await switchboard(['eval', 'routing', '--cases', FIXTURES, '--recall', 'semantic']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--recall semantic must be one of lexical, embedding, hybrid');
   });
 
   it('says what to set when --embeddings has no API key', async () => {

@@ -85,6 +85,7 @@ describe('ToolRouter in the agent loop', () => {
       [SWITCHBOARD.routingRecallThreshold]: 0.2,
       [SWITCHBOARD.routingAcceptThreshold]: 0.5,
       [SWITCHBOARD.routingTopK]: 4,
+      [SWITCHBOARD.routingRecall]: 'lexical',
     });
     expect(span?.attributes[SWITCHBOARD.routingCandidates]).toContain('refund_order');
     expect(String(span?.attributes[SWITCHBOARD.routingRanked])).toMatch(/refund_order=\d/);

@@ -17,6 +17,12 @@ export interface OpenAIEmbedderOptions {
   maxRetries?: number;
   /** Texts per request at most (default 256); longer lists are sent in batches. */
   batchSize?: number;
+  /**
+   * What this model's cosine similarity means, for the router's hybrid recall: about what an
+   * unrelated request and tool description score, and what a request and its own tool's score
+   * (default: the cosine as it is, 0 and 1). Measure it on your tools, e.g. with `switchboard eval routing`.
+   */
+  similarity?: { unrelated: number; related: number };
 }
 
 const OptionsSchema = z.object({
@@ -32,6 +38,13 @@ const OptionsSchema = z.object({
     .int()
     .min(1, 'batchSize must be at least 1')
     .max(2048, 'batchSize must be at most 2048'),
+  similarity: z
+    .object({ unrelated: z.number().min(-1).max(1), related: z.number().min(-1).max(1) })
+    .refine(
+      ({ unrelated, related }) => related > unrelated,
+      'similarity.related must be above similarity.unrelated',
+    )
+    .optional(),
 });
 
 /**
@@ -45,6 +58,7 @@ const OptionsSchema = z.object({
  */
 export class OpenAIEmbedder implements Embedder {
   readonly modelId: string;
+  readonly similarity?: { unrelated: number; related: number };
   readonly #client: OpenAI;
   readonly #context: EndpointContext;
   readonly #batchSize: number;
@@ -62,8 +76,9 @@ export class OpenAIEmbedder implements Embedder {
         details: { problems },
       });
     }
-    const { model, apiKey, baseURL, timeoutMs, maxRetries, batchSize } = parsed.data;
+    const { model, apiKey, baseURL, timeoutMs, maxRetries, batchSize, similarity } = parsed.data;
     this.modelId = model;
+    if (similarity) this.similarity = similarity;
     this.#batchSize = batchSize;
     this.#context = { endpoint: describeEndpoint(baseURL), model, apiKey, timeoutMs };
     this.#client = new OpenAI({

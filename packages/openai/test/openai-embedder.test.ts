@@ -67,4 +67,14 @@ describe('embedding recall over an OpenAI-compatible /embeddings endpoint', () =
     await expect(routing).rejects.toMatchObject({ code: 'MODEL_AUTH' });
     await expect(routing).rejects.not.toThrow(/wrong/);
   });
+
+  it("takes the scale its model's cosine is on for hybrid recall, and refuses one upside down", () => {
+    const options = { model: 'concepts', apiKey: 'local-key', baseURL: 'http://127.0.0.1:1/v1' };
+    const embedder = new OpenAIEmbedder({ ...options, similarity: { unrelated: 0.1, related: 0.6 } });
+    expect(embedder.similarity).toEqual({ unrelated: 0.1, related: 0.6 });
+    expect(new OpenAIEmbedder(options).similarity).toBeUndefined();
+    expect(() => new OpenAIEmbedder({ ...options, similarity: { unrelated: 0.6, related: 0.1 } })).toThrow(
+      /similarity: similarity.related must be above similarity.unrelated/,
+    );
+  });
 });

@@ -27,6 +27,10 @@ export const SWITCHBOARD = {
   routingAcceptThreshold: 'switchboard.routing.accept_threshold',
   /** Most candidates the router offers. */
   routingTopK: 'switchboard.routing.top_k',
+  /** How the router scored relevance: `lexical`, `embedding` or `hybrid`. */
+  routingRecall: 'switchboard.routing.recall',
+  /** The embedding model of embedding or hybrid recall, e.g. `universal-sentence-encoder-lite`. */
+  routingEmbeddingModel: 'switchboard.routing.embedding_model',
   /** The operator rule that matched the request, if one did. */
   routingRule: 'switchboard.routing.rule',
 } as const;

@@ -1,5 +1,5 @@
 import type { QueueTransportFactory } from '@switchboard/a2a-bullmq';
-import type { Agent, AgentTracer, ChatModel, Logger } from '@switchboard/agent';
+import type { Agent, AgentTracer, ChatModel, Logger, ToolRouter } from '@switchboard/agent';
 import type { AgentRegistry } from '@switchboard/delegate';
 import type { ServiceSigner } from '@switchboard/identity';
 import type { SkillSpec } from '@switchboard/protocol';
@@ -32,6 +32,13 @@ export interface AgentSetup {
   currentAgent?: () => Agent;
   /** The card's skills, grouping tools (default: one per tool). */
   skills?: readonly SkillSpec[];
+  /**
+   * For an agent with many tools: narrows the tools each run offers the model (see `ToolRouter`), and
+   * answers a request none of them serves, or that does not say which, before any model call.
+   * Default: every tool is offered. With `new ToolRouter({ embedder: new LocalEmbedder() })`
+   * (`@switchboard/embeddings-local`) it recalls tools by meaning as well as by words.
+   */
+  router?: ToolRouter;
   /**
    * The agent its shadow runs, when it runs one (`<AGENT>_SHADOW_*`) and it delegates: the same agent
    * with delegation tools built from the peers' shadow cards (`shadowPeerCard`), so the shadow's

@@ -213,6 +213,7 @@ export async function startServing({
     model,
     version,
     ...(built.skills ? { skills: built.skills } : {}),
+    ...(built.router ? { router: built.router } : {}),
     // Peers that trust this service's key can tell its card was not changed on the way (A2A §8.4).
     ...(config.card.sign ? { signCard: cardSigner({ key: config.serviceKey }) } : {}),
     http: {

@@ -1,4 +1,4 @@
-import type { Agent, ChatModel, Logger } from '@switchboard/agent';
+import type { Agent, ChatModel, Logger, ToolRouter } from '@switchboard/agent';
 import type { SupervisorSpec } from '@switchboard/delegate';
 import type { SkillSpec } from '@switchboard/protocol';
 import type { RedisConnection } from '@switchboard/redis';
@@ -30,6 +30,8 @@ export interface WorkerDefinition {
   agent: (context: WorkerContext) => Agent | Promise<Agent>;
   /** Its card's skills, grouping its tools (default: one skill per tool). */
   skills?: readonly SkillSpec[];
+  /** Builds the router that narrows the tools each run offers (see {@link WorkerOptions.router}). */
+  router?: (context: WorkerContext) => ToolRouter | Promise<ToolRouter>;
   /**
    * The file its process runs, when it has a main of its own (an absolute path). Default: the
    * platform's, which serves this definition (`serveTeamService` of `@switchboard/service`).
@@ -55,6 +57,14 @@ export interface WorkerOptions {
   /** The agent, or a function that builds it from the service's context (its model, Redis, logger). */
   agent: Agent | ((context: WorkerContext) => Agent | Promise<Agent>);
   skills?: readonly SkillSpec[];
+  /**
+   * For a worker with many tools: the `ToolRouter` that picks the few each request needs before the
+   * model sees any, or a function that builds it once per service start (default: every tool is
+   * offered). Embedding recall is opt-in and loads its model only here, e.g.
+   * `router: () => new ToolRouter({ embedder: new LocalEmbedder() })` with `LocalEmbedder` from
+   * `@switchboard/embeddings-local`; a worker without it loads none of it.
+   */
+  router?: ToolRouter | ((context: WorkerContext) => ToolRouter | Promise<ToolRouter>);
   entry?: string;
 }
 
@@ -77,13 +87,14 @@ const UNSET_PORT = 0;
  *   agent: defineAgent({ name: 'weather', instructions: 'Say the forecast.', tools: [forecast] }),
  * });
  */
-export function defineWorker({ name, port, agent, skills, entry }: WorkerOptions): WorkerDefinition {
+export function defineWorker({ name, port, agent, skills, router, entry }: WorkerOptions): WorkerDefinition {
   return {
     role: 'worker',
     name,
     port: port ?? UNSET_PORT,
     agent: typeof agent === 'function' ? agent : () => agent,
     ...(skills ? { skills } : {}),
+    ...(router ? { router: typeof router === 'function' ? router : () => router } : {}),
     ...(entry ? { entry } : {}),
   };
 }

@@ -50,6 +50,9 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/openai/test/__planted__.ts', "import '@switchboard/offline-model';\n");
     // The offline planner imports hosting (not listed).
     copy.write('packages/offline-model/src/__planted__.ts', "import '@switchboard/host';\n");
+    // The local embedder imports hosting, and the runtime imports the embedding model itself.
+    copy.write('packages/embeddings-local/src/__planted__.ts', "import '@switchboard/host';\n");
+    copy.write('packages/agent/src/__planted-tf__.ts', "import '@energetic-ai/embeddings';\n");
     copy.write('packages/cards/src/__planted__.ts', "import '@switchboard/semconv';\n");
     copy.write('packages/semconv/src/__planted__.ts', "import { readFileSync } from 'node:fs';\n");
     // Two folders of the card toolkit that import each other.
@@ -142,6 +145,20 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
         'offline-model-imports-only-agent-and-semconv',
         'packages/offline-model/src/__planted__.ts',
         '@switchboard/host',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'embeddings-local-imports-only-agent',
+        'packages/embeddings-local/src/__planted__.ts',
+        '@switchboard/host',
+      ),
+    );
+    expect(run.output).toContain(
+      violation(
+        'tfjs-only-in-embeddings-local',
+        'packages/agent/src/__planted-tf__.ts',
+        '@energetic-ai/embeddings',
       ),
     );
     expect(run.output).toContain(

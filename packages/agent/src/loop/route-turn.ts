@@ -51,6 +51,8 @@ export async function routeTurn({
       candidates: decision.candidates,
       ranked: decision.ranked,
       thresholds: decision.thresholds,
+      recall: decision.recall,
+      ...(decision.embeddingModel ? { embeddingModel: decision.embeddingModel } : {}),
       ...(decision.rule ? { rule: decision.rule } : {}),
       ...(decision.parts ? { parts: decision.parts } : {}),
       indexedTools: decision.indexedTools,
@@ -75,6 +77,8 @@ export function routingAttributes(decision: RoutingDecision): SpanAttributes {
     [SWITCHBOARD.routingRecallThreshold]: decision.thresholds.recall,
     [SWITCHBOARD.routingAcceptThreshold]: decision.thresholds.accept,
     [SWITCHBOARD.routingTopK]: decision.thresholds.topK,
+    [SWITCHBOARD.routingRecall]: decision.recall,
+    ...(decision.embeddingModel ? { [SWITCHBOARD.routingEmbeddingModel]: decision.embeddingModel } : {}),
     ...(decision.rule ? { [SWITCHBOARD.routingRule]: decision.rule } : {}),
   };
 }

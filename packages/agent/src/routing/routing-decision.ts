@@ -1,3 +1,5 @@
+import type { RecallMode } from './router-options.ts';
+
 /** Where a candidate came from: an operator's rule, lexical recall or embedding recall. */
 export type CandidateSource = 'rule' | 'lexical' | 'embedding';
 
@@ -32,6 +34,10 @@ export interface RoutingDecision {
   /** The parts routed on their own (for `split`, and for the attempt before `clarify`). */
   parts?: { text: string; best?: RouteCandidate }[];
   thresholds: { recall: number; accept: number; topK: number };
+  /** How relevance was scored: BM25 only, embeddings only, or both mixed. */
+  recall: RecallMode;
+  /** The embedder's model, with embedding or hybrid recall. */
+  embeddingModel?: string;
   /**
    * How many tools scored within 10% of the best (lexically): `topK` or more means the request does not
    * say which tool it is for, and it is not trusted however high the best scores.

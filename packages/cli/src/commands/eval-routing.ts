@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAgentError } from '@switchboard/agent';
+import { type Embedder, isAgentError, type RecallMode } from '@switchboard/agent';
+import { LocalEmbedder } from '@switchboard/embeddings-local';
 import {
   formatRoutingReport,
   isEvaluationError,
@@ -13,6 +14,10 @@ import {
 import { OpenAIEmbedder } from '@switchboard/openai';
 import { CliError, reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
+
+/** `--embeddings local`: the embedding model that runs in the process. */
+const LOCAL = 'local';
+const RECALL_MODES: readonly string[] = ['lexical', 'embedding', 'hybrid'] satisfies RecallMode[];
 
 /** Options of {@link routingEvalCommand}, as typed on the command line. */
 export interface RoutingEvalCommandOptions {
@@ -30,8 +35,13 @@ export interface RoutingEvalCommandOptions {
   topK?: string | undefined;
   recallThreshold?: string | undefined;
   acceptThreshold?: string | undefined;
-  /** `--embeddings`: an embedding model for the router's embedding recall, at OPENAI_BASE_URL. */
+  /**
+   * `--embeddings`: the router's embedding recall: `local` (the model that runs in the process,
+   * `@switchboard/embeddings-local`) or an embedding model at OPENAI_BASE_URL.
+   */
   embeddings?: string | undefined;
+  /** `--recall`: `lexical`, `embedding` or `hybrid` (default `hybrid` with `--embeddings`, else `lexical`). */
+  recall?: string | undefined;
   json: boolean;
   out?: string | undefined;
   /** The environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL` for `--model <name>` and `--embeddings`). */
@@ -64,7 +74,18 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     router[key] = value;
   }
   const apiKey = options.env.OPENAI_API_KEY?.trim();
-  if (options.embeddings !== undefined && !apiKey) {
+  const local = options.embeddings?.trim() === LOCAL;
+  if (options.recall !== undefined && !RECALL_MODES.includes(options.recall)) {
+    output.err(`--recall ${options.recall} must be one of ${RECALL_MODES.join(', ')}, e.g. --recall hybrid`);
+    return EXIT.usage;
+  }
+  if (options.recall !== undefined && options.recall !== 'lexical' && options.embeddings === undefined) {
+    output.err(
+      `--recall ${options.recall} needs embeddings: add --embeddings local (or an embedding model name)`,
+    );
+    return EXIT.usage;
+  }
+  if (options.embeddings !== undefined && !local && !apiKey) {
     output.err(
       '--embeddings needs OPENAI_API_KEY (any text for a local server that checks none) and OPENAI_BASE_URL for an endpoint other than OpenAI, e.g. OPENAI_BASE_URL=http://127.0.0.1:11434/v1',
     );
@@ -74,14 +95,16 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
   let models: ModelSource | undefined;
   try {
     const baseURL = options.env.OPENAI_BASE_URL?.trim();
-    const embedder =
+    const embedder: Embedder | undefined =
       options.embeddings === undefined
         ? undefined
-        : new OpenAIEmbedder({
-            model: options.embeddings,
-            apiKey: apiKey ?? '',
-            ...(baseURL ? { baseURL } : {}),
-          });
+        : local
+          ? new LocalEmbedder()
+          : new OpenAIEmbedder({
+              model: options.embeddings,
+              apiKey: apiKey ?? '',
+              ...(baseURL ? { baseURL } : {}),
+            });
     const catalogue = await loadRoutingCatalogue({
       dir: join(options.casesDir, 'routing'),
       ...(options.requests !== undefined ? { requests: options.requests } : {}),
@@ -99,7 +122,11 @@ export async function routingEvalCommand(options: RoutingEvalCommandOptions): Pr
     report = await runRoutingEval({
       catalogue,
       model: () => source.modelFor('catalogue'),
-      router: { ...router, ...(embedder ? { embedder } : {}) },
+      router: {
+        ...router,
+        ...(embedder ? { embedder } : {}),
+        ...(options.recall ? { recall: options.recall as RecallMode } : {}),
+      },
     });
   } catch (error) {
     if (isEvaluationError(error)) {

@@ -20,7 +20,7 @@ export function formatRoutingReport(report: RoutingReport): string {
   const width = Math.max(...ROWS.map((row) => row.label.length)) + 2;
   const lines = [
     `Tool routing: ${catalogue.tools} tools, ${catalogue.requests} labelled requests of ${catalogue.requestsFile} (${catalogue.expectingTools} expect tools, ${catalogue.clarify} clarify, ${catalogue.unsupported} unsupported)`,
-    `Chooser: ${report.model}, the same model with and without the router. Router: recall threshold ${router.recallThreshold}, acceptance threshold ${router.acceptThreshold}, top ${router.topK}, ${router.embeddingModel ? `lexical and embedding recall (${router.embeddingModel})` : 'lexical recall'}.`,
+    `Chooser: ${report.model}, the same model with and without the router. Router: recall threshold ${router.recallThreshold}, acceptance threshold ${router.acceptThreshold}, top ${router.topK}, ${recallLabel(router)}.`,
     '',
     `${''.padEnd(width)}${'with router'.padStart(14)}${'without'.padStart(12)}`,
     ...ROWS.map(
@@ -43,4 +43,10 @@ export function formatRoutingReport(report: RoutingReport): string {
       );
   }
   return `${lines.join('\n')}\n`;
+}
+
+function recallLabel({ recall, embeddingModel, embeddingWeight }: RoutingReport['router']): string {
+  if (recall === 'lexical') return 'lexical recall (BM25)';
+  if (recall === 'embedding') return `embedding recall (${embeddingModel})`;
+  return `hybrid recall (${embeddingModel} weighing ${embeddingWeight}, BM25 the rest)`;
 }

@@ -3,6 +3,7 @@ import {
   defineAgent,
   estimateTextTokens,
   isAgentError,
+  type RecallMode,
   type RoutingOutcome,
   runAgent,
   silentLogger,
@@ -60,7 +61,16 @@ export interface RoutingReport {
     clarify: number;
     unsupported: number;
   };
-  router: { recallThreshold: number; acceptThreshold: number; topK: number; embeddingModel?: string };
+  router: {
+    recallThreshold: number;
+    acceptThreshold: number;
+    topK: number;
+    /** How relevance was scored: BM25 only, embeddings only, or both mixed. */
+    recall: RecallMode;
+    /** The embedding similarity's share of a hybrid score. */
+    embeddingWeight?: number;
+    embeddingModel?: string;
+  };
   model: string;
   /** Share of requests expecting tools whose tools were all in the router's top k. */
   recallAtK: number;
@@ -183,7 +193,11 @@ export async function runRoutingEval({
       recallThreshold: toolRouter.recallThreshold,
       acceptThreshold: toolRouter.acceptThreshold,
       topK: toolRouter.topK,
-      ...(router.embedder ? { embeddingModel: router.embedder.modelId } : {}),
+      recall: toolRouter.recall,
+      ...(toolRouter.recall === 'hybrid' ? { embeddingWeight: toolRouter.embeddingWeight } : {}),
+      ...(router.embedder && toolRouter.recall !== 'lexical'
+        ? { embeddingModel: router.embedder.modelId }
+        : {}),
     },
     model: model().modelId,
     recallAtK: share(expecting.filter((result) => result.recalled).length, expecting.length),

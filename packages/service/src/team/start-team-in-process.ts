@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { type Agent, type AnyTool, defineAgent, MemoryIntentStore, noopTracer } from '@switchboard/agent';
+import {
+  type Agent,
+  type AnyTool,
+  defineAgent,
+  MemoryIntentStore,
+  noopTracer,
+  type ToolRouter,
+} from '@switchboard/agent';
 import { createModel } from '@switchboard/config';
 import { supervisorAgent } from '@switchboard/delegate';
 import { hostAgent } from '@switchboard/host';
@@ -222,6 +229,7 @@ export async function startTeamInMemory(
     skills: readonly SkillSpec[] | undefined,
     listenPort: number,
     front: boolean,
+    router?: ToolRouter,
   ) => {
     // The workers take the supervisor's signed assertions, which carry the user the request is for.
     const peers = serviceAssertionAuthenticator({
@@ -237,6 +245,7 @@ export async function startTeamInMemory(
       agent,
       model: model(agent.name),
       ...(skills ? { skills } : {}),
+      ...(router ? { router } : {}),
       http: { port: listenPort, host: '127.0.0.1' },
       auth: {
         ...(front
@@ -263,14 +272,16 @@ export async function startTeamInMemory(
   try {
     const cards = await Promise.all(
       team.workers.map(async (worker) => {
-        const agent = await worker.agent({
+        const context = {
           name: worker.name,
           namespace: access.namespace,
           model: model(worker.name),
           logger,
           redis: undefined,
-        });
-        return serve(withTools(agent, tool), worker.skills, 0, false);
+        };
+        const agent = await worker.agent(context);
+        const router = await worker.router?.(context);
+        return serve(withTools(agent, tool), worker.skills, 0, false, router);
       }),
     );
     const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()] });

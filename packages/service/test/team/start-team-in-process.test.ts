@@ -1,6 +1,6 @@
-import { silentLogger } from '@switchboard/agent';
+import { silentLogger, ToolRouter } from '@switchboard/agent';
 import { connectTeam, operatorOf } from '@switchboard/delegate';
-import type { InProcessTeam } from '@switchboard/team';
+import { defineTeam, type InProcessTeam } from '@switchboard/team';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTeamInProcess } from '../../src/index.ts';
 import travelDesk, { bookings } from './travel-desk.ts';
@@ -54,5 +54,38 @@ describe.each([
     const other = await (await as(running, 'traveller-2')).ask('Show my bookings.');
     expect(other.state).toBe('completed');
     expect(other.text).not.toContain('TP123');
+  }, 60_000);
+});
+
+describe('a worker with a tool router', () => {
+  it('answers, before its model, that none of its tools serves a request it was sent', async () => {
+    let built = 0;
+    const routed = defineTeam({
+      title: 'travel desk, routed',
+      users: ['traveller-1'],
+      supervisor: travelDesk.supervisor,
+      workers: travelDesk.workers.map((worker) =>
+        worker.name === 'flights'
+          ? {
+              ...worker,
+              router: () => {
+                built++;
+                return new ToolRouter();
+              },
+            }
+          : worker,
+      ),
+    });
+    running = await startTeamInProcess(routed, { port: 0, logger: silentLogger() });
+    const traveller = await as(running, 'traveller-1');
+    // A request its tools serve is routed to them as before.
+    const booking = await traveller.ask('Please book flight TP123 for me.');
+    expect(booking.state).toBe('input-required');
+    // Sent to flights, whose tools list and book: its router says so, and no model call books anything.
+    const pets = await traveller.ask('Can my dog travel in the cabin on flight TP123?');
+    expect(pets).toMatchObject({ state: 'completed', pendingApprovals: [] });
+    expect(pets.text).toContain('The flights agent answered');
+    expect(pets.text).toContain('none of the things I can do fits this request');
+    expect(built).toBe(1);
   }, 60_000);
 });

@@ -1,0 +1,6 @@
+export { MODEL_PACKAGES } from './load-model.ts';
+export {
+  LOCAL_EMBEDDING_MODEL,
+  LocalEmbedder,
+  type LocalEmbedderOptions,
+} from './local-embedder.ts';
