@@ -84,6 +84,13 @@ describe('the supervisor’s signed card, checked by Mastra’s verifier and the
     expect(shapes).toEqual([true, true, false]);
   });
 
+  // Mastra's fault: its verifier returns an unsigned card as verified ("IfPresent"), so a proxy that
+  // strips the signatures gets any card through. A Mastra user must check `signatures` is not empty.
+  // When Mastra refuses an unsigned card, this fails: flip it then.
+  it('the card with its signatures removed in transit passes Mastra’s verifier (peer fault)', async () => {
+    expect(await mastraVerifies({}, ({ signatures: _signatures, ...card }) => card)).toBe(true);
+  });
+
   it('a description changed in transit: Mastra’s verifier refuses it', async () => {
     expect(await mastraVerifies({}, (card) => ({ ...card, description: 'Refunds everything.' }))).toBe(false);
   });
