@@ -19,6 +19,7 @@ import type { RedisConnection } from '@switchboard/redis';
 import express, { type Express } from 'express';
 import { type AgentHandler, type AgentHandlerOptions, createAgentHandler } from './agent-handler.ts';
 import { adminApprovalsRouter } from './approvals/admin-approvals-router.ts';
+import type { OperatorRoutes } from './approvals/operator-routes.ts';
 import type { UnversionedCardShape } from './bindings/http/agent-card-route.ts';
 import { createA2aHttpApp } from './bindings/http/create-app.ts';
 import type { ReadinessCheck } from './bindings/http/health-routes.ts';
@@ -95,6 +96,8 @@ export interface HostAgentOptions
     readiness?: ReadinessCheck;
     /** The card a request without `A2A-Version` gets (default `hybrid`; see `createA2aHttpApp`). */
     unversionedCard?: UnversionedCardShape;
+    /** More routes for operators beside `/admin` (the console), mounted only with an approval board. */
+    operatorRoutes?: readonly OperatorRoutes[];
   };
   /**
    * Signs the card (A2A §8.4) before it is served or registered, e.g. `cardSigner({ key })` of
@@ -268,6 +271,16 @@ export async function hostAgent({
           logger,
         }),
       );
+      for (const { path, routes } of http.operatorRoutes ?? []) {
+        const side = {
+          board: agentOptions.approvals,
+          requestHandler: hosted.requestHandler,
+          authenticate,
+          card,
+          logger,
+        };
+        app.use(path, routes(side));
+      }
     }
     server.app.use(app);
     server.open();

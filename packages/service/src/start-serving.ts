@@ -1,6 +1,7 @@
 import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
+import { consoleRoutes, registryTeamView } from '@switchboard/console';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -221,6 +222,10 @@ export async function startServing({
       publicUrl: config.publicUrl,
       readiness: () => redis.status === 'ready',
       unversionedCard: config.card.unversioned,
+      // With the board, the operators' console beside the admin API (same sign-in), at /console.
+      ...(approvalsBoard
+        ? { operatorRoutes: [consoleRoutes({ team: registryTeamView({ registry }) })] }
+        : {}),
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { type Agent, type AnyTool, defineAgent, MemoryIntentStore, noopTracer } from '@switchboard/agent';
 import { createModel } from '@switchboard/config';
+import { consoleRoutes } from '@switchboard/console';
 import { supervisorAgent } from '@switchboard/delegate';
 import { hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
@@ -237,7 +238,7 @@ export async function startTeamInMemory(
       agent,
       model: model(agent.name),
       ...(skills ? { skills } : {}),
-      http: { port: listenPort, host: '127.0.0.1' },
+      http: { port: listenPort, host: '127.0.0.1', ...(front ? { operatorRoutes: [consoleRoutes()] } : {}) },
       auth: {
         ...(front
           ? {

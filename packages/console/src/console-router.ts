@@ -1,0 +1,309 @@
+import type { Principal } from '@switchboard/agent';
+import {
+  decideApproval,
+  type OperatorRoutes,
+  type OperatorSide,
+  readApprovalTask,
+} from '@switchboard/host/approvals';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import helmet from 'helmet';
+import { z } from 'zod';
+import { CONSOLE_CSS } from './html/console-css.ts';
+import { html } from './html/html.ts';
+import { approvalDetail } from './pages/approval-page.ts';
+import { approvalsTable } from './pages/approvals-page.ts';
+import { notice, page } from './pages/layout.ts';
+import { signInPage } from './pages/sign-in-page.ts';
+import { teamPage } from './pages/team-page.ts';
+import {
+  clearSession,
+  csrfMatches,
+  csrfToken,
+  operatorOf,
+  sameOrigin,
+  sessionToken,
+  setSession,
+} from './session/operator-session.ts';
+import type { TeamView } from './team-view.ts';
+
+/** Options of {@link consoleRouter}: the host's operator side, and what the console adds. */
+export interface ConsoleOptions extends OperatorSide {
+  /**
+   * Origins besides the request's own that the console's forms may be posted from (a proxy's public
+   * origin, `https://ops.example.com`, when it rewrites `Host`). Default none.
+   */
+  origins?: readonly string[];
+  /** What the team page shows: its agents, cards, replicas and queues (default: the host's own card only). */
+  team?: TeamView;
+}
+
+interface Signed {
+  operator: Principal;
+  token: string;
+  csrf: string;
+}
+
+const Decision = z.object({
+  csrf: z.string(),
+  decision: z.enum(['approve', 'deny']),
+  reason: z.string().trim().max(500).optional(),
+});
+
+/**
+ * The operators' console: web pages served beside the admin API (mount it under `/console` on a
+ * host with an approval board, e.g. with {@link consoleRoutes}). An operator signs in with the same
+ * credential the admin API takes (a static operator token or an identity provider's JWT of an
+ * operator), kept in an HttpOnly SameSite=Strict cookie; every POST must come from the console's own
+ * origin and carry the session's anti-forgery token. Pages are rendered on the server; everything a
+ * user, a model or a tool wrote is inert text. The start page lists what waits, oldest first; one
+ * click opens an approval (what will run, who asked and why), one more decides it, through the same
+ * `decideApproval` the admin API uses.
+ */
+export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): Router {
+  const { board, logger, authenticate } = side;
+  const router = express.Router();
+  router.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          objectSrc: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+    (_req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store');
+      next();
+    },
+  );
+  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 }));
+  const base = (req: Request) => req.baseUrl;
+  const sendPage = (res: Response, status: number, markup: string) =>
+    res.status(status).type('html').send(markup);
+
+  router.get('/assets/console.css', (_req, res) => {
+    res.type('css').send(CONSOLE_CSS);
+  });
+  router.get('/sign-in', (req, res) => sendPage(res, 200, signInPage({ base: base(req) })));
+  router.post('/sign-in', async (req, res, next) => {
+    try {
+      if (!sameOrigin(req, origins)) {
+        sendPage(
+          res,
+          403,
+          signInPage({ base: base(req), problem: 'This sign-in did not come from the console’s own page.' }),
+        );
+        return;
+      }
+      const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
+      const operator = await operatorOf(authenticate, token);
+      if (!operator) {
+        logger.warn({}, 'console sign-in refused');
+        sendPage(
+          res,
+          401,
+          signInPage({
+            base: base(req),
+            problem:
+              'That is not an operator’s token. Sign in with the admin API’s operator token (a user’s token does not sign in).',
+          }),
+        );
+        return;
+      }
+      setSession(req, res, token);
+      logger.info({ operator: operator.id }, 'operator signed in to the console');
+      res.redirect(303, `${base(req)}/`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // Every route below needs a signed-in operator; a POST needs this origin and the session's token.
+  router.use(async (req, res, next) => {
+    try {
+      const token = sessionToken(req);
+      const operator = await operatorOf(authenticate, token);
+      if (!operator || !token) {
+        if (req.method === 'GET') res.redirect(303, `${base(req)}/sign-in`);
+        else sendPage(res, 401, signInPage({ base: base(req), problem: 'Sign in first.' }));
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        if (!sameOrigin(req, origins) || !csrfMatches(token, req.body?.csrf)) {
+          logger.warn({ operator: operator.id, path: req.path }, 'console refused a cross-site request');
+          res
+            .status(403)
+            .type('text')
+            .send('Refused: this request did not come from the console’s own pages.');
+          return;
+        }
+      }
+      res.locals.signed = { operator, token, csrf: csrfToken(token) } satisfies Signed;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+  const signed = (res: Response) => res.locals.signed as Signed;
+  const frame = (req: Request, res: Response, title: string, body: ReturnType<typeof html>) =>
+    page({ base: base(req), title, operator: { id: signed(res).operator.id, csrf: signed(res).csrf }, body });
+
+  router.post('/sign-out', (req, res) => {
+    clearSession(req, res);
+    res.redirect(303, `${base(req)}/sign-in`);
+  });
+
+  router.get('/', async (req, res, next) => {
+    try {
+      const { approvals, nextCursor } = await board.page({ status: 'pending', limit: 100 });
+      const more = nextCursor ? html`<p>More wait than shown: decide these first, oldest first.</p>` : '';
+      sendPage(
+        res,
+        200,
+        frame(
+          req,
+          res,
+          'Waiting approvals',
+          html`${approvalsTable({ base: base(req), approvals, decided: false })}${more}`,
+        ),
+      );
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/history', async (req, res, next) => {
+    try {
+      const { approvals } = await board.page({ status: 'decided', limit: 500 });
+      sendPage(
+        res,
+        200,
+        frame(
+          req,
+          res,
+          'Decisions',
+          approvalsTable({ base: base(req), approvals: approvals.reverse(), decided: true }),
+        ),
+      );
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/team', async (req, res, next) => {
+    try {
+      const view = team ? await team.read() : undefined;
+      sendPage(res, 200, frame(req, res, 'Team', teamPage({ card: side.card, view })));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/approvals/:id', async (req, res, next) => {
+    try {
+      const approval = await board.get(req.params.id);
+      if (!approval) {
+        sendPage(
+          res,
+          404,
+          frame(
+            req,
+            res,
+            'No such approval',
+            notice('problem', `There is no approval ${req.params.id}.`) || html``,
+          ),
+        );
+        return;
+      }
+      const task = await readApprovalTask({
+        ...side,
+        approval,
+        operator: signed(res).operator,
+        historyLength: 50,
+      });
+      const done = typeof req.query.done === 'string' ? req.query.done : undefined;
+      const body = html`${done === 'approved' || done === 'denied' ? notice('ok', `You ${done} it; the task resumes.`) : ''}${approvalDetail({ base: base(req), approval, task, csrf: signed(res).csrf })}`;
+      sendPage(res, 200, frame(req, res, approval.action, body));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post('/approvals/:id/decide', async (req, res, next) => {
+    try {
+      const form = Decision.safeParse(req.body);
+      const id = req.params.id;
+      if (!form.success) {
+        sendPage(
+          res,
+          400,
+          frame(
+            req,
+            res,
+            'Not decided',
+            notice(
+              'problem',
+              'The form was not complete: choose Approve or Deny (a reason is at most 500 characters).',
+            ) || html``,
+          ),
+        );
+        return;
+      }
+      const decision = form.data.decision === 'approve' ? 'approved' : 'denied';
+      const outcome = await decideApproval({
+        ...side,
+        id,
+        decision,
+        operator: signed(res).operator,
+        reason: form.data.reason || undefined,
+      });
+      if (!outcome.ok) {
+        const approval = await board.get(id);
+        const task = approval
+          ? await readApprovalTask({ ...side, approval, operator: signed(res).operator })
+          : undefined;
+        sendPage(
+          res,
+          outcome.code === 'APPROVAL_NOT_FOUND' ? 404 : 409,
+          frame(
+            req,
+            res,
+            approval?.action ?? 'Not decided',
+            html`${notice('problem', outcome.message)}${approval ? approvalDetail({ base: base(req), approval, task, csrf: signed(res).csrf }) : ''}`,
+          ),
+        );
+        return;
+      }
+      res.redirect(303, `${base(req)}/approvals/${encodeURIComponent(id)}?done=${decision}`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err: error }, 'console request failed');
+    res.status(500).type('text').send('The console could not answer; see the server log.');
+  });
+  return router;
+}
+
+/**
+ * The console as operator routes for `hostAgent` (`http.operatorRoutes`), at `/console`.
+ *
+ * @example
+ * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
+ */
+export function consoleRoutes(options: Pick<ConsoleOptions, 'origins' | 'team'> = {}): OperatorRoutes {
+  return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
+}
+
+/** Where a supervisor serves the console. */
+export const CONSOLE_PATH = '/console';
