@@ -1,5 +1,6 @@
 import type { Principal } from '@switchboard/agent';
 import {
+  ADMIN_ERRORS,
   decideApproval,
   type OperatorRoutes,
   type OperatorSide,
@@ -272,7 +273,7 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
           : undefined;
         sendPage(
           res,
-          outcome.code === 'APPROVAL_NOT_FOUND' ? 404 : 409,
+          ADMIN_ERRORS[outcome.code],
           frame(
             req,
             res,
