@@ -78,7 +78,8 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
           objectSrc: ["'none'"],
         },
       },
-      referrerPolicy: { policy: 'no-referrer' },
+      // Not no-referrer: under it a browser posts forms with `Origin: null`, which the origin check refuses.
+      referrerPolicy: { policy: 'same-origin' },
     }),
     (_req, res, next) => {
       res.setHeader('Cache-Control', 'no-store');
