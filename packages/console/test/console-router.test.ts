@@ -158,7 +158,8 @@ describe('what users and models wrote is inert text', () => {
       })
     ).text();
     for (const page of [list, detail]) {
-      expect(page).not.toMatch(/<script|<img|\u001b|\u202e|\u0007/);
+      for (const banned of ['<script', '<img', '\u001b', '\u202e', '\u0007'])
+        expect(page).not.toContain(banned);
       expect(page).toContain('Refund \\x1b[31mNOW\\x1b[0m \\u202eevil');
     }
     expect(detail).toContain('ops@example.com&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
