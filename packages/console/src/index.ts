@@ -4,5 +4,5 @@ export type { ConsoleOptions } from './console-router.ts';
 export { CONSOLE_PATH, consoleRouter, consoleRoutes } from './console-router.ts';
 export type { Placed, SafeHtml } from './html/html.ts';
 export { html } from './html/html.ts';
-export type { TeamAgent, TeamView } from './team-view.ts';
+export type { AgentQueue, TeamAgent, TeamView } from './team-view.ts';
 export { REQUIRES_APPROVAL_TAG, registryTeamView } from './team-view.ts';

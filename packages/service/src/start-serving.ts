@@ -1,4 +1,4 @@
-import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress, QueueDepthReader, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
 import { consoleRoutes, registryTeamView } from '@switchboard/console';
@@ -140,6 +140,8 @@ export async function startServing({
     serviceParameters: signQueuedRequests,
   });
   const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
+  // What waits on each agent's queue, for the console's team page.
+  const depths = new QueueDepthReader({ redis });
   // Each request to a peer carries an assertion of this service, for its end user, that lives no
   // longer than the hop it is made for.
   const signer = serviceSigner({ key: config.serviceKey, lifetimeMs: config.hopTimeoutMs });
@@ -224,7 +226,16 @@ export async function startServing({
       unversionedCard: config.card.unversioned,
       // With the board, the operators' console beside the admin API (same sign-in), at /console.
       ...(approvalsBoard
-        ? { operatorRoutes: [consoleRoutes({ team: registryTeamView({ registry }) })] }
+        ? {
+            operatorRoutes: [
+              consoleRoutes({
+                team: registryTeamView({
+                  registry,
+                  queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
+                }),
+              }),
+            ],
+          }
         : {}),
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
@@ -298,6 +309,7 @@ export async function startServing({
       await shadow?.close();
       await built.close?.();
       await queue.close();
+      await depths.close();
       // QUIT can wait forever on a cluster connection that lived through a failover: then just close.
       redisClosing = true;
       await Promise.race([redis.quit(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(

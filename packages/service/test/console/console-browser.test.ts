@@ -88,6 +88,22 @@ describe('the operators’ console in a browser', () => {
     expect(await page.textContent('main')).toContain('approved by operator');
     expect(bookings.get('traveller-1')).toEqual(['TP123']);
     expect(await page.title()).not.toContain('pwned');
+
+    // The team: every agent with its replicas, its queue, which skills need an approval, card verdicts.
+    await page.click('text=Team');
+    expect(await page.locator('section.agent h2').allTextContents()).toEqual([
+      'flights version 0.1.0',
+      'supervisor version 0.1.0',
+      'weather version 0.1.0',
+    ]);
+    const flights = page.locator('section.agent', { hasText: 'The flights agent.' });
+    expect(await flights.locator('tr', { hasText: 'Book flight' }).textContent()).toContain(
+      'needs an approval',
+    );
+    expect(await flights.locator('tr', { hasText: 'List bookings' }).textContent()).not.toContain('approval');
+    expect(await flights.locator('.queue').textContent()).toBe('Queue: 0 waiting, 0 running, 0 to retry.');
+    expect(await flights.locator('table.cards').textContent()).toContain('hybridvalid');
+    expect(await flights.textContent()).toContain('Replicas (1)');
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
