@@ -9,8 +9,10 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { z } from 'zod';
+import { streamApproval } from './approval-events.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
 import { html } from './html/html.ts';
+import { LIVE_JS } from './html/live-js.ts';
 import { approvalDetail } from './pages/approval-page.ts';
 import { approvalsTable } from './pages/approvals-page.ts';
 import { notice, page } from './pages/layout.ts';
@@ -93,6 +95,9 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
 
   router.get('/assets/console.css', (_req, res) => {
     res.type('css').send(CONSOLE_CSS);
+  });
+  router.get('/assets/live.js', (_req, res) => {
+    res.type('js').send(LIVE_JS);
   });
   router.get('/sign-in', (req, res) => sendPage(res, 200, signInPage({ base: base(req) })));
   router.post('/sign-in', async (req, res, next) => {
@@ -236,6 +241,15 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
       sendPage(res, 200, frame(req, res, approval.action, body));
     } catch (error) {
       next(error);
+    }
+  });
+
+  router.get('/approvals/:id/events', async (req, res, next) => {
+    try {
+      await streamApproval(req, res, { side, operator: signed(res).operator, id: req.params.id });
+    } catch (error) {
+      if (res.headersSent) res.end();
+      else next(error);
     }
   });
 

@@ -69,8 +69,19 @@ describe('the operators’ console in a browser', () => {
     expect(said).toContain(
       '<img src=x onerror="document.title=`pwned`"><script>document.title="pwned"</script>\\x1b[2J\\u202e',
     );
-    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await page.locator('img').count()).toBe(0);
+    // The one script is the console's own file.
+    expect(
+      await page
+        .locator('script')
+        .evaluateAll((scripts) => scripts.map((script) => script.getAttribute('src'))),
+    ).toEqual(['/console/assets/live.js']);
     expect(bookings.size).toBe(0);
+
+    // A second tab on the same approval, left alone: it follows the approval live.
+    const watcher = await context.newPage();
+    await watcher.goto(page.url());
+    expect(await watcher.textContent('#task-state')).toBe('input-required');
 
     // Click 2: approve. The booking runs once.
     await page.click('button[value=approve]');
@@ -79,6 +90,12 @@ describe('the operators’ console in a browser', () => {
     await expect
       .poll(async () => (await traveller.task(booking.taskId)).state, { timeout: 20_000 })
       .toBe('completed');
+
+    // The tab left alone shows the decision and the task's end without a reload, and no form to decide.
+    await expect.poll(() => watcher.textContent('#task-state'), { timeout: 20_000 }).toBe('completed');
+    expect(await watcher.textContent('#decision')).toContain('approved by operator');
+    expect(await watcher.locator('form.decide').count()).toBe(0);
+    expect(await watcher.locator('#conversation .message').count()).toBeGreaterThan(1);
 
     // The back button and a second approve decide nothing more.
     await page.goBack();
