@@ -1,23 +1,13 @@
-import type { Principal } from '@switchboard/agent';
-import {
-  ADMIN_ERRORS,
-  decideApproval,
-  type OperatorRoutes,
-  type OperatorSide,
-  readApprovalTask,
-} from '@switchboard/host/approvals';
+import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
-import { z } from 'zod';
-import { streamApproval } from './approval-events.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
-import { html } from './html/html.ts';
 import { LIVE_JS } from './html/live-js.ts';
-import { approvalDetail } from './pages/approval-page.ts';
-import { approvalsTable } from './pages/approvals-page.ts';
-import { notice, page } from './pages/layout.ts';
 import { signInPage } from './pages/sign-in-page.ts';
-import { teamPage } from './pages/team-page.ts';
+import { approvalsRoutes } from './routes/approvals-routes.ts';
+import { base, type Signed, sendPage } from './routes/console-context.ts';
+import { requestsRoutes } from './routes/requests-routes.ts';
+import { teamRoutes } from './routes/team-routes.ts';
 import {
   clearSession,
   csrfMatches,
@@ -40,18 +30,6 @@ export interface ConsoleOptions extends OperatorSide {
   team?: TeamView;
 }
 
-interface Signed {
-  operator: Principal;
-  token: string;
-  csrf: string;
-}
-
-const Decision = z.object({
-  csrf: z.string(),
-  decision: z.enum(['approve', 'deny']),
-  reason: z.string().trim().max(500).optional(),
-});
-
 /**
  * The operators' console: web pages served beside the admin API (mount it under `/console` on a
  * host with an approval board, e.g. with {@link consoleRoutes}). An operator signs in with the same
@@ -63,7 +41,7 @@ const Decision = z.object({
  * `decideApproval` the admin API uses.
  */
 export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): Router {
-  const { board, logger, authenticate } = side;
+  const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
     helmet({
@@ -89,10 +67,6 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
     },
   );
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 }));
-  const base = (req: Request) => req.baseUrl;
-  const sendPage = (res: Response, status: number, markup: string) =>
-    res.status(status).type('html').send(markup);
-
   router.get('/assets/console.css', (_req, res) => {
     res.type('css').send(CONSOLE_CSS);
   });
@@ -159,150 +133,11 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
       next(error);
     }
   });
-  const signed = (res: Response) => res.locals.signed as Signed;
-  const frame = (req: Request, res: Response, title: string, body: ReturnType<typeof html>) =>
-    page({ base: base(req), title, operator: { id: signed(res).operator.id, csrf: signed(res).csrf }, body });
-
   router.post('/sign-out', (req, res) => {
     clearSession(req, res);
     res.redirect(303, `${base(req)}/sign-in`);
   });
-
-  router.get('/', async (req, res, next) => {
-    try {
-      const { approvals, nextCursor } = await board.page({ status: 'pending', limit: 100 });
-      const more = nextCursor ? html`<p>More wait than shown: decide these first, oldest first.</p>` : '';
-      sendPage(
-        res,
-        200,
-        frame(
-          req,
-          res,
-          'Waiting approvals',
-          html`${approvalsTable({ base: base(req), approvals, decided: false })}${more}`,
-        ),
-      );
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  router.get('/history', async (req, res, next) => {
-    try {
-      const { approvals } = await board.page({ status: 'decided', limit: 500 });
-      sendPage(
-        res,
-        200,
-        frame(
-          req,
-          res,
-          'Decisions',
-          approvalsTable({ base: base(req), approvals: approvals.reverse(), decided: true }),
-        ),
-      );
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  router.get('/team', async (req, res, next) => {
-    try {
-      const view = team ? await team.read() : undefined;
-      sendPage(res, 200, frame(req, res, 'Team', teamPage({ card: side.card, view })));
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  router.get('/approvals/:id', async (req, res, next) => {
-    try {
-      const approval = await board.get(req.params.id);
-      if (!approval) {
-        sendPage(
-          res,
-          404,
-          frame(
-            req,
-            res,
-            'No such approval',
-            notice('problem', `There is no approval ${req.params.id}.`) || html``,
-          ),
-        );
-        return;
-      }
-      const task = await readApprovalTask({
-        ...side,
-        approval,
-        operator: signed(res).operator,
-        historyLength: 50,
-      });
-      const done = typeof req.query.done === 'string' ? req.query.done : undefined;
-      const body = html`${done === 'approved' || done === 'denied' ? notice('ok', `You ${done} it; the task resumes.`) : ''}${approvalDetail({ base: base(req), approval, task, csrf: signed(res).csrf })}`;
-      sendPage(res, 200, frame(req, res, approval.action, body));
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  router.get('/approvals/:id/events', async (req, res, next) => {
-    try {
-      await streamApproval(req, res, { side, operator: signed(res).operator, id: req.params.id });
-    } catch (error) {
-      if (res.headersSent) res.end();
-      else next(error);
-    }
-  });
-
-  router.post('/approvals/:id/decide', async (req, res, next) => {
-    try {
-      const form = Decision.safeParse(req.body);
-      const id = req.params.id;
-      if (!form.success) {
-        sendPage(
-          res,
-          400,
-          frame(
-            req,
-            res,
-            'Not decided',
-            notice(
-              'problem',
-              'The form was not complete: choose Approve or Deny (a reason is at most 500 characters).',
-            ) || html``,
-          ),
-        );
-        return;
-      }
-      const decision = form.data.decision === 'approve' ? 'approved' : 'denied';
-      const outcome = await decideApproval({
-        ...side,
-        id,
-        decision,
-        operator: signed(res).operator,
-        reason: form.data.reason || undefined,
-      });
-      if (!outcome.ok) {
-        const approval = await board.get(id);
-        const task = approval
-          ? await readApprovalTask({ ...side, approval, operator: signed(res).operator })
-          : undefined;
-        sendPage(
-          res,
-          ADMIN_ERRORS[outcome.code],
-          frame(
-            req,
-            res,
-            approval?.action ?? 'Not decided',
-            html`${notice('problem', outcome.message)}${approval ? approvalDetail({ base: base(req), approval, task, csrf: signed(res).csrf }) : ''}`,
-          ),
-        );
-        return;
-      }
-      res.redirect(303, `${base(req)}/approvals/${encodeURIComponent(id)}?done=${decision}`);
-    } catch (error) {
-      next(error);
-    }
-  });
+  router.use(approvalsRoutes(side), requestsRoutes(side), teamRoutes(side, team));
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');

@@ -85,6 +85,14 @@ describe('the console signs in operators only, with the admin API’s identities
     expect(page).not.toContain(OPERATOR_TOKEN);
   });
 
+  it('says when there is no list of requests (a host without a task directory)', async () => {
+    running = await startConsoleHost({ email: HOSTILE });
+    const cookie = cookieOf(await signIn(running.consoleUrl, OPERATOR_TOKEN));
+    const requests = await fetch(`${running.consoleUrl}/requests`, { headers: { Cookie: cookie } });
+    expect(requests.status).toBe(200);
+    expect(await requests.text()).toContain('keeps no directory of its tasks');
+  });
+
   it('refuses a sign-in posted from another site', async () => {
     running = await startConsoleHost({ email: HOSTILE });
     const forged = await signIn(running.consoleUrl, OPERATOR_TOKEN, 'https://evil.example');

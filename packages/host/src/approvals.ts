@@ -22,3 +22,4 @@ export {
   withdrawnMessage,
 } from './approvals/decide-approval.ts';
 export type { OperatorRoutes, OperatorSide } from './approvals/operator-routes.ts';
+export type { OwnedTask, RecentTasksOptions, TaskDirectory } from './tasks/task-directory.ts';

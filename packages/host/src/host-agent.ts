@@ -36,6 +36,7 @@ import { bindingLayers } from './pipeline.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { StartableTaskLedger } from './runs/task-ledger.ts';
 import { listenForCancels } from './tasks/cancel-listener.ts';
+import type { TaskDirectory } from './tasks/task-directory.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
 /**
@@ -72,6 +73,8 @@ export interface HostStores {
    * resumes after `Last-Event-ID` (see `RedisTaskEventLog`); its followers end on `close()`.
    */
   eventLog?: RedisTaskEventLog;
+  /** Every user's tasks, for the operators' routes (`RedisTaskDirectory` over the task store's prefix). */
+  directory?: TaskDirectory;
 }
 
 /** Options of {@link hostAgent}. */
@@ -216,7 +219,9 @@ export async function hostAgent({
       ...(skills ? { skills } : {}),
     });
     if (signCard) card = await signCard(card);
-    hosted = createAgentHandler({ ...agentOptions, card, ...stores, logger });
+    // The directory is the operators' (read across owners), not the handler's.
+    const { directory: _directory, ...handlerStores } = stores;
+    hosted = createAgentHandler({ ...agentOptions, card, ...handlerStores, logger });
     // The layers of each binding around the agent, in the order pipeline.ts states.
     const { counters, ...perCaller } = limits;
     served = bindingLayers({
@@ -273,6 +278,7 @@ export async function hostAgent({
       );
       for (const { path, routes } of http.operatorRoutes ?? []) {
         const side = {
+          tasks: stores.directory,
           board: agentOptions.approvals,
           requestHandler: hosted.requestHandler,
           authenticate,

@@ -9,6 +9,7 @@ import {
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
+  RedisTaskDirectory,
   RedisTaskEventLog,
   RedisTaskLedger,
   RedisTaskStore,
@@ -266,6 +267,8 @@ export async function startServing({
       }),
       runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
+      // Every user's tasks, for the operators' console.
+      directory: new RedisTaskDirectory({ redis, prefix, logger }),
     },
     limits: { users: config.userLimits, ids: config.idLimits },
     cancels: { redis, prefix },

@@ -1,21 +1,12 @@
 import type { Task } from '@a2a-js/sdk';
 import type { BoardApproval } from '@switchboard/protocol';
 import { html } from '../html/html.ts';
-import { type ApprovalSnapshot, snapshotOf } from './task-snapshot.ts';
+import { conversation, liveScript } from './conversation.ts';
+import { snapshotOf } from './task-snapshot.ts';
 
 /** An argument's value as it will be passed: a string as written, anything else as JSON. */
 function argumentValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-/** The conversation of the task that waits: who asked for what, in their words. */
-function conversation(task: ApprovalSnapshot['task']) {
-  if (!task) return html`<p class="empty">The task that waits for this approval could not be read.</p>`;
-  const messages = task.messages.map(
-    ({ who, text }) =>
-      html`<div class="message"><div class="role">${who}</div><div class="text">${text}</div></div>`,
-  );
-  return html`<p>Task <code>${task.id}</code>: <b id="task-state">${task.state}</b></p><div id="conversation">${messages}</div>`;
 }
 
 /**
@@ -64,7 +55,7 @@ ${approval.details ? html`<div class="details text">${approval.details}</div>` :
 <section>
 <h2>Who asked, and why</h2>
 <p>Asked by <b>${approval.requestedBy ?? 'unknown'}</b> at ${approval.requestedAt}.</p>
-${conversation(snapshot.task)}
+${conversation(snapshot.task, 'The task that waits for this approval could not be read.')}
 </section>
 <section>
 <h2>Decision</h2>
@@ -72,5 +63,5 @@ ${conversation(snapshot.task)}
 ${decision}
 </section>
 </div>
-<script src="${base}/assets/live.js" defer></script>`;
+${liveScript(base)}`;
 }

@@ -16,6 +16,7 @@ export function page({ base, title, operator, body }: PageFrame): string {
     ? html`<nav>
   <a href="${base}/">Waiting approvals</a>
   <a href="${base}/history">Decisions</a>
+  <a href="${base}/requests">Requests</a>
   <a href="${base}/team">Team</a>
   <form method="post" action="${base}/sign-out" class="sign-out">
     <input type="hidden" name="csrf" value="${operator.csrf}">

@@ -19,12 +19,35 @@ export function stateName(state: TaskState | undefined): string {
  * What the page of an approval shows of it and its task, as the live view sends it: every text
  * already inert (`shown`), for the browser to set as text only.
  */
-export interface ApprovalSnapshot {
-  /** The approval's status and, once decided, the line that says who decided what. */
-  status: BoardApproval['status'];
+export interface PageSnapshot {
+  /** An approval's status and, once decided, the line that says who decided what. */
+  status?: BoardApproval['status'];
   decision?: string;
   /** The task's id and state, absent when it cannot be read. */
-  task?: { id: string; state: string; messages: { who: 'user' | 'agent'; text: string }[] };
+  task?: TaskView;
+}
+
+/** A task as a page shows it: its id, its state, and its conversation, every text inert. */
+export interface TaskView {
+  id: string;
+  state: string;
+  messages: { who: 'user' | 'agent'; text: string }[];
+}
+
+/** Whether a task in this state has ended (the live view stops following it). */
+export const hasEnded = (state: string) => ['completed', 'failed', 'canceled', 'rejected'].includes(state);
+
+/** The view of a task. */
+export function taskView(task: Task): TaskView {
+  return {
+    id: shown(task.id),
+    state: stateName(task.status?.state),
+    messages: task.history.flatMap((message) => {
+      const { text } = readMessage(message);
+      const who = message.role === Role.ROLE_USER ? ('user' as const) : ('agent' as const);
+      return text ? [{ who, text: shown(text, { lines: true }) }] : [];
+    }),
+  };
 }
 
 /** The line that says how an approval was decided (or withdrawn); undefined while it waits. */
@@ -37,23 +60,11 @@ export function decisionLine(approval: BoardApproval): string | undefined {
 }
 
 /** The snapshot of an approval and the task that waits for it. */
-export function snapshotOf(approval: BoardApproval, task: Task | undefined): ApprovalSnapshot {
+export function snapshotOf(approval: BoardApproval, task: Task | undefined): PageSnapshot {
   const decision = decisionLine(approval);
   return {
     status: approval.status,
     ...(decision ? { decision: shown(decision) } : {}),
-    ...(task
-      ? {
-          task: {
-            id: shown(task.id),
-            state: stateName(task.status?.state),
-            messages: task.history.flatMap((message) => {
-              const { text } = readMessage(message);
-              const who = message.role === Role.ROLE_USER ? ('user' as const) : ('agent' as const);
-              return text ? [{ who, text: shown(text, { lines: true }) }] : [];
-            }),
-          },
-        }
-      : {}),
+    ...(task ? { task: taskView(task) } : {}),
   };
 }

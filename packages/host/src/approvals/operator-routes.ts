@@ -2,6 +2,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
 import type { RequestHandler } from 'express';
+import type { TaskDirectory } from '../tasks/task-directory.ts';
 import type { DecisionPath } from './decide-approval.ts';
 
 /**
@@ -14,6 +15,8 @@ export interface OperatorSide extends DecisionPath {
   authenticate: Authenticator;
   /** The card the host serves. */
   card: AgentCard;
+  /** Every user's tasks of this agent (`stores.directory`); absent when the host was given none. */
+  tasks?: TaskDirectory | undefined;
   logger: Logger;
 }
 

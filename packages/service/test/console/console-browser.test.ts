@@ -104,6 +104,20 @@ describe('the operators’ console in a browser', () => {
     await page.click('text=Decisions');
     expect(await page.textContent('main')).toContain('approved by operator');
     expect(bookings.get('traveller-1')).toEqual(['TP123']);
+
+    // The requests: the traveller's booking with their words, completed; its page shows the conversation.
+    await page.click('nav >> text=Requests');
+    const row = page.locator('table.requests tr', { hasText: 'user:traveller-1' }).first();
+    expect(await row.textContent()).toContain('completed');
+    expect(await row.locator('a').textContent()).toContain('Please book flight TP123 for me. <img src=x');
+    await page.fill('input[name=user]', 'traveller-2');
+    await page.click('button:has-text("Filter")');
+    expect(await page.textContent('main')).toContain('No request matches.');
+    await page.goBack();
+    await page.locator('table.requests tr', { hasText: 'user:traveller-1' }).first().locator('a').click();
+    expect(await page.textContent('#task-state')).toBe('completed');
+    expect(await page.locator('#conversation .message').first().textContent()).toContain('\\x1b[2J\\u202e');
+    expect(await page.locator('img').count()).toBe(0);
     expect(await page.title()).not.toContain('pwned');
 
     // The team: every agent with its replicas, its queue, which skills need an approval, card verdicts.
