@@ -141,6 +141,11 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');
+    // A live stream already under way just ends; the browser's EventSource reconnects.
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
     res.status(500).type('text').send('The console could not answer; see the server log.');
   });
   return router;

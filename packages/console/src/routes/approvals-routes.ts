@@ -1,4 +1,5 @@
 import { ADMIN_ERRORS, decideApproval, readApprovalTask } from '@switchboard/host/approvals';
+import type { BoardApproval } from '@switchboard/protocol';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { html } from '../html/html.ts';
@@ -8,6 +9,9 @@ import { approvalsTable } from '../pages/approvals-page.ts';
 import { notice } from '../pages/layout.ts';
 import { hasEnded, snapshotOf } from '../pages/task-snapshot.ts';
 import { base, type ConsoleSide, idOf, route, sendFramed, signed } from './console-context.ts';
+
+/** How many decisions the history shows, the most recent first. */
+const HISTORY = 500;
 
 const Decision = z.object({
   csrf: z.string(),
@@ -36,8 +40,15 @@ export function approvalsRoutes(side: ConsoleSide): Router {
   router.get(
     '/history',
     route(async (req, res) => {
-      const { approvals } = await board.page({ status: 'decided', limit: 500 });
-      const table = approvalsTable({ base: base(req), approvals: approvals.reverse(), decided: true });
+      // The board pages oldest first: read to its end, keep the most recent decisions.
+      let recent: BoardApproval[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await board.page({ status: 'decided', limit: HISTORY, cursor });
+        recent = [...recent, ...page.approvals].slice(-HISTORY);
+        cursor = page.nextCursor;
+      } while (cursor);
+      const table = approvalsTable({ base: base(req), approvals: recent.reverse(), decided: true });
       sendFramed(req, res, 200, 'Decisions', table);
     }),
   );
