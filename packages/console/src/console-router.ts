@@ -28,6 +28,11 @@ export interface ConsoleOptions extends OperatorSide {
   origins?: readonly string[];
   /** What the team page shows: its agents, cards, replicas and queues (default: the host's own card only). */
   team?: TeamView;
+  /**
+   * Mark the session cookie `Secure` (default: when the request came over HTTPS to this server). Set
+   * it true behind a proxy that ends TLS, e.g. when the public URL is `https:`.
+   */
+  secureCookie?: boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export interface ConsoleOptions extends OperatorSide {
  * click opens an approval (what will run, who asked and why), one more decides it, through the same
  * `decideApproval` the admin API uses.
  */
-export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): Router {
+export function consoleRouter({ origins = [], team, secureCookie, ...side }: ConsoleOptions): Router {
   const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
@@ -99,7 +104,7 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
         );
         return;
       }
-      setSession(req, res, token);
+      setSession(req, res, token, secureCookie ?? req.secure);
       logger.info({ operator: operator.id }, 'operator signed in to the console');
       res.redirect(303, `${base(req)}/`);
     } catch (error) {
@@ -134,7 +139,7 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
     }
   });
   router.post('/sign-out', (req, res) => {
-    clearSession(req, res);
+    clearSession(req, res, secureCookie ?? req.secure);
     res.redirect(303, `${base(req)}/sign-in`);
   });
   router.use(approvalsRoutes(side), requestsRoutes(side), teamRoutes(side, team));
@@ -157,7 +162,9 @@ export function consoleRouter({ origins = [], team, ...side }: ConsoleOptions): 
  * @example
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
-export function consoleRoutes(options: Pick<ConsoleOptions, 'origins' | 'team'> = {}): OperatorRoutes {
+export function consoleRoutes(
+  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie'> = {},
+): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }
 

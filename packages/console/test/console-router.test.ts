@@ -78,6 +78,8 @@ describe('the console signs in operators only, with the admin API’s identities
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
     expect(cookie).toMatch(/Path=\/console/);
+    // Plain HTTP on loopback (dev): a Secure cookie would never come back.
+    expect(cookie).not.toMatch(/; Secure/i);
     const start = await fetch(`${running.consoleUrl}/`, { headers: { Cookie: cookieOf(signedIn) } });
     expect(start.status).toBe(200);
     const page = await start.text();
@@ -91,6 +93,12 @@ describe('the console signs in operators only, with the admin API’s identities
     const requests = await fetch(`${running.consoleUrl}/requests`, { headers: { Cookie: cookie } });
     expect(requests.status).toBe(200);
     expect(await requests.text()).toContain('keeps no directory of its tasks');
+  });
+
+  it('marks the cookie Secure when told the public URL is https (a proxy ends TLS)', async () => {
+    running = await startConsoleHost({ email: HOSTILE, secureCookie: true });
+    const [cookie] = (await signIn(running.consoleUrl, OPERATOR_TOKEN)).headers.getSetCookie();
+    expect(cookie).toMatch(/; Secure/i);
   });
 
   it('refuses a sign-in posted from another site', async () => {

@@ -234,6 +234,8 @@ export async function startServing({
                   registry,
                   queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
                 }),
+                // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
+                secureCookie: config.publicUrl.startsWith('https:'),
               }),
             ],
           }

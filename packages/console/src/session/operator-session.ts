@@ -33,25 +33,25 @@ export async function operatorOf(
 
 /**
  * Keeps the operator's credential in an HttpOnly, SameSite=Strict cookie scoped to the console's
- * path (Secure on HTTPS): no page or script ever holds it, and no other site's request carries it.
+ * path (Secure on HTTPS, or when `secure` says so): no page or script ever holds it, and no other site's request carries it.
  * Each request is authenticated again with it, so a revoked token or an expired JWT ends the session.
  */
-export function setSession(req: Request, res: Response, token: string): void {
+export function setSession(req: Request, res: Response, token: string, secure = req.secure): void {
   res.cookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: req.secure,
+    secure,
     path: req.baseUrl || '/',
     maxAge: SESSION_MAX_AGE_MS,
   });
 }
 
 /** Ends the sign-in in this browser. */
-export function clearSession(req: Request, res: Response): void {
+export function clearSession(req: Request, res: Response, secure = req.secure): void {
   res.clearCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: req.secure,
+    secure,
     path: req.baseUrl || '/',
   });
 }

@@ -19,7 +19,7 @@ export interface Email {
   body: string;
 }
 
-export async function startConsoleHost({ email }: { email: Email }) {
+export async function startConsoleHost({ email, secureCookie }: { email: Email; secureCookie?: boolean }) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
     name: 'send_email',
@@ -46,7 +46,10 @@ export async function startConsoleHost({ email }: { email: Email }) {
       whenExhausted: () => ({ text: 'Sent.' }),
     }),
     logger: silentLogger(),
-    http: { host: '127.0.0.1', operatorRoutes: [consoleRoutes()] },
+    http: {
+      host: '127.0.0.1',
+      operatorRoutes: [consoleRoutes(secureCookie === undefined ? {} : { secureCookie })],
+    },
     auth: { tokens: { users: { [USER_TOKEN]: 'u-1' }, operators: { [OPERATOR_TOKEN]: 'ada' } } },
     approvals: board,
     ownerResolver: actingForOwner(),
