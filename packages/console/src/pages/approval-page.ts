@@ -54,7 +54,7 @@ ${approval.details ? html`<div class="details text">${approval.details}</div>` :
 </section>
 <section>
 <h2>Who asked, and why</h2>
-<p>Asked by <b>${approval.requestedBy ?? 'unknown'}</b> at ${approval.requestedAt}.</p>
+<p>Asked by <b>${approval.requestedBy ?? 'unknown'}</b> at ${approval.requestedAt} (<a href="${base}/requests/${encodeURIComponent(approval.taskId)}">the request</a>).</p>
 ${conversation(snapshot.task, 'The task that waits for this approval could not be read.')}
 </section>
 <section>

@@ -113,8 +113,10 @@ describe('the operators’ console in a browser', () => {
     await page.fill('input[name=user]', 'traveller-2');
     await page.click('button:has-text("Filter")');
     expect(await page.textContent('main')).toContain('No request matches.');
-    await page.goBack();
-    await page.locator('table.requests tr', { hasText: 'user:traveller-1' }).first().locator('a').click();
+    // The approval's page links to its request.
+    await page.click('nav >> text=Decisions');
+    await page.locator('table a').first().click();
+    await page.click('text=the request');
     expect(await page.textContent('#task-state')).toBe('completed');
     expect(await page.locator('#conversation .message').first().textContent()).toContain('\\x1b[2J\\u202e');
     expect(await page.locator('img').count()).toBe(0);
