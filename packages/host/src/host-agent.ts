@@ -279,6 +279,7 @@ export async function hostAgent({
       for (const { path, routes } of http.operatorRoutes ?? []) {
         const side = {
           tasks: stores.directory,
+          runs: stores.runState,
           board: agentOptions.approvals,
           requestHandler: hosted.requestHandler,
           authenticate,

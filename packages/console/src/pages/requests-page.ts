@@ -1,7 +1,9 @@
+import type { ChatMessage } from '@switchboard/agent';
 import type { OwnedTask } from '@switchboard/host/approvals';
 import { html } from '../html/html.ts';
 import { conversation, liveScript } from './conversation.ts';
 import { stateName, taskView } from './task-snapshot.ts';
+import { toolCalls } from './tool-calls.ts';
 
 /** The filters of the requests list, as the form sends them. */
 export interface RequestFilters {
@@ -68,12 +70,27 @@ export function requestsTable({
 </table>`;
 }
 
-/** One request: whose it is, its state, and its conversation, followed live. */
-export function requestDetail({ base, entry }: { base: string; entry: OwnedTask }) {
+/**
+ * One request: whose it is, its state and its conversation, followed live, and the tool calls of its
+ * conversation (the delegations among them) when the agent's run state is at hand.
+ */
+export function requestDetail({
+  base,
+  entry,
+  messages,
+}: {
+  base: string;
+  entry: OwnedTask;
+  messages: readonly ChatMessage[] | undefined;
+}) {
   const events = `${base}/requests/${encodeURIComponent(entry.task.id)}/events`;
   return html`<div class="request" data-events="${events}">
 <p>For <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
 ${conversation(taskView(entry.task), '')}
 </div>
+<section>
+<h2>Tool calls of the conversation</h2>
+${messages ? toolCalls(messages) : html`<p class="empty">This service keeps no run state the console can read.</p>`}
+</section>
 ${liveScript(base)}`;
 }

@@ -1,3 +1,4 @@
+import { CONVERSATION_KEY } from '@switchboard/protocol';
 import express, { type Router } from 'express';
 import { html } from '../html/html.ts';
 import { streamSnapshots } from '../live-events.ts';
@@ -14,7 +15,7 @@ const SHOWN = 100;
 const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 200) : undefined);
 
 /** The requests pages: every user's recent tasks, filtered, and one request followed live. */
-export function requestsRoutes({ tasks }: ConsoleSide): Router {
+export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
   const router = express.Router();
   const unavailable = html`${notice('problem', 'This service keeps no directory of its tasks (it runs without Redis), so there is no list of requests.')}`;
 
@@ -51,7 +52,14 @@ export function requestsRoutes({ tasks }: ConsoleSide): Router {
         );
         return;
       }
-      sendFramed(req, res, 200, `Request ${entry.task.id}`, requestDetail({ base: base(req), entry }));
+      const conversation = entry.task.metadata?.[CONVERSATION_KEY];
+      const state = runs && typeof conversation === 'string' ? await runs.load(conversation) : undefined;
+      const detail = requestDetail({
+        base: base(req),
+        entry,
+        messages: runs ? (state?.messages ?? []) : undefined,
+      });
+      sendFramed(req, res, 200, `Request ${entry.task.id}`, detail);
     }),
   );
 

@@ -2,6 +2,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
 import type { RequestHandler } from 'express';
+import type { RunStateStore } from '../runs/run-state-store.ts';
 import type { TaskDirectory } from '../tasks/task-directory.ts';
 import type { DecisionPath } from './decide-approval.ts';
 
@@ -17,6 +18,8 @@ export interface OperatorSide extends DecisionPath {
   card: AgentCard;
   /** Every user's tasks of this agent (`stores.directory`); absent when the host was given none. */
   tasks?: TaskDirectory | undefined;
+  /** The conversations (messages and tool calls) of this agent's tasks, by the key in a task's metadata. */
+  runs?: RunStateStore | undefined;
   logger: Logger;
 }
 

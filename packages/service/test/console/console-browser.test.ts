@@ -119,6 +119,10 @@ describe('the operators’ console in a browser', () => {
     await page.click('text=the request');
     expect(await page.textContent('#task-state')).toBe('completed');
     expect(await page.locator('#conversation .message').first().textContent()).toContain('\\x1b[2J\\u202e');
+    // The delegation to the flights agent, with what was asked and what it answered.
+    const delegation = page.locator('table.tool-calls tr', { hasText: 'flights_book_flight' });
+    expect(await delegation.textContent()).toContain('booked: TP123');
+    expect(await delegation.textContent()).toContain('Please book flight TP123 for me.');
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.title()).not.toContain('pwned');
 
