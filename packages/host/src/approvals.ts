@@ -21,5 +21,5 @@ export {
   readApprovalTask,
   withdrawnMessage,
 } from './approvals/decide-approval.ts';
-export type { OperatorRoutes, OperatorSide } from './approvals/operator-routes.ts';
+export type { OperatorRoutes, OperatorSide } from './operator-routes.ts';
 export type { OwnedTask, RecentTasksOptions, TaskDirectory } from './tasks/task-directory.ts';

@@ -2,9 +2,9 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Logger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
 import type { RequestHandler } from 'express';
-import type { RunStateStore } from '../runs/run-state-store.ts';
-import type { TaskDirectory } from '../tasks/task-directory.ts';
-import type { DecisionPath } from './decide-approval.ts';
+import type { DecisionPath } from './approvals/decide-approval.ts';
+import type { RunStateStore } from './runs/run-state-store.ts';
+import type { TaskDirectory } from './tasks/task-directory.ts';
 
 /**
  * What a host with an approval board hands the operators' routes it mounts beside `/admin`: the
