@@ -194,6 +194,14 @@ export default {
       to: { path: pkg('shadow') },
     },
     {
+      name: 'host-knows-no-console',
+      comment:
+        "The host offers a port for operators' routes (operatorRoutes) and knows no implementation of it: packages/host never imports @switchboard/console, which the service mounts through that port from above.",
+      severity: 'error',
+      from: { path: '^packages/host/' },
+      to: { path: pkg('console') },
+    },
+    {
       name: 'shadow-imports-host-types-only',
       comment:
         "Shadow mode plugs into the host through its port: packages/shadow imports @switchboard/host for types only (an optional peer), so reading shadow records (the CLI's report) installs no server.",

@@ -13,6 +13,8 @@ export {
   scanKeys,
 } from '@switchboard/redis';
 export type { OutgoingRequest, ServiceParametersHook } from './client/queue-calls.ts';
+export type { QueueDepth } from './client/queue-depth.ts';
+export { QueueDepthReader } from './client/queue-depth.ts';
 export type { QueueTransportFactoryOptions } from './client/queue-transport-factory.ts';
 export { QueueTransportFactory } from './client/queue-transport-factory.ts';
 export type { ReplyInboxOptions } from './client/reply-inbox.ts';

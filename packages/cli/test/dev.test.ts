@@ -80,6 +80,12 @@ describe('switchboard dev', () => {
       'Switchboard is running in one process, because Redis is not available (nothing answers at 192.0.2.1:6379, and it is not this machine)',
     );
     expect(existsSync(join(cwd, '.switchboard/dev.json'))).toBe(true);
+    // It prints where the operators' console is, and the console is there.
+    const { supervisorUrl } = JSON.parse(readFileSync(join(cwd, '.switchboard/dev.json'), 'utf8')) as {
+      supervisorUrl: string;
+    };
+    expect(dev.output()).toContain(`console     ${supervisorUrl}/console`);
+    expect((await fetch(`${supervisorUrl}/console/sign-in`)).status).toBe(200);
 
     const asked = await switchboard(['ask', 'Please refund order A10086, it arrived broken.'], {}, { cwd });
     expect(asked.code).toBe(3);

@@ -9,3 +9,17 @@ export type {
   TaskWithdrawal,
 } from './approvals/approval-board.ts';
 export { MemoryApprovalBoard } from './approvals/approval-board.ts';
+export type {
+  AdminErrorCode,
+  DecideApprovalOptions,
+  DecisionOutcome,
+  DecisionPath,
+} from './approvals/decide-approval.ts';
+export {
+  ADMIN_ERRORS,
+  decideApproval,
+  readApprovalTask,
+  withdrawnMessage,
+} from './approvals/decide-approval.ts';
+export type { OperatorRoutes, OperatorSide } from './operator-routes.ts';
+export type { OwnedTask, RecentTasksOptions, TaskDirectory } from './tasks/task-directory.ts';

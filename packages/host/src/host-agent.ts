@@ -31,10 +31,12 @@ import { MemoryLimitCounters } from './middleware/limits/limit-counters.ts';
 import { RedisLimitCounters } from './middleware/limits/redis-limit-counters.ts';
 import type { HostLimits } from './middleware/limits/request-limits.ts';
 import { checkWireIds } from './middleware/limits/wire-ids.ts';
+import type { OperatorRoutes } from './operator-routes.ts';
 import { bindingLayers } from './pipeline.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { StartableTaskLedger } from './runs/task-ledger.ts';
 import { listenForCancels } from './tasks/cancel-listener.ts';
+import type { TaskDirectory } from './tasks/task-directory.ts';
 import type { RedisTaskEventLog } from './tasks/task-event-log.ts';
 
 /**
@@ -71,6 +73,8 @@ export interface HostStores {
    * resumes after `Last-Event-ID` (see `RedisTaskEventLog`); its followers end on `close()`.
    */
   eventLog?: RedisTaskEventLog;
+  /** Every user's tasks, for the operators' routes (`RedisTaskDirectory` over the task store's prefix). */
+  directory?: TaskDirectory;
 }
 
 /** Options of {@link hostAgent}. */
@@ -95,6 +99,8 @@ export interface HostAgentOptions
     readiness?: ReadinessCheck;
     /** The card a request without `A2A-Version` gets (default `hybrid`; see `createA2aHttpApp`). */
     unversionedCard?: UnversionedCardShape;
+    /** More routes for operators beside `/admin` (the console), mounted only with an approval board. */
+    operatorRoutes?: readonly OperatorRoutes[];
   };
   /**
    * Signs the card (A2A §8.4) before it is served or registered, e.g. `cardSigner({ key })` of
@@ -213,7 +219,9 @@ export async function hostAgent({
       ...(skills ? { skills } : {}),
     });
     if (signCard) card = await signCard(card);
-    hosted = createAgentHandler({ ...agentOptions, card, ...stores, logger });
+    // The directory is the operators' (read across owners), not the handler's.
+    const { directory: _directory, ...handlerStores } = stores;
+    hosted = createAgentHandler({ ...agentOptions, card, ...handlerStores, logger });
     // The layers of each binding around the agent, in the order pipeline.ts states.
     const { counters, ...perCaller } = limits;
     served = bindingLayers({
@@ -268,6 +276,18 @@ export async function hostAgent({
           logger,
         }),
       );
+      for (const { path, routes } of http.operatorRoutes ?? []) {
+        const side = {
+          tasks: stores.directory,
+          runs: stores.runState,
+          board: agentOptions.approvals,
+          requestHandler: hosted.requestHandler,
+          authenticate,
+          card,
+          logger,
+        };
+        app.use(path, routes(side));
+      }
     }
     server.app.use(app);
     server.open();

@@ -11,5 +11,6 @@ export type { RedisEventBusManagerOptions } from './tasks/redis-event-bus-manage
 export { RedisEventBusManager } from './tasks/redis-event-bus-manager.ts';
 export type { RedisTaskStoreOptions, TaskRetention } from './tasks/redis-task-store.ts';
 export { RedisTaskStore } from './tasks/redis-task-store.ts';
+export { RedisTaskDirectory } from './tasks/task-directory.ts';
 export type { PositionedEvent, RedisTaskEventLogOptions } from './tasks/task-event-log.ts';
 export { RedisTaskEventLog } from './tasks/task-event-log.ts';

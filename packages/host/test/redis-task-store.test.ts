@@ -11,7 +11,7 @@ import { createAgentState, Principal } from '@switchboard/agent';
 import { MemoryLogger } from '@switchboard/agent/testing';
 import { TRANSIENT_KEY } from '@switchboard/protocol';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisRunStateStore, RedisTaskStore } from '../src/redis.ts';
+import { RedisRunStateStore, RedisTaskDirectory, RedisTaskStore } from '../src/redis.ts';
 import { taskCanceledChannel } from '../src/tasks/task-store-keys.ts';
 import { keysOf, testRedis } from './support/redis.ts';
 
@@ -568,5 +568,34 @@ describe('RedisTaskStore, progress held back', () => {
     expect(() => new RedisTaskStore({ redis, prefix, progressDelayMs: -1 })).toThrow(
       /progressDelayMs must be/,
     );
+  });
+});
+
+describe('RedisTaskDirectory: every owner’s tasks, for operators', () => {
+  it('lists the tasks of every owner scope newest first, with whose each is, pages by time, finds one, and drops what expired', async () => {
+    const store = new RedisTaskStore({ redis, prefix });
+    const directory = new RedisTaskDirectory({ redis, prefix });
+    await store.save(makeTask({ id: 't-old', timestamp: '2025-01-01T00:00:00.000Z' }), userContext('u-1'));
+    await store.save(
+      makeTask({ id: 't-mid', timestamp: '2025-01-02T00:00:00.000Z' }),
+      userContext('u-2', 'acme'),
+    );
+    await store.save(makeTask({ id: 't-new', timestamp: '2025-01-03T00:00:00.000Z' }), userContext('u-1'));
+    const recent = await directory.recent();
+    expect(recent.map(({ task, tenant, owner }) => [task.id, tenant, owner])).toEqual([
+      ['t-new', '', 'u-1'],
+      ['t-mid', 'acme', 'u-2'],
+      ['t-old', '', 'u-1'],
+    ]);
+    expect(recent[0]?.task.history.length).toBe(3);
+    const page = await directory.recent({ limit: 1, before: Date.parse('2025-01-03T00:00:00.000Z') });
+    expect(page.map(({ task }) => task.id)).toEqual(['t-mid']);
+    expect((await directory.find('t-mid'))?.owner).toBe('u-2');
+    expect(await directory.find('t-nope')).toBeUndefined();
+
+    // A task whose keys expired is dropped from the index when met.
+    await redis.unlink(`${prefix}:task:t-old`, `${prefix}:task-owner:t-old`);
+    expect((await directory.recent()).map(({ task }) => task.id)).toEqual(['t-new', 't-mid']);
+    expect(await redis.zrange(`${prefix}:tasks-recent`, '0', '-1')).toEqual(['t-mid', 't-new']);
   });
 });

@@ -16,6 +16,7 @@ export { boardDeciderOf, markDecidedOnBoard } from './board-delivery.ts';
 export type { CallVariables } from './call-state.ts';
 export { callVariable, DECIDED_ON_BOARD, setCallVariable } from './call-state.ts';
 export { controlCharacterIn, isControlCharacter } from './control-characters.ts';
+export { inert } from './inert-text.ts';
 export {
   agentMessage,
   dataPart,

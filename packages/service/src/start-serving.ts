@@ -1,6 +1,7 @@
-import { defaultQueueAddress, QueueTransportFactory } from '@switchboard/a2a-bullmq';
+import { defaultQueueAddress, QueueDepthReader, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
+import { consoleRoutes, registryTeamView } from '@switchboard/console';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -8,6 +9,7 @@ import {
   RedisApprovalBoard,
   RedisIntentStore,
   RedisRunStateStore,
+  RedisTaskDirectory,
   RedisTaskEventLog,
   RedisTaskLedger,
   RedisTaskStore,
@@ -139,6 +141,8 @@ export async function startServing({
     serviceParameters: signQueuedRequests,
   });
   const registry = new AgentRegistry({ redis, namespace: config.namespace, logger });
+  // What waits on each agent's queue, for the console's team page.
+  const depths = new QueueDepthReader({ redis });
   // Each request to a peer carries an assertion of this service, for its end user, that lives no
   // longer than the hop it is made for.
   const signer = serviceSigner({ key: config.serviceKey, lifetimeMs: config.hopTimeoutMs });
@@ -222,6 +226,21 @@ export async function startServing({
       publicUrl: config.publicUrl,
       readiness: () => redis.status === 'ready',
       unversionedCard: config.card.unversioned,
+      // With the board, the operators' console beside the admin API (same sign-in), at /console.
+      ...(approvalsBoard
+        ? {
+            operatorRoutes: [
+              consoleRoutes({
+                team: registryTeamView({
+                  registry,
+                  queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
+                }),
+                // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
+                secureCookie: config.publicUrl.startsWith('https:'),
+              }),
+            ],
+          }
+        : {}),
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {
@@ -251,6 +270,8 @@ export async function startServing({
       }),
       runState,
       intents: new RedisIntentStore({ redis, prefix, ttlSeconds: retentionSeconds }),
+      // Every user's tasks, for the operators' console.
+      directory: new RedisTaskDirectory({ redis, prefix, logger }),
     },
     limits: { users: config.userLimits, ids: config.idLimits },
     cancels: { redis, prefix },
@@ -295,6 +316,7 @@ export async function startServing({
       await shadow?.close();
       await built.close?.();
       await queue.close();
+      await depths.close();
       // QUIT can wait forever on a cluster connection that lived through a failover: then just close.
       redisClosing = true;
       await Promise.race([redis.quit(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(

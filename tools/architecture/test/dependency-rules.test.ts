@@ -72,6 +72,7 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     copy.write('packages/identity/src/__planted__.ts', "import '@switchboard/delegate';\n");
     copy.write('packages/delegate/src/__planted__.ts', "import '@switchboard/host';\n");
     copy.write('packages/host/src/__planted-shadow__.ts', "import '@switchboard/shadow';\n");
+    copy.write('packages/host/src/__planted-console__.ts', "import '@switchboard/console';\n");
     copy.write(
       'packages/shadow/src/__planted__.ts',
       "import { hostAgent } from '@switchboard/host';\nhostAgent;\n",
@@ -188,6 +189,9 @@ describe('the dependency check on a copy of the workspace with wrong imports pla
     );
     expect(run.output).toContain(
       violation('host-knows-no-shadow', 'packages/host/src/__planted-shadow__.ts', '@switchboard/shadow'),
+    );
+    expect(run.output).toContain(
+      violation('host-knows-no-console', 'packages/host/src/__planted-console__.ts', '@switchboard/console'),
     );
     expect(run.output).toContain(
       violation(

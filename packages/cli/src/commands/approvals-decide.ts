@@ -1,9 +1,9 @@
+import { inert } from '@switchboard/protocol';
 import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { waitForTask } from '../a2a/wait-for-task.ts';
 import { AdminClient } from '../admin/admin-client.ts';
 import { resolveSettings } from '../config.ts';
 import { reportFailure } from '../errors.ts';
-import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
 import { newTrace } from '../trace-context.ts';

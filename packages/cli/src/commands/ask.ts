@@ -1,4 +1,4 @@
-import { sendMessageRequest, userMessage } from '@switchboard/protocol';
+import { inert, sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { followStream, type ProgressUpdate } from '../a2a/follow-stream.ts';
 import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';
@@ -10,7 +10,6 @@ import {
   WAITING_STATES,
 } from '../a2a/task-outcome.ts';
 import { reportFailure } from '../errors.ts';
-import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
 import { jaegerTraceUrl } from '../trace-context.ts';

@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/agent';
+import { inert } from '@switchboard/protocol';
 import { routeConsole } from '@switchboard/telemetry';
 import { DEV_FILE, devSettings, writeDevFile } from '../dev-file.ts';
-import { inert } from '../io/inert-text.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { bootSystem } from '../system/boot-system.ts';
 import { formatLogLine } from '../system/log-line.ts';
@@ -109,6 +109,9 @@ async function runDev({
   output.out(`Switchboard is running ${system.note}.`);
   output.out(
     `  supervisor  ${access.supervisorUrl}  (card: ${access.supervisorUrl}/.well-known/agent-card.json)`,
+  );
+  output.out(
+    `  console     ${access.supervisorUrl}/console  (sign in with the operator token in ${DEV_FILE})`,
   );
   output.out(`  settings    ${DEV_FILE} (the switchboard command reads its URL and tokens from there)`);
   const tryCommands = team.tryCommands?.(access) ?? ['switchboard approvals list', 'switchboard trace last'];

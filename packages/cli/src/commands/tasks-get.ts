@@ -1,9 +1,9 @@
 import { Task } from '@a2a-js/sdk';
+import { inert } from '@switchboard/protocol';
 import { explainA2aError } from '../a2a/supervisor-client.ts';
 import { openSupervisorSession } from '../a2a/supervisor-session.ts';
 import { outcomeOfTask } from '../a2a/task-outcome.ts';
 import { reportFailure } from '../errors.ts';
-import { inert } from '../io/inert-text.ts';
 import { EXIT } from '../io/output.ts';
 import { printOutcome } from '../io/print-outcome.ts';
 import type { TaskCommandOptions } from './task-command-options.ts';

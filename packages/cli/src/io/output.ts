@@ -1,4 +1,4 @@
-import { inert } from './inert-text.ts';
+import { inert } from '@switchboard/protocol';
 
 /** Where a command writes: stdout for results, stderr for diagnostics. */
 export interface Output {

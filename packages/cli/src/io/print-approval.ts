@@ -1,5 +1,5 @@
 import type { BoardApproval as Approval } from '@switchboard/protocol';
-import { inert } from './inert-text.ts';
+import { inert } from '@switchboard/protocol';
 import type { Output } from './output.ts';
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');

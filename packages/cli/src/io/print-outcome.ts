@@ -1,5 +1,5 @@
+import { inert } from '@switchboard/protocol';
 import { FINISHED_STATES, type TaskOutcome, WAITING_STATES } from '../a2a/task-outcome.ts';
-import { inert } from './inert-text.ts';
 import { EXIT, type ExitCode, type Output } from './output.ts';
 
 /** The exit code of a command that ends with this task outcome: 0 completed, 3 waiting, 1 otherwise. */

@@ -1,4 +1,4 @@
-import { inert } from '../io/inert-text.ts';
+import { inert } from '@switchboard/protocol';
 import type { ServiceLogLine } from './service-process.ts';
 
 const LEVELS: Record<number, string> = {

@@ -1,40 +1,19 @@
-import { Task, TaskState } from '@a2a-js/sdk';
-import { type A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { type Logger, type Principal, principalKey, stderrLogger } from '@switchboard/agent';
+import { Task } from '@a2a-js/sdk';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { type Logger, type Principal, stderrLogger } from '@switchboard/agent';
 import type { Authenticator } from '@switchboard/identity';
-import { PrincipalUser } from '@switchboard/identity';
 import type {
   AdminErrorBody,
   ApprovalList,
   ApprovalReply,
   ApprovalTaskReply,
-  BoardApproval,
   DecisionReply,
-} from '@switchboard/protocol';
-import {
-  APPROVAL_DECISION_KEY,
-  markDecidedOnBoard,
-  sendMessageRequest,
-  setCallVariable,
-  userMessage,
 } from '@switchboard/protocol';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { HostError } from '../errors.ts';
-import { ACTING_FOR } from './acting-for.ts';
 import { type ApprovalBoard, DEFAULT_PAGE_SIZE, decodeCursor, MAX_PAGE_SIZE } from './approval-board.ts';
-
-/** The codes of the admin API's error bodies `{ error: { code, message } }`. */
-export const ADMIN_ERRORS = {
-  UNAUTHORIZED: 401,
-  INVALID_REQUEST: 400,
-  OWN_REQUEST: 403,
-  APPROVAL_NOT_FOUND: 404,
-  APPROVAL_ALREADY_DECIDED: 409,
-  APPROVAL_WITHDRAWN: 409,
-  TASK_UNREACHABLE: 502,
-} as const;
-export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
+import { ADMIN_ERRORS, type AdminErrorCode, decideApproval, readApprovalTask } from './decide-approval.ts';
 
 /** Options of {@link adminApprovalsRouter}. */
 export interface AdminApprovalsOptions {
@@ -159,17 +138,13 @@ export function adminApprovalsRouter({
         fail(res, 'APPROVAL_NOT_FOUND', `There is no approval ${req.params.id}.`);
         return;
       }
-      let task: Task;
-      try {
-        task = await requestHandler.getTask(
-          { tenant: approval.tenant, id: approval.taskId, historyLength: 0 },
-          ownersContext(approval, res.locals.operator as Principal),
-        );
-      } catch (error) {
-        logger.warn(
-          { err: error, approvalId: approval.id, taskId: approval.taskId },
-          'task of approval unreadable',
-        );
+      const task = await readApprovalTask({
+        requestHandler,
+        logger,
+        approval,
+        operator: res.locals.operator as Principal,
+      });
+      if (!task) {
         fail(
           res,
           'TASK_UNREACHABLE',
@@ -193,85 +168,21 @@ export function adminApprovalsRouter({
         fail(res, 'INVALID_REQUEST', `Invalid body: ${body.error.issues.map((i) => i.message).join('; ')}.`);
         return;
       }
-      const operator = res.locals.operator as Principal;
       try {
-        const result = await board.decide({
+        const outcome = await decideApproval({
+          board,
+          requestHandler,
+          logger,
           id: req.params.id,
           decision,
-          decidedBy: operator.id,
-          deciderKey: principalKey(operator),
-          ...(body.data.reason ? { reason: body.data.reason } : {}),
+          operator: res.locals.operator as Principal,
+          reason: body.data.reason,
         });
-        if (!result.ok && result.reason === 'not_found') {
-          fail(
-            res,
-            'APPROVAL_NOT_FOUND',
-            `There is no approval ${req.params.id}. List the pending ones with GET /admin/approvals (switchboard approvals list).`,
-          );
-          return;
-        }
-        if (!result.ok && result.reason === 'own_request') {
-          logger.warn(
-            { approvalId: req.params.id, operator: operator.id },
-            'admin API refused an operator approving their own request',
-          );
-          fail(
-            res,
-            'OWN_REQUEST',
-            `Approval ${req.params.id} was requested by you (${principalKey(operator)}); another operator must approve it.`,
-          );
-          return;
-        }
-        if (!result.ok && result.reason === 'withdrawn') {
-          fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval));
-          return;
-        }
-        if (!result.ok) {
-          const { approval } = result;
-          const by = approval.decidedBy ? ` by ${approval.decidedBy} at ${approval.decidedAt}` : '';
-          fail(
-            res,
-            'APPROVAL_ALREADY_DECIDED',
-            `Approval ${approval.id} is already ${approval.status}${by}.`,
-          );
-          return;
-        }
-        try {
-          await deliver(requestHandler, result.approval, operator);
-        } catch (error) {
-          // A task that has ended takes no decision, now or later: its approval is withdrawn, not
-          // offered again (a board entry kept from before cancels withdrew them).
-          const ended = await endedState(requestHandler, result.approval, operator);
-          if (ended) {
-            // Back to pending, then withdrawn with the rest of the task's: never left decided.
-            await board.reopen(result.approval.id);
-            await board.withdrawTask({ taskId: result.approval.taskId });
-            logger.warn(
-              { approvalId: result.approval.id, taskId: result.approval.taskId, state: ended },
-              'approval withdrawn: its task has ended',
-            );
-            fail(res, 'APPROVAL_WITHDRAWN', withdrawnMessage(result.approval, ended));
-            return;
-          }
-          await board.reopen(result.approval.id);
-          logger.error(
-            { err: error, approvalId: result.approval.id },
-            'decision could not be delivered to its task',
-          );
-          fail(
-            res,
-            'TASK_UNREACHABLE',
-            `The decision could not be delivered to task ${result.approval.taskId}; the approval is pending again. Try again in a moment.`,
-          );
-          return;
-        }
-        logger.info(
-          { approvalId: result.approval.id, decision, operator: operator.id, taskId: result.approval.taskId },
-          'approval decided',
-        );
-        res
-          .status(202)
-          .json({ approval: result.approval, taskId: result.approval.taskId } satisfies DecisionReply);
+        if (!outcome.ok) fail(res, outcome.code, outcome.message);
+        else
+          res
+            .status(202)
+            .json({ approval: outcome.approval, taskId: outcome.approval.taskId } satisfies DecisionReply);
       } catch (error) {
         next(error);
       }
@@ -289,84 +200,4 @@ export function adminApprovalsRouter({
       .json({ error: { code: 'INTERNAL', message: 'The admin request failed; see the server log.' } });
   }) as express.ErrorRequestHandler);
   return router;
-}
-
-/** Why a withdrawn approval takes no decision: its task was canceled (by whom, when), or moved on. */
-export function withdrawnMessage(approval: BoardApproval, ended?: string): string {
-  const why = approval.withdrawnBy
-    ? `its task ${approval.taskId} was canceled by ${approval.withdrawnBy} at ${approval.withdrawnAt}`
-    : ended || approval.withdrawnAt
-      ? `its task ${approval.taskId} has ended${ended ? ` (${ended})` : ''}`
-      : `its task ${approval.taskId} no longer asks for it`;
-  return `Approval ${approval.id} was withdrawn: ${why}, so there is nothing to decide.`;
-}
-
-const ENDED: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_REJECTED]: 'rejected',
-};
-
-/** How the approval's task ended (`canceled`, …), or undefined while it runs or cannot be read. */
-async function endedState(
-  handler: A2ARequestHandler,
-  approval: BoardApproval,
-  operator: Principal,
-): Promise<string | undefined> {
-  try {
-    const task = await handler.getTask(
-      { tenant: approval.tenant, id: approval.taskId, historyLength: 0 },
-      ownersContext(approval, operator),
-    );
-    return task.status ? ENDED[task.status.state] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A call context of the operator, acting in the scope of the task's owner (see `ACTING_FOR`). */
-function ownersContext(approval: BoardApproval, operator: Principal): ServerCallContext {
-  const context = new ServerCallContext({
-    user: new PrincipalUser(operator),
-    ...(approval.tenant ? { tenant: approval.tenant } : {}),
-    requestedVersion: '1.0',
-  });
-  setCallVariable(context, ACTING_FOR, approval.owner);
-  return context;
-}
-
-/**
- * Sends the decision into the waiting task, in its owner's scope, as the operator, marked as taken
- * on the board (only in-process code can), with the hash of the arguments the board showed.
- */
-async function deliver(
-  handler: A2ARequestHandler,
-  approval: BoardApproval,
-  operator: Principal,
-): Promise<void> {
-  const context = ownersContext(approval, operator);
-  markDecidedOnBoard(context, operator);
-  await handler.sendMessage(
-    {
-      ...sendMessageRequest({
-        message: userMessage({
-          taskId: approval.taskId,
-          contextId: approval.contextId,
-          data: {
-            [APPROVAL_DECISION_KEY]: {
-              approvalId: approval.id,
-              decision: approval.status,
-              argumentsHash: approval.argumentsHash,
-              decidedBy: operator.id,
-              ...(approval.reason ? { reason: approval.reason } : {}),
-            },
-          },
-        }),
-        returnImmediately: true,
-      }),
-      tenant: approval.tenant,
-    },
-    context,
-  );
 }

@@ -245,8 +245,13 @@ export class RedisTaskStore implements TaskStore {
     // changes, not for an artifact or progress in the same state.
     if (moved) {
       const contextKey = keys.contextIndex(scope, task.contextId);
-      commands.push(['ZADD', keys.index(scope), score, task.id], ['ZADD', contextKey, score, task.id]);
-      touched.push(keys.index(scope), contextKey);
+      commands.push(
+        ['ZADD', keys.index(scope), score, task.id],
+        ['ZADD', contextKey, score, task.id],
+        // Every scope's too, for the operators (RedisTaskDirectory).
+        ['ZADD', keys.recent(), score, task.id],
+      );
+      touched.push(keys.index(scope), contextKey, keys.recent());
       if (stateKey) {
         commands.push(['ZADD', stateKey, score, task.id]);
         touched.push(stateKey);

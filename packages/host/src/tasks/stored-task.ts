@@ -67,24 +67,39 @@ export interface LoadStoredTasksOptions {
 
 /** Reads tasks in one MGET, in the order of `ids`; absent, foreign or corrupt (logged) ones are `undefined`. */
 export async function loadStoredTasks({
+  scope,
+  ...options
+}: LoadStoredTasksOptions): Promise<(Task | undefined)[]> {
+  const legacy = options.keys.legacyScope(scope);
+  const found = await loadScopedTasks({ ...options, accept: (owner) => owner === scope || owner === legacy });
+  return found.map((entry) => entry?.task);
+}
+
+/**
+ * Loads tasks by id with the scope each is stored under, whatever it is (trusted server code only:
+ * the operators' directory); with `accept`, only tasks of the scopes it accepts. An id without a
+ * task gives undefined (and `onAbsent` when neither the task nor its owner is there).
+ */
+export async function loadScopedTasks({
   redis,
   keys,
   ids,
-  scope,
   logger,
   onAbsent,
-}: LoadStoredTasksOptions): Promise<(Task | undefined)[]> {
+  accept = () => true,
+}: Omit<LoadStoredTasksOptions, 'scope'> & { accept?: (scope: string) => boolean }): Promise<
+  ({ task: Task; scope: string } | undefined)[]
+> {
   if (ids.length === 0) return [];
   const values = await redis.mget(...ids.flatMap((id) => [keys.task(id), keys.owner(id)]));
-  const legacy = keys.legacyScope(scope);
   return ids.map((id, i) => {
     const json = values[2 * i];
     const owner = values[2 * i + 1];
     if ((json ?? null) === null && (owner ?? null) === null) onAbsent?.(id);
-    if (json === null || json === undefined) return undefined;
-    if (owner !== scope && (legacy === undefined || owner !== legacy)) return undefined;
+    if (json === null || json === undefined || owner === null || owner === undefined || !accept(owner))
+      return undefined;
     const read = readStoredTask({ json, expectedId: id });
-    if (read.ok) return read.task;
+    if (read.ok) return { task: read.task, scope: owner };
     logger.warn({ taskId: id, key: keys.task(id), reason: read.reason }, 'corrupt task entry ignored');
     return undefined;
   });

@@ -90,6 +90,17 @@ export class TaskStoreKeys {
   expiry(scope: string): string {
     return `${this.index(scope)}:expiry`;
   }
+
+  /** Every scope's tasks in one index, scored by status timestamp (ms): what operators look through. */
+  recent(): string {
+    return `${this.prefix}:tasks-recent`;
+  }
+
+  /** The tenant and owner a scope string (see {@link scope}) names. */
+  parseScope(scope: string): { tenant: string; owner: string } {
+    const at = scope.indexOf(':');
+    return { tenant: decodeURIComponent(scope.slice(0, at)), owner: decodeURIComponent(scope.slice(at + 1)) };
+  }
 }
 
 /** A sorted-set score for a status timestamp; tasks without a (parseable) one sort last. */

@@ -10,6 +10,7 @@ import {
   type ToolRouter,
 } from '@switchboard/agent';
 import { createModel } from '@switchboard/config';
+import { consoleRoutes } from '@switchboard/console';
 import { supervisorAgent } from '@switchboard/delegate';
 import { hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
@@ -246,7 +247,7 @@ export async function startTeamInMemory(
       model: model(agent.name),
       ...(skills ? { skills } : {}),
       ...(router ? { router } : {}),
-      http: { port: listenPort, host: '127.0.0.1' },
+      http: { port: listenPort, host: '127.0.0.1', ...(front ? { operatorRoutes: [consoleRoutes()] } : {}) },
       auth: {
         ...(front
           ? {

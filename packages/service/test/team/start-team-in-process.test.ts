@@ -27,6 +27,10 @@ describe.each([
       ...(redis ? { redis } : {}),
     });
     const traveller = await as(running, 'traveller-1');
+    // The supervisor serves the operators' console beside its admin API.
+    const signIn = await fetch(`${running.access.supervisorUrl}/console/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain('Operator token');
     const operator = operatorOf({ url: running.access.supervisorUrl, token: running.access.adminToken });
 
     const weather = await traveller.ask('What is the weather forecast for "Lisbon"?');

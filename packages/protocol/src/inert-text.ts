@@ -1,4 +1,4 @@
-import { isControlCharacter } from '@switchboard/protocol';
+import { isControlCharacter } from './control-characters.ts';
 
 const escaped = (code: number): string => {
   // C0 as \x1b, the rest as \u202e: both read as what they are, and \u form stays valid inside JSON.
@@ -14,8 +14,8 @@ const escaped = (code: number): string => {
  * default a line feed is escaped too (`\x0a`), so a one-line field can never start a line of its
  * own; with `lines: true` line feeds and tabs stay, for text shown as several lines.
  *
- * Every CLI view goes through it: each field it places on a line, and each line it writes
- * (`processOutput`).
+ * Every CLI view goes through it (each field it places on a line, and each line it writes,
+ * `processOutput`), and the console renders what others wrote through it before escaping it.
  *
  * @example
  * inert('Refund\u001b[8m hidden') // 'Refund\\x1b[8m hidden'

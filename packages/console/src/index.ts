@@ -1,0 +1,8 @@
+// The operators' console: server-rendered pages beside a supervisor's admin API, behind operator
+// sign-in, where an operator decides what waits for approval and sees the team.
+export type { ConsoleOptions } from './console-router.ts';
+export { CONSOLE_PATH, consoleRouter, consoleRoutes } from './console-router.ts';
+export type { Placed, SafeHtml } from './html/html.ts';
+export { html } from './html/html.ts';
+export type { AgentQueue, TeamAgent, TeamView } from './team-view.ts';
+export { REQUIRES_APPROVAL_TAG, registryTeamView } from './team-view.ts';
