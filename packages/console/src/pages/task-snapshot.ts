@@ -1,7 +1,7 @@
 import type { Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { BoardApproval } from '@switchboard/protocol';
-import { readMessage } from '@switchboard/protocol';
+import { answerOf, readMessage } from '@switchboard/protocol';
 import { shown } from '../html/html.ts';
 
 /** A task state in the protocol's words: `input-required`, `completed`. */
@@ -37,16 +37,20 @@ export interface TaskView {
 /** Whether a task in this state has ended (the live view stops following it). */
 export const hasEnded = (state: string) => ['completed', 'failed', 'canceled', 'rejected'].includes(state);
 
-/** The view of a task. */
+/** The view of a task: its history, then its answer (the `answer` artifact, kept nowhere else). */
 export function taskView(task: Task): TaskView {
+  const answer = answerOf(task.artifacts);
   return {
     id: shown(task.id),
     state: stateName(task.status?.state),
-    messages: task.history.flatMap((message) => {
-      const { text } = readMessage(message);
-      const who = message.role === Role.ROLE_USER ? ('user' as const) : ('agent' as const);
-      return text ? [{ who, text: shown(text, { lines: true }) }] : [];
-    }),
+    messages: [
+      ...task.history.flatMap((message) => {
+        const { text } = readMessage(message);
+        const who = message.role === Role.ROLE_USER ? ('user' as const) : ('agent' as const);
+        return text ? [{ who, text: shown(text, { lines: true }) }] : [];
+      }),
+      ...(answer ? [{ who: 'agent' as const, text: shown(answer, { lines: true }) }] : []),
+    ],
   };
 }
 
