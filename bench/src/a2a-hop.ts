@@ -22,6 +22,11 @@
  * taken round by round, against the untraced client process measured in the same round; the spans
  * the sink received are checked: the six of a call, each once, in one trace per call.
  *
+ * Redis CPU time is charged to each phase too (its main thread's, from `INFO cpu`): every binding's
+ * commands run on that one thread, so its busy share at 100 in flight says whether Redis is what
+ * bounds a binding's throughput. Without REDIS_URL the bench starts a redis-server of its own
+ * (`redis-server` on the PATH), so those figures count nothing else.
+ *
  *   pnpm --filter @switchboard/bench a2a-hop [--rounds <even number, default 4>]
  *
  * More rounds when they are too noisy to decide: the figures are the medians of the rounds.
@@ -43,6 +48,7 @@ import {
 import { ask, startChild } from './hop-children.ts';
 import { SinkCount } from './hop-ipc.ts';
 import type { Measured } from './hop-measure.ts';
+import { startPrivateRedis } from './private-redis.ts';
 
 const WARMUP_SEQUENTIAL = 200;
 const WARMUP_PARALLEL = 500;
@@ -95,7 +101,12 @@ function roundsOption(): number {
   return value;
 }
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * REDIS_URL when given (loopback only), else a redis-server of the bench's own, so that the Redis CPU
+ * time charged to each phase is the bench's traffic alone.
+ */
+const privateRedis = process.env.REDIS_URL ? undefined : await startPrivateRedis();
+const redisUrl = process.env.REDIS_URL ?? privateRedis?.url ?? 'redis://127.0.0.1:6379';
 const redisHost = new URL(redisUrl).hostname;
 if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(redisHost)) {
   console.error(`a2a-hop measures loopback only; REDIS_URL points at ${redisHost}. Use a local Redis.`);
@@ -106,9 +117,21 @@ const namespace = `bench-hop-${randomUUID().slice(0, 8)}`;
 const redis = createRedisConnection({ url: redisUrl });
 const context: HopContext = { redisUrl, redis, namespace, logger: silentLogger() };
 
-/** One measured phase, with the CPU time its server process took meanwhile. */
+/** One measured phase, with the CPU time its server process and Redis's main thread took meanwhile. */
 interface Phase extends Measured {
   serverCpuMs: number;
+  redisCpuMs: number;
+}
+
+/**
+ * CPU time of Redis's main thread so far (`INFO cpu`, Redis 6+; the whole server's on older ones), in
+ * ms: the one thread every command of every binding runs on.
+ */
+async function redisCpuMs(): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  const main = field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
+  return (Number.isFinite(main) ? main : field('used_cpu_user') + field('used_cpu_sys')) * 1000;
 }
 
 interface Row {
@@ -121,6 +144,11 @@ interface Row {
   perSecond: number;
   clientCpuUs: number;
   serverCpuUs: number;
+  redisCpuUs: number;
+  /** Share of the phases' wall time the server process was on a CPU (the median of the rounds). */
+  serverBusy: number;
+  /** Share of the phases' wall time Redis's main thread was busy (the median of the rounds). */
+  redisBusy: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -149,18 +177,23 @@ function row(binding: string, inFlight: number, runs: readonly Phase[]): Row {
     perSecond: median(runs.map(rate)),
     clientCpuUs: (runs.reduce((sum, run) => sum + run.cpuMs, 0) / calls) * 1000,
     serverCpuUs: (runs.reduce((sum, run) => sum + run.serverCpuMs, 0) / calls) * 1000,
+    redisCpuUs: (runs.reduce((sum, run) => sum + run.redisCpuMs, 0) / calls) * 1000,
+    serverBusy: median(runs.map((run) => run.serverCpuMs / run.wallMs)),
+    redisBusy: median(runs.map((run) => run.redisCpuMs / run.wallMs)),
   };
 }
 
 /** Runs one phase and charges its server's CPU time to it; reports failures. */
 async function phase(binding: Binding, calls: number, inFlight: number): Promise<Phase> {
   const before = await binding.serverCpuMs();
+  const redisBefore = await redisCpuMs();
   const measured = await binding.run(calls, inFlight);
+  const redisSpent = (await redisCpuMs()) - redisBefore;
   const serverCpuMs = (await binding.serverCpuMs()) - before;
   if (measured.firstError) {
     console.error(`  ${binding.name}: ${measured.errors} calls failed; the first: ${measured.firstError}`);
   }
-  return { ...measured, serverCpuMs };
+  return { ...measured, serverCpuMs, redisCpuMs: redisSpent };
 }
 
 interface Runs {
@@ -249,6 +282,7 @@ try {
 } finally {
   await deleteKeys();
   await redis.quit();
+  await privateRedis?.stop();
 }
 
 const rows = [...runs].flatMap(([name, { sequential, loaded }]) => [
@@ -261,17 +295,19 @@ console.log(
   `One A2A hop, same agent (no tools, model answers at once), server in a child process; ` +
     `${ROUNDS} interleaved rounds of ${SEQUENTIAL_CALLS} calls at 1 in flight and ${PARALLEL_CALLS} at ` +
     `${IN_FLIGHT} in flight (p50/p99 over all calls, msg/s the median of the rounds, CPU time per call of the ` +
-    `client and the server process); after ${WARMUP_SEQUENTIAL} + ${WARMUP_PARALLEL} warm-up calls\n`,
+    `client and the server process and of Redis's main thread, and the share of the wall time the server process ` +
+    `and Redis's main thread were busy: one event loop each, so near 100% is what bounds throughput); Redis ${privateRedis ? 'of its own' : `at ${redisUrl}, whose other clients count too`}; after ${WARMUP_SEQUENTIAL} + ${WARMUP_PARALLEL} warm-up calls\n`,
 );
 const width = Math.max(...rows.map((entry) => entry.binding.length));
 console.log(
-  `${'binding'.padEnd(width)} | in flight |  calls | p50 ms | p99 ms |  msg/s | client CPU us | server CPU us`,
+  `${'binding'.padEnd(width)} | in flight |  calls | p50 ms | p99 ms |  msg/s | client CPU us | server CPU us | Redis CPU us | server busy | Redis busy`,
 );
 for (const entry of rows) {
   console.log(
     `${entry.binding.padEnd(width)} | ${pad(entry.inFlight, 9)} | ${pad(entry.calls, 6)} | ${pad(fixed(entry.p50, 2), 6)} | ` +
       `${pad(fixed(entry.p99, 2), 6)} | ${pad(fixed(entry.perSecond, 0), 6)} | ${pad(fixed(entry.clientCpuUs, 0), 13)} | ` +
-      `${pad(fixed(entry.serverCpuUs, 0), 13)}`,
+      `${pad(fixed(entry.serverCpuUs, 0), 13)} | ${pad(fixed(entry.redisCpuUs, 0), 12)} | ` +
+      `${pad(`${fixed(entry.serverBusy * 100, 0)}%`, 11)} | ${pad(`${fixed(entry.redisBusy * 100, 0)}%`, 10)}`,
   );
 }
 const find = (binding: string, inFlight: number) =>
