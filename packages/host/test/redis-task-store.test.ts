@@ -588,6 +588,10 @@ describe('RedisTaskDirectory: every owner’s tasks, for operators', () => {
       ['t-old', '', 'u-1'],
     ]);
     expect(recent[0]?.task.history.length).toBe(3);
+    // Each says when its state last changed: where the next page starts.
+    expect(recent.map(({ changedAt }) => changedAt)).toEqual(
+      ['2025-01-03', '2025-01-02', '2025-01-01'].map((day) => Date.parse(`${day}T00:00:00.000Z`)),
+    );
     const page = await directory.recent({ limit: 1, before: Date.parse('2025-01-03T00:00:00.000Z') });
     expect(page.map(({ task }) => task.id)).toEqual(['t-mid']);
     expect((await directory.find('t-mid'))?.owner).toBe('u-2');

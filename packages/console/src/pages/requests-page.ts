@@ -11,9 +11,14 @@ export interface RequestFilters {
   user?: string | undefined;
   /** A state in the protocol's words (`input-required`). */
   state?: string | undefined;
+  /** Changed at or after this time, as typed (`2026-12-04T19:00`, UTC unless it names a zone). */
+  from?: string | undefined;
+  /** Changed before this time, as typed. */
+  to?: string | undefined;
 }
 
-const STATES = [
+/** The states a request can be filtered by, in the protocol's words. */
+export const REQUEST_STATES: readonly string[] = [
   'submitted',
   'working',
   'input-required',
@@ -35,26 +40,37 @@ export function matches(entry: OwnedTask, { user, state }: RequestFilters): bool
   return (!user || entry.owner.includes(user)) && (!state || stateName(entry.task.status?.state) === state);
 }
 
-/** The requests list: the most recent tasks of every user, newest first, filtered by user and state. */
+/**
+ * The requests list: the most recent tasks of every user, newest first, filtered by user, state and
+ * the time their state changed; `older` (ms) links to the page that follows.
+ */
 export function requestsTable({
   base,
   entries,
   filters,
+  older,
 }: {
   base: string;
   entries: readonly OwnedTask[];
   filters: RequestFilters;
+  older?: number | undefined;
 }) {
-  const options = STATES.map(
+  const options = REQUEST_STATES.map(
     (state) =>
       html`<option value="${state}"${state === filters.state ? html` selected` : ''}>${state}</option>`,
   );
   const form = html`<form method="get" action="${base}/requests" class="filters">
   <label>User <input name="user" value="${filters.user ?? ''}" autocomplete="off"></label>
   <label>State <select name="state"><option value="">any</option>${options}</select></label>
+  <label>From (UTC) <input name="from" type="datetime-local" step="1" value="${filters.from ?? ''}"></label>
+  <label>To (UTC) <input name="to" type="datetime-local" step="1" value="${filters.to ?? ''}"></label>
   <button type="submit">Filter</button>
 </form>`;
-  if (entries.length === 0) return html`${form}<p class="empty">No request matches.</p>`;
+  const next =
+    older === undefined
+      ? ''
+      : html`<p class="pages"><a href="${base}/requests?${new URLSearchParams({ ...filters, before: String(older) }).toString()}">Older requests</a></p>`;
+  if (entries.length === 0) return html`${form}<p class="empty">No request matches.</p>${next}`;
   const rows = entries.map((entry) => {
     const href = `${base}/requests/${encodeURIComponent(entry.task.id)}`;
     return html`<tr>
@@ -67,7 +83,7 @@ export function requestsTable({
   return html`${form}<table class="requests">
 <thead><tr><th>Changed</th><th>User</th><th>State</th><th>Asked</th></tr></thead>
 <tbody>${rows}</tbody>
-</table>`;
+</table>${next}`;
 }
 
 /**

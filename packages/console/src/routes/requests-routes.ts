@@ -6,13 +6,12 @@ import { notice } from '../pages/layout.ts';
 import { matches, requestDetail, requestsTable } from '../pages/requests-page.ts';
 import { hasEnded, taskView } from '../pages/task-snapshot.ts';
 import { base, type ConsoleSide, idOf, route, sendFramed } from './console-context.ts';
+import { readRequestQuery } from './request-query.ts';
 
-/** How many of the most recent tasks the list looks through for its filters. */
+/** How many of the most recent tasks (before `to`) one page of the list looks through for its filters. */
 const WINDOW = 500;
 /** How many rows it shows. */
 const SHOWN = 100;
-
-const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 200) : undefined);
 
 /** The requests pages: every user's recent tasks, filtered, and one request followed live. */
 export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
@@ -26,14 +25,35 @@ export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
         sendFramed(req, res, 200, 'Requests', unavailable);
         return;
       }
-      const filters = { user: text(req.query.user), state: text(req.query.state) };
-      const entries = (await tasks.recent({ limit: WINDOW })).filter((entry) => matches(entry, filters));
+      const { filters, after, before, problems } = readRequestQuery(req.query);
+      if (problems.length > 0) {
+        const told = problems.map((problem) => notice('problem', problem));
+        sendFramed(
+          req,
+          res,
+          400,
+          'Requests',
+          html`${told}${requestsTable({ base: base(req), entries: [], filters })}`,
+        );
+        return;
+      }
+      // Newest first: the page ends at the first task older than `from`.
+      const examined = await tasks.recent({ limit: WINDOW, ...(before === undefined ? {} : { before }) });
+      const inRange = examined.filter((entry) => after === undefined || (entry.changedAt ?? 0) >= after);
+      const matching = inRange.filter((entry) => matches(entry, filters));
+      const shown = matching.slice(0, SHOWN);
+      // The next page starts where this one stopped looking: after the last row shown when more
+      // matched, else after the last task examined, while the window was full and still in range.
+      const last =
+        matching.length > SHOWN ? shown.at(-1) : examined.length === WINDOW ? inRange.at(-1) : undefined;
+      const older =
+        inRange.length === examined.length || matching.length > SHOWN ? last?.changedAt : undefined;
       sendFramed(
         req,
         res,
         200,
         'Requests',
-        requestsTable({ base: base(req), entries: entries.slice(0, SHOWN), filters }),
+        requestsTable({ base: base(req), entries: shown, filters, older }),
       );
     }),
   );

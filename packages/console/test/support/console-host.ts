@@ -3,7 +3,7 @@
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { hostAgent } from '@switchboard/host';
+import { type HostStores, hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
@@ -19,7 +19,16 @@ export interface Email {
   body: string;
 }
 
-export async function startConsoleHost({ email, secureCookie }: { email: Email; secureCookie?: boolean }) {
+export async function startConsoleHost({
+  email,
+  secureCookie,
+  stores,
+}: {
+  email: Email;
+  secureCookie?: boolean;
+  /** The host's task store and the operators' directory over it (default: in memory, no directory). */
+  stores?: HostStores;
+}) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
     name: 'send_email',
@@ -53,6 +62,7 @@ export async function startConsoleHost({ email, secureCookie }: { email: Email; 
     auth: { tokens: { users: { [USER_TOKEN]: 'u-1' }, operators: { [OPERATOR_TOKEN]: 'ada' } } },
     approvals: board,
     ownerResolver: actingForOwner(),
+    ...(stores ? { stores } : {}),
   });
   await host.start();
   const client = await new ClientFactory({

@@ -11,6 +11,11 @@ export interface OwnedTask {
   tenant: string;
   /** The owner's principal key, e.g. `user:u-1024`. */
   owner: string;
+  /**
+   * When its state last changed (ms since the epoch), as the directory orders tasks: what `before`
+   * of {@link RecentTasksOptions} compares. Set by `recent`, not by `find`.
+   */
+  changedAt?: number;
 }
 
 /** Options of {@link TaskDirectory.recent}. */
@@ -69,11 +74,22 @@ export class RedisTaskDirectory implements TaskDirectory {
   async recent({ limit = 50, before }: RecentTasksOptions = {}): Promise<OwnedTask[]> {
     const count = Math.min(Math.max(1, Math.trunc(limit)), 500);
     const max = before === undefined ? '+inf' : `(${before}`;
-    const ids = await this.#redis.zrevrangebyscore(this.#keys.recent(), max, '-inf', 'LIMIT', 0, count);
+    const scored = await this.#redis.zrevrangebyscore(
+      this.#keys.recent(),
+      max,
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      count,
+    );
+    const ids = scored.filter((_, index) => index % 2 === 0);
     const found = await this.#load(ids);
     const gone = ids.filter((_, index) => found[index] === undefined);
     if (gone.length > 0) await this.#redis.zrem(this.#keys.recent(), ...gone);
-    return found.filter((entry): entry is OwnedTask => entry !== undefined);
+    return found.flatMap((entry, index) =>
+      entry ? [{ ...entry, changedAt: Number(scored[index * 2 + 1]) }] : [],
+    );
   }
 
   async find(taskId: string): Promise<OwnedTask | undefined> {
