@@ -1,6 +1,7 @@
 import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
+import type { AgentRecords } from './agent-records.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
 import { LIVE_JS } from './html/live-js.ts';
 import { signInPage } from './pages/sign-in-page.ts';
@@ -29,6 +30,11 @@ export interface ConsoleOptions extends OperatorSide {
   /** What the team page shows: its agents, cards, replicas and queues (default: the host's own card only). */
   team?: TeamView;
   /**
+   * The tasks of the team's other agents, for the requests pages' Agent filter (default: the host's
+   * own only); `registryAgentRecords` composes it over the registry.
+   */
+  agents?: AgentRecords;
+  /**
    * Mark the session cookie `Secure` (default: when the request came over HTTPS to this server). Set
    * it true behind a proxy that ends TLS, e.g. when the public URL is `https:`.
    */
@@ -45,7 +51,7 @@ export interface ConsoleOptions extends OperatorSide {
  * click opens an approval (what will run, who asked and why), one more decides it, through the same
  * `decideApproval` the admin API uses.
  */
-export function consoleRouter({ origins = [], team, secureCookie, ...side }: ConsoleOptions): Router {
+export function consoleRouter({ origins = [], team, agents, secureCookie, ...side }: ConsoleOptions): Router {
   const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
@@ -142,7 +148,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
     clearSession(req, res, secureCookie ?? req.secure);
     res.redirect(303, `${base(req)}/sign-in`);
   });
-  router.use(approvalsRoutes(side), requestsRoutes(side), teamRoutes(side, team));
+  router.use(approvalsRoutes(side), requestsRoutes(side, agents), teamRoutes(side, team));
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');
@@ -163,7 +169,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
 export function consoleRoutes(
-  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie'> = {},
+  options: Pick<ConsoleOptions, 'origins' | 'team' | 'agents' | 'secureCookie'> = {},
 ): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }

@@ -1,5 +1,7 @@
 // The operators' console: server-rendered pages beside a supervisor's admin API, behind operator
 // sign-in, where an operator decides what waits for approval and sees the team.
+export type { AgentRecords, AgentRecordsOf } from './agent-records.ts';
+export { registryAgentRecords } from './agent-records.ts';
 export type { ConsoleOptions } from './console-router.ts';
 export { CONSOLE_PATH, consoleRouter, consoleRoutes } from './console-router.ts';
 export type { Placed, SafeHtml } from './html/html.ts';

@@ -4,10 +4,14 @@ import { ServerCallContext } from '@a2a-js/sdk/server';
 import { RedisTaskDirectory, RedisTaskStore } from '@switchboard/host/redis';
 import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registryAgentRecords } from '../src/index.ts';
 import { OPERATOR_TOKEN, startConsoleHost } from './support/console-host.ts';
 
 const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
-const prefix = `{console-test:${randomUUID()}}`;
+const run = randomUUID();
+const prefix = `{console-test:${run}}`;
+/** A worker's tasks, under a prefix of its own. */
+const ordersPrefix = `{console-test:${run}:orders}`;
 /** The first task's state changed at T0; each next one a second later. */
 const T0 = Date.parse('2026-12-01T09:00:00.000Z');
 const COUNT = 130;
@@ -51,7 +55,8 @@ function task(i: number): Task {
 }
 
 /** The ids of the requests a list page links to, in its order. */
-const listed = (page: string) => [...page.matchAll(/href="\/console\/requests\/(t-\d+)"/g)].map((m) => m[1]);
+const listed = (page: string) =>
+  [...page.matchAll(/href="\/console\/requests\/([to]-\d+)(?:\?agent=\w+)?"/g)].map((m) => m[1]);
 const olderLink = (page: string) =>
   /href="\/console\/requests\?([^"]*before=[^"]*)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
 const list = (query: string) =>
@@ -63,9 +68,17 @@ beforeAll(async () => {
     const user = `u-${i % 3}`;
     await store.save(task(i), new ServerCallContext({ user: { isAuthenticated: true, userName: user } }));
   }
+  const orders = new RedisTaskStore({ redis, prefix: ordersPrefix });
+  const delegated = { ...task(500), id: 'o-1' };
+  await orders.save(delegated, new ServerCallContext({ user: { isAuthenticated: true, userName: 'u-2' } }));
   running = await startConsoleHost({
     email: { to: 'a@example.com', subject: 's', body: 'b' },
     stores: { taskStore: store, directory: new RedisTaskDirectory({ redis, prefix }) },
+    agents: registryAgentRecords({
+      registry: { list: async () => [{ name: 'orders' }, { name: 'mailer' }] },
+      self: 'mailer',
+      recordsOf: () => ({ tasks: new RedisTaskDirectory({ redis, prefix: ordersPrefix }) }),
+    }),
   });
   const signedIn = await fetch(`${running.consoleUrl}/sign-in`, {
     method: 'POST',
@@ -79,7 +92,7 @@ afterAll(async () => {
   await running?.close();
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `{console-test:${run}*`, 'COUNT', 1000);
     if (keys.length > 0) await redis.unlink(...keys);
     cursor = next;
   } while (cursor !== '0');
@@ -126,5 +139,32 @@ describe('the requests list, filtered by user, state and time, a page at a time'
     expect(await badState.text()).toContain('There is no state “done”: pick one of submitted, working');
     const reversed = await list('?from=2026-12-02T00:00&to=2026-12-01T00:00');
     expect(await reversed.text()).toContain('“From” is not before “To”');
+  });
+});
+
+describe('the requests of the team’s other agents', () => {
+  it('lists a worker’s tasks with Agent, opens one, and names the agents when asked for one it does not know', async () => {
+    const own = await (await list('')).text();
+    expect(own).toContain('<option value="" selected>mailer</option>');
+    expect(own).toContain('<option value="orders">orders</option>');
+    const worker = await (await list('?agent=orders')).text();
+    expect(listed(worker)).toEqual(['o-1']);
+    expect(worker).toContain('href="/console/requests/o-1?agent=orders"');
+    const detail = await fetch(`${running?.consoleUrl}/requests/o-1?agent=orders`, {
+      headers: { Cookie: cookie },
+    });
+    expect(detail.status).toBe(200);
+    const detailPage = await detail.text();
+    expect(detailPage).toContain('A task of <b>orders</b>, for <b>u-2</b>');
+    expect(detailPage).toContain('data-events="/console/requests/o-1/events?agent=orders"');
+    // The host's own directory does not have it.
+    expect((await fetch(`${running?.consoleUrl}/requests/o-1`, { headers: { Cookie: cookie } })).status).toBe(
+      404,
+    );
+    const unknown = await list('?agent=%7Bconsole-test%7D');
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain(
+      'There is no agent “{console-test}” in the team: pick one of mailer, orders.',
+    );
   });
 });

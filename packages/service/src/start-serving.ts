@@ -1,7 +1,7 @@
 import { defaultQueueAddress, QueueDepthReader, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
-import { consoleRoutes, registryTeamView } from '@switchboard/console';
+import { consoleRoutes, registryAgentRecords, registryTeamView } from '@switchboard/console';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -234,6 +234,23 @@ export async function startServing({
                 team: registryTeamView({
                   registry,
                   queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
+                }),
+                // The workers' tasks and conversations, each under its agent's own prefix.
+                agents: registryAgentRecords({
+                  registry,
+                  self: agent.name,
+                  recordsOf: (name) => {
+                    const { prefix: theirs } = defaultQueueAddress(name, config.namespace);
+                    return {
+                      tasks: new RedisTaskDirectory({ redis, prefix: theirs, logger }),
+                      runs: new RedisRunStateStore({
+                        redis,
+                        prefix: theirs,
+                        ttlSeconds: retentionSeconds,
+                        logger,
+                      }),
+                    };
+                  },
                 }),
                 // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
                 secureCookie: config.publicUrl.startsWith('https:'),

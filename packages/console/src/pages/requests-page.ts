@@ -7,6 +7,8 @@ import { toolCalls } from './tool-calls.ts';
 
 /** The filters of the requests list, as the form sends them. */
 export interface RequestFilters {
+  /** Whose tasks: another agent of the team by name; empty or absent for the host's own. */
+  agent?: string | undefined;
   /** Part of the owner's principal key (`traveller-1`, `user:u-1024`). */
   user?: string | undefined;
   /** A state in the protocol's words (`input-required`). */
@@ -29,6 +31,18 @@ export const REQUEST_STATES: readonly string[] = [
   'rejected',
 ];
 
+/** A query string of the fields that are set. */
+const query = (fields: Record<string, string | undefined>) =>
+  new URLSearchParams(
+    Object.entries(fields).filter((field): field is [string, string] => !!field[1]),
+  ).toString();
+
+/** Where one request's page is: `?agent=` names another agent's. */
+function requestHref(base: string, agent: string | undefined, taskId: string, page = ''): string {
+  const path = `${base}/requests/${encodeURIComponent(taskId)}${page}`;
+  return agent ? `${path}?${query({ agent })}` : path;
+}
+
 /** The first thing the user said: what the request is about. */
 function asked(entry: OwnedTask): string {
   const first = taskView(entry.task).messages.find((message) => message.who === 'user')?.text ?? '';
@@ -46,20 +60,29 @@ export function matches(entry: OwnedTask, { user, state }: RequestFilters): bool
  */
 export function requestsTable({
   base,
+  agents,
   entries,
   filters,
   older,
 }: {
   base: string;
+  /** The agents the list can show, the host's own first. */
+  agents: readonly string[];
   entries: readonly OwnedTask[];
   filters: RequestFilters;
   older?: number | undefined;
 }) {
+  const [self] = agents;
+  const agentOptions = agents.map(
+    (name, index) =>
+      html`<option value="${index === 0 ? '' : name}"${(filters.agent || self) === name ? html` selected` : ''}>${name}</option>`,
+  );
   const options = REQUEST_STATES.map(
     (state) =>
       html`<option value="${state}"${state === filters.state ? html` selected` : ''}>${state}</option>`,
   );
   const form = html`<form method="get" action="${base}/requests" class="filters">
+  <label>Agent <select name="agent">${agentOptions}</select></label>
   <label>User <input name="user" value="${filters.user ?? ''}" autocomplete="off"></label>
   <label>State <select name="state"><option value="">any</option>${options}</select></label>
   <label>From (UTC) <input name="from" type="datetime-local" step="1" value="${filters.from ?? ''}"></label>
@@ -69,10 +92,10 @@ export function requestsTable({
   const next =
     older === undefined
       ? ''
-      : html`<p class="pages"><a href="${base}/requests?${new URLSearchParams({ ...filters, before: String(older) }).toString()}">Older requests</a></p>`;
+      : html`<p class="pages"><a href="${base}/requests?${query({ ...filters, before: String(older) })}">Older requests</a></p>`;
   if (entries.length === 0) return html`${form}<p class="empty">No request matches.</p>${next}`;
   const rows = entries.map((entry) => {
-    const href = `${base}/requests/${encodeURIComponent(entry.task.id)}`;
+    const href = requestHref(base, filters.agent, entry.task.id);
     return html`<tr>
   <td>${entry.task.status?.timestamp ?? ''}</td>
   <td>${entry.owner}</td>
@@ -92,16 +115,19 @@ export function requestsTable({
  */
 export function requestDetail({
   base,
+  agent,
   entry,
   messages,
 }: {
   base: string;
+  /** The agent whose task it is, when not the host's own. */
+  agent?: string | undefined;
   entry: OwnedTask;
   messages: readonly ChatMessage[] | undefined;
 }) {
-  const events = `${base}/requests/${encodeURIComponent(entry.task.id)}/events`;
+  const events = requestHref(base, agent, entry.task.id, '/events');
   return html`<div class="request" data-events="${events}">
-<p>For <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
+<p>${agent ? html`A task of <b>${agent}</b>, for` : 'For'} <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
 ${conversation(taskView(entry.task), '')}
 </div>
 <section>

@@ -1,5 +1,6 @@
 import { CONVERSATION_KEY } from '@switchboard/protocol';
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
+import type { AgentRecords, AgentRecordsOf } from '../agent-records.ts';
 import { html } from '../html/html.ts';
 import { streamSnapshots } from '../live-events.ts';
 import { notice } from '../pages/layout.ts';
@@ -13,32 +14,61 @@ const WINDOW = 500;
 /** How many rows it shows. */
 const SHOWN = 100;
 
-/** The requests pages: every user's recent tasks, filtered, and one request followed live. */
-export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
+/** The records a requests page reads, or why it has none. */
+type Found = { records: AgentRecordsOf } | { problem: string } | { unavailable: true };
+
+/** The `agent` a page asks for: empty for the host's own. */
+const agentAsked = (req: Request) =>
+  typeof req.query.agent === 'string' ? req.query.agent.trim().slice(0, 100) : '';
+
+/**
+ * The requests pages: every user's recent tasks of this agent or (with `agents`) of another of the
+ * team's, filtered, and one request followed live.
+ */
+export function requestsRoutes({ tasks, runs, card }: ConsoleSide, agents?: AgentRecords): Router {
   const router = express.Router();
   const unavailable = html`${notice('problem', 'This service keeps no directory of its tasks (it runs without Redis), so there is no list of requests.')}`;
+  const own: AgentRecordsOf | undefined = tasks ? { tasks, runs } : undefined;
+
+  /** The records of the agent a page asks for (`agent`, empty for this host's), or why there are none. */
+  async function recordsFor(req: Request): Promise<Found> {
+    const agent = agentAsked(req);
+    if (agent === '' || agent === card.name) return own ? { records: own } : { unavailable: true };
+    const records = await agents?.of(agent);
+    if (records) return { records };
+    const names = (await agents?.names()) ?? [];
+    return {
+      problem:
+        names.length > 0
+          ? `There is no agent “${agent}” in the team: pick one of ${[card.name, ...names].join(', ')}.`
+          : `There is no agent “${agent}” in the team: this console lists ${card.name}’s requests only.`,
+    };
+  }
+  const agentNames = async () => [card.name, ...((await agents?.names()) ?? [])];
 
   router.get(
     '/requests',
     route(async (req, res) => {
-      if (!tasks) {
+      const asked = agentAsked(req);
+      const agent = asked === card.name ? '' : asked;
+      const { filters, after, before, problems } = readRequestQuery(req.query);
+      const found = await recordsFor(req);
+      if ('unavailable' in found) {
         sendFramed(req, res, 200, 'Requests', unavailable);
         return;
       }
-      const { filters, after, before, problems } = readRequestQuery(req.query);
-      if (problems.length > 0) {
+      if ('problem' in found) problems.unshift(found.problem);
+      const shape = { base: base(req), agents: await agentNames(), filters: { ...filters, agent } };
+      if (!('records' in found) || problems.length > 0) {
         const told = problems.map((problem) => notice('problem', problem));
-        sendFramed(
-          req,
-          res,
-          400,
-          'Requests',
-          html`${told}${requestsTable({ base: base(req), entries: [], filters })}`,
-        );
+        sendFramed(req, res, 400, 'Requests', html`${told}${requestsTable({ ...shape, entries: [] })}`);
         return;
       }
       // Newest first: the page ends at the first task older than `from`.
-      const examined = await tasks.recent({ limit: WINDOW, ...(before === undefined ? {} : { before }) });
+      const examined = await found.records.tasks.recent({
+        limit: WINDOW,
+        ...(before === undefined ? {} : { before }),
+      });
       const inRange = examined.filter((entry) => after === undefined || (entry.changedAt ?? 0) >= after);
       const matching = inRange.filter((entry) => matches(entry, filters));
       const shown = matching.slice(0, SHOWN);
@@ -48,36 +78,32 @@ export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
         matching.length > SHOWN ? shown.at(-1) : examined.length === WINDOW ? inRange.at(-1) : undefined;
       const older =
         inRange.length === examined.length || matching.length > SHOWN ? last?.changedAt : undefined;
-      sendFramed(
-        req,
-        res,
-        200,
-        'Requests',
-        requestsTable({ base: base(req), entries: shown, filters, older }),
-      );
+      sendFramed(req, res, 200, 'Requests', requestsTable({ ...shape, entries: shown, older }));
     }),
   );
 
   router.get(
     '/requests/:id',
     route(async (req, res) => {
-      const entry = await tasks?.find(idOf(req));
-      if (!entry) {
-        sendFramed(
-          req,
-          res,
-          404,
-          'No such request',
-          tasks ? html`${notice('problem', `There is no request ${idOf(req)}.`)}` : unavailable,
-        );
+      const found = await recordsFor(req);
+      const entry = 'records' in found ? await found.records.tasks.find(idOf(req)) : undefined;
+      if (!('records' in found) || !entry) {
+        const why =
+          'unavailable' in found
+            ? unavailable
+            : html`${notice('problem', 'problem' in found ? found.problem : `There is no request ${idOf(req)}.`)}`;
+        sendFramed(req, res, 404, 'No such request', why);
         return;
       }
+      const agent = agentAsked(req) === card.name ? '' : agentAsked(req);
+      const { runs: runsOf } = found.records;
       const conversation = entry.task.metadata?.[CONVERSATION_KEY];
-      const state = runs && typeof conversation === 'string' ? await runs.load(conversation) : undefined;
+      const state = runsOf && typeof conversation === 'string' ? await runsOf.load(conversation) : undefined;
       const detail = requestDetail({
         base: base(req),
+        agent,
         entry,
-        messages: runs ? (state?.messages ?? []) : undefined,
+        messages: runsOf ? (state?.messages ?? []) : undefined,
       });
       sendFramed(req, res, 200, `Request ${entry.task.id}`, detail);
     }),
@@ -86,9 +112,10 @@ export function requestsRoutes({ tasks, runs }: ConsoleSide): Router {
   router.get(
     '/requests/:id/events',
     route(async (req, res) => {
+      const found = await recordsFor(req);
       await streamSnapshots(req, res, {
         read: async () => {
-          const entry = await tasks?.find(idOf(req));
+          const entry = 'records' in found ? await found.records.tasks.find(idOf(req)) : undefined;
           if (!entry) return undefined;
           const task = taskView(entry.task);
           return { snapshot: { task }, done: hasEnded(task.state) };

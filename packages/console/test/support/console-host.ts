@@ -7,7 +7,7 @@ import { type HostStores, hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
-import { consoleRoutes } from '../../src/index.ts';
+import { type AgentRecords, consoleRoutes } from '../../src/index.ts';
 
 export const USER_TOKEN = 'user-token-0123456789abcdef';
 export const OPERATOR_TOKEN = 'operator-token-0123456789abcdef';
@@ -23,9 +23,12 @@ export async function startConsoleHost({
   email,
   secureCookie,
   stores,
+  agents,
 }: {
   email: Email;
   secureCookie?: boolean;
+  /** The team's other agents' tasks, for the requests pages. */
+  agents?: AgentRecords;
   /** The host's task store and the operators' directory over it (default: in memory, no directory). */
   stores?: HostStores;
 }) {
@@ -57,7 +60,12 @@ export async function startConsoleHost({
     logger: silentLogger(),
     http: {
       host: '127.0.0.1',
-      operatorRoutes: [consoleRoutes(secureCookie === undefined ? {} : { secureCookie })],
+      operatorRoutes: [
+        consoleRoutes({
+          ...(secureCookie === undefined ? {} : { secureCookie }),
+          ...(agents ? { agents } : {}),
+        }),
+      ],
     },
     auth: { tokens: { users: { [USER_TOKEN]: 'u-1' }, operators: { [OPERATOR_TOKEN]: 'ada' } } },
     approvals: board,

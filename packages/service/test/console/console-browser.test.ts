@@ -113,6 +113,16 @@ describe('the operators’ console in a browser', () => {
     await page.fill('input[name=user]', 'traveller-2');
     await page.click('button:has-text("Filter")');
     expect(await page.textContent('main')).toContain('No request matches.');
+    // The flights agent's side of it: the task the supervisor delegated, for the same user, and the
+    // worker's own tool call.
+    await page.fill('input[name=user]', 'traveller-1');
+    await page.selectOption('select[name=agent]', 'flights');
+    await page.click('button:has-text("Filter")');
+    await page.locator('table.requests tr', { hasText: 'traveller-1' }).first().locator('a').click();
+    expect(await page.textContent('main')).toContain('A task of flights, for user:traveller-1');
+    expect(await page.locator('table.tool-calls tr', { hasText: 'book_flight' }).textContent()).toContain(
+      'TP123',
+    );
     // The approval's page links to its request.
     await page.click('nav >> text=Decisions');
     await page.locator('table a').first().click();
