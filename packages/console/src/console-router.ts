@@ -1,5 +1,6 @@
 import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { AgentRecords } from './agent-records.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
@@ -39,6 +40,12 @@ export interface ConsoleOptions extends OperatorSide {
    * it true behind a proxy that ends TLS, e.g. when the public URL is `https:`.
    */
   secureCookie?: boolean;
+  /**
+   * Failed sign-ins one client address may make a minute before the sign-in page refuses it (429)
+   * for the rest of that minute (default 10; this process's count). Behind a proxy, set express's
+   * `trust proxy` on the app so the address is the client's, not the proxy's.
+   */
+  signInAttemptsPerMinute?: number;
 }
 
 /**
@@ -51,7 +58,14 @@ export interface ConsoleOptions extends OperatorSide {
  * click opens an approval (what will run, who asked and why), one more decides it, through the same
  * `decideApproval` the admin API uses.
  */
-export function consoleRouter({ origins = [], team, agents, secureCookie, ...side }: ConsoleOptions): Router {
+export function consoleRouter({
+  origins = [],
+  team,
+  agents,
+  secureCookie,
+  signInAttemptsPerMinute = 10,
+  ...side
+}: ConsoleOptions): Router {
   const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
@@ -85,7 +99,26 @@ export function consoleRouter({ origins = [], team, agents, secureCookie, ...sid
     res.type('js').send(LIVE_JS);
   });
   router.get('/sign-in', (req, res) => sendPage(res, 200, signInPage({ base: base(req) })));
-  router.post('/sign-in', async (req, res, next) => {
+  // Guessing tokens is slow: a client address gets a few failed sign-ins a minute.
+  const signInLimit = rateLimit({
+    windowMs: 60_000,
+    limit: signInAttemptsPerMinute,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (req, res) => {
+      logger.warn({ address: req.ip }, 'console sign-in refused: too many failed sign-ins from this address');
+      sendPage(
+        res,
+        429,
+        signInPage({
+          base: base(req),
+          problem: 'Too many failed sign-ins from here. Wait a minute, then sign in with the operator token.',
+        }),
+      );
+    },
+  });
+  router.post('/sign-in', signInLimit, async (req, res, next) => {
     try {
       if (!sameOrigin(req, origins)) {
         sendPage(
@@ -169,7 +202,10 @@ export function consoleRouter({ origins = [], team, agents, secureCookie, ...sid
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
 export function consoleRoutes(
-  options: Pick<ConsoleOptions, 'origins' | 'team' | 'agents' | 'secureCookie'> = {},
+  options: Pick<
+    ConsoleOptions,
+    'origins' | 'team' | 'agents' | 'secureCookie' | 'signInAttemptsPerMinute'
+  > = {},
 ): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }

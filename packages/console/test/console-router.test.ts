@@ -87,6 +87,18 @@ describe('the console signs in operators only, with the admin API’s identities
     expect(page).not.toContain(OPERATOR_TOKEN);
   });
 
+  it('refuses an address that keeps failing to sign in for the rest of the minute, the right token too', async () => {
+    running = await startConsoleHost({ email: HOSTILE });
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await signIn(running.consoleUrl, `guess-${attempt}`)).status).toBe(401);
+    }
+    const limited = await signIn(running.consoleUrl, OPERATOR_TOKEN);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.getSetCookie()).toEqual([]);
+    expect(limited.headers.get('ratelimit-policy')).toContain('q=10; w=60');
+    expect(await limited.text()).toContain('Too many failed sign-ins from here. Wait a minute');
+  });
+
   it('says when there is no list of requests (a host without a task directory)', async () => {
     running = await startConsoleHost({ email: HOSTILE });
     const cookie = cookieOf(await signIn(running.consoleUrl, OPERATOR_TOKEN));
