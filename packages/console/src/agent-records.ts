@@ -1,10 +1,12 @@
 import type { RunStateStore } from '@switchboard/host';
-import type { TaskDirectory } from '@switchboard/host/approvals';
+import type { TaskDirectory, TaskEventFeed } from '@switchboard/host/approvals';
 
 /** One agent's records as the requests pages read them: its tasks, and the conversations behind them. */
 export interface AgentRecordsOf {
   tasks: TaskDirectory;
   runs?: RunStateStore | undefined;
+  /** Its tasks' events as they happen, for a request's progress. */
+  events?: TaskEventFeed | undefined;
 }
 
 /**

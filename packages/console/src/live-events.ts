@@ -1,4 +1,6 @@
+import type { Logger } from '@switchboard/agent';
 import type { Request, Response } from 'express';
+import type { ProgressLine } from './pages/progress.ts';
 import type { PageSnapshot } from './pages/task-snapshot.ts';
 
 /** What a page's stream follows: `read` gives what the page shows now, and whether it can change still. */
@@ -8,6 +10,13 @@ export interface LiveOptions {
   intervalMs?: number;
   /** How long it follows at most (default 15 min; the browser's EventSource then reconnects). */
   maxMs?: number;
+  /**
+   * The task's progress as it happens, sent as `progress` events (with the line's position as the
+   * event's id, so a reconnecting browser's `Last-Event-ID` goes on after it) while the stream lasts.
+   */
+  progress?: (signal: AbortSignal) => AsyncIterable<ProgressLine>;
+  /** Where a failed read of the progress is reported (the snapshots go on without it). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -19,7 +28,7 @@ export interface LiveOptions {
 export async function streamSnapshots(
   req: Request,
   res: Response,
-  { read, intervalMs = 1_000, maxMs = 15 * 60_000 }: LiveOptions,
+  { read, intervalMs = 1_000, maxMs = 15 * 60_000, progress, logger }: LiveOptions,
 ): Promise<void> {
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -28,9 +37,21 @@ export async function streamSnapshots(
   });
   res.flushHeaders();
   let open = true;
+  const following = new AbortController();
   req.on('close', () => {
     open = false;
+    following.abort();
   });
+  const followed = progress
+    ? (async () => {
+        for await (const line of progress(following.signal)) {
+          if (!open) return;
+          res.write(`event: progress\nid: ${line.position}\ndata: ${JSON.stringify(line)}\n\n`);
+        }
+      })().catch((error: unknown) =>
+        logger?.warn({ err: error }, 'console: a task’s progress could not be followed'),
+      )
+    : Promise.resolve();
   const until = Date.now() + maxMs;
   let last = '';
   while (open && Date.now() < until) {
@@ -44,5 +65,7 @@ export async function streamSnapshots(
     if (now.done) break;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+  following.abort();
+  await followed;
   if (open) res.end('event: end\ndata: {}\n\n');
 }

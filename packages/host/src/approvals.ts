@@ -23,3 +23,4 @@ export {
 } from './approvals/decide-approval.ts';
 export type { OperatorRoutes, OperatorSide } from './operator-routes.ts';
 export type { OwnedTask, RecentTasksOptions, TaskDirectory } from './tasks/task-directory.ts';
+export type { PositionedEvent, TaskEventFeed } from './tasks/task-event-log.ts';

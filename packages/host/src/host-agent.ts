@@ -280,6 +280,7 @@ export async function hostAgent({
         const side = {
           tasks: stores.directory,
           runs: stores.runState,
+          events: stores.eventLog,
           board: agentOptions.approvals,
           requestHandler: hosted.requestHandler,
           authenticate,

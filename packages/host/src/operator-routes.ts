@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import type { DecisionPath } from './approvals/decide-approval.ts';
 import type { RunStateStore } from './runs/run-state-store.ts';
 import type { TaskDirectory } from './tasks/task-directory.ts';
+import type { TaskEventFeed } from './tasks/task-event-log.ts';
 
 /**
  * What a host with an approval board hands the operators' routes it mounts beside `/admin`: the
@@ -20,6 +21,8 @@ export interface OperatorSide extends DecisionPath {
   tasks?: TaskDirectory | undefined;
   /** The conversations (messages and tool calls) of this agent's tasks, by the key in a task's metadata. */
   runs?: RunStateStore | undefined;
+  /** Each task's events as they happen (`stores.eventLog`); absent when the host keeps no event log. */
+  events?: TaskEventFeed | undefined;
   logger: Logger;
 }
 

@@ -249,6 +249,8 @@ export async function startServing({
                         ttlSeconds: retentionSeconds,
                         logger,
                       }),
+                      // Read only: its followers share one connection while a page follows a task.
+                      events: new RedisTaskEventLog({ redis, prefix: theirs, retentionSeconds, logger }),
                     };
                   },
                 }),

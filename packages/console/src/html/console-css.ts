@@ -23,4 +23,6 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .message .role { font-size: .85em; opacity: .8; }
 .sign-in { display: grid; gap: .5rem; max-width: 28rem; }
 .hint { font-size: .9em; opacity: .8; }
+.progress { padding-left: 1.2rem; }
+.progress .at, .progress .state { font-size: .85em; opacity: .8; }
 `;

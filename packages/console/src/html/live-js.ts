@@ -1,7 +1,7 @@
 /**
  * The console's one script, served at `<base>/assets/live.js` (the CSP allows script from 'self'
- * only): it follows an approval's event stream and updates the task's state, its conversation and
- * the decision in place. It sets text only (`textContent`), never markup; the server sends the text
+ * only): it follows a page's event stream and updates the task's state, its conversation and
+ * the decision in place, and appends a request's progress lines as they come. It sets text only (`textContent`), never markup; the server sends the text
  * already inert.
  */
 export const LIVE_JS = `'use strict';
@@ -36,6 +36,22 @@ export const LIVE_JS = `'use strict';
       return message;
     });
     list.replaceChildren(...messages);
+  });
+  events.addEventListener('progress', (event) => {
+    const list = document.querySelector('#progress');
+    if (!list) return;
+    const line = JSON.parse(event.data);
+    const last = list.lastElementChild;
+    if (last && Number(last.getAttribute('data-position')) >= line.position) return;
+    const item = document.createElement('li');
+    item.setAttribute('data-position', String(line.position));
+    for (const [name, text] of [['at', line.at], ['state', line.state], ['text', line.text]]) {
+      const span = document.createElement('span');
+      span.className = name;
+      span.textContent = text;
+      item.append(span, ' ');
+    }
+    list.append(item);
   });
   events.addEventListener('end', () => events.close());
 })();

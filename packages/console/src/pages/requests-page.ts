@@ -2,6 +2,7 @@ import type { ChatMessage } from '@switchboard/agent';
 import type { OwnedTask } from '@switchboard/host/approvals';
 import { html } from '../html/html.ts';
 import { conversation, liveScript } from './conversation.ts';
+import { type ProgressLine, progressList } from './progress.ts';
 import { stateName, taskView } from './task-snapshot.ts';
 import { toolCalls } from './tool-calls.ts';
 
@@ -118,18 +119,27 @@ export function requestDetail({
   agent,
   entry,
   messages,
+  progress,
 }: {
   base: string;
   /** The agent whose task it is, when not the host's own. */
   agent?: string | undefined;
   entry: OwnedTask;
   messages: readonly ChatMessage[] | undefined;
+  /** What the task's current run has said so far, from its event log; absent without one. */
+  progress?: { lines: readonly ProgressLine[]; last: number } | undefined;
 }) {
-  const events = requestHref(base, agent, entry.task.id, '/events');
+  const stream = requestHref(base, agent, entry.task.id, '/events');
+  // The live view goes on after the last progress line drawn here.
+  const events = progress ? `${stream}${stream.includes('?') ? '&' : '?'}after=${progress.last}` : stream;
   return html`<div class="request" data-events="${events}">
 <p>${agent ? html`A task of <b>${agent}</b>, for` : 'For'} <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
 ${conversation(taskView(entry.task), '')}
 </div>
+<section>
+<h2>Progress</h2>
+${progressList(progress?.lines)}
+</section>
 <section>
 <h2>Tool calls of the conversation</h2>
 ${messages ? toolCalls(messages) : html`<p class="empty">This service keeps no run state the console can read.</p>`}

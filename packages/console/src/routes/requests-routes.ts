@@ -1,3 +1,4 @@
+import type { TaskEventFeed } from '@switchboard/host/approvals';
 import { CONVERSATION_KEY } from '@switchboard/protocol';
 import express, { type Request, type Router } from 'express';
 import type { AgentRecords, AgentRecordsOf } from '../agent-records.ts';
@@ -6,6 +7,7 @@ import { streamSnapshots } from '../live-events.ts';
 import { notice } from '../pages/layout.ts';
 import { matches, requestDetail, requestsTable } from '../pages/requests-page.ts';
 import { hasEnded, taskView } from '../pages/task-snapshot.ts';
+import { followProgress, progressSoFar } from '../progress-feed.ts';
 import { base, type ConsoleSide, idOf, route, sendFramed } from './console-context.ts';
 import { readRequestQuery } from './request-query.ts';
 
@@ -17,6 +19,17 @@ const SHOWN = 100;
 /** The records a requests page reads, or why it has none. */
 type Found = { records: AgentRecordsOf } | { problem: string } | { unavailable: true };
 
+/**
+ * Where a request's live progress goes on: after the browser's `Last-Event-ID` when it reconnects,
+ * else the page's `after` (the last line it was drawn with), else the newest event now.
+ */
+async function progressAfter(req: Request, feed: TaskEventFeed): Promise<number | 'unreadable'> {
+  const given =
+    req.get('last-event-id') ?? (typeof req.query.after === 'string' ? req.query.after : undefined);
+  if (given === undefined) return (await progressSoFar(feed, idOf(req))).last;
+  return /^\d{1,15}$/.test(given) ? Number(given) : 'unreadable';
+}
+
 /** The `agent` a page asks for: empty for the host's own. */
 const agentAsked = (req: Request) =>
   typeof req.query.agent === 'string' ? req.query.agent.trim().slice(0, 100) : '';
@@ -25,10 +38,13 @@ const agentAsked = (req: Request) =>
  * The requests pages: every user's recent tasks of this agent or (with `agents`) of another of the
  * team's, filtered, and one request followed live.
  */
-export function requestsRoutes({ tasks, runs, card }: ConsoleSide, agents?: AgentRecords): Router {
+export function requestsRoutes(
+  { tasks, runs, events, card, logger }: ConsoleSide,
+  agents?: AgentRecords,
+): Router {
   const router = express.Router();
   const unavailable = html`${notice('problem', 'This service keeps no directory of its tasks (it runs without Redis), so there is no list of requests.')}`;
-  const own: AgentRecordsOf | undefined = tasks ? { tasks, runs } : undefined;
+  const own: AgentRecordsOf | undefined = tasks ? { tasks, runs, events } : undefined;
 
   /** The records of the agent a page asks for (`agent`, empty for this host's), or why there are none. */
   async function recordsFor(req: Request): Promise<Found> {
@@ -96,14 +112,18 @@ export function requestsRoutes({ tasks, runs, card }: ConsoleSide, agents?: Agen
         return;
       }
       const agent = agentAsked(req) === card.name ? '' : agentAsked(req);
-      const { runs: runsOf } = found.records;
+      const { runs: runsOf, events: feed } = found.records;
       const conversation = entry.task.metadata?.[CONVERSATION_KEY];
-      const state = runsOf && typeof conversation === 'string' ? await runsOf.load(conversation) : undefined;
+      const [state, progress] = await Promise.all([
+        runsOf && typeof conversation === 'string' ? runsOf.load(conversation) : undefined,
+        feed ? progressSoFar(feed, entry.task.id) : undefined,
+      ]);
       const detail = requestDetail({
         base: base(req),
         agent,
         entry,
         messages: runsOf ? (state?.messages ?? []) : undefined,
+        progress,
       });
       sendFramed(req, res, 200, `Request ${entry.task.id}`, detail);
     }),
@@ -113,7 +133,17 @@ export function requestsRoutes({ tasks, runs, card }: ConsoleSide, agents?: Agen
     '/requests/:id/events',
     route(async (req, res) => {
       const found = await recordsFor(req);
+      const feed = 'records' in found ? found.records.events : undefined;
+      const after = feed ? await progressAfter(req, feed) : undefined;
+      if (after === 'unreadable') {
+        res.status(400).type('text').send('`after` (or Last-Event-ID) must be a position: a whole number.');
+        return;
+      }
       await streamSnapshots(req, res, {
+        logger,
+        ...(feed && after !== undefined
+          ? { progress: (signal) => followProgress(feed, idOf(req), { after, signal }) }
+          : {}),
         read: async () => {
           const entry = 'records' in found ? await found.records.tasks.find(idOf(req)) : undefined;
           if (!entry) return undefined;

@@ -13,6 +13,12 @@ export interface PositionedEvent {
   event: StreamResponse;
 }
 
+/**
+ * What a reader of a task's events needs of its log (the console's live request page): what the
+ * task's current run published so far, and each event after a position as it comes.
+ */
+export type TaskEventFeed = Pick<RedisTaskEventLog, 'sinceLastTask' | 'follow'>;
+
 /** Options of {@link RedisTaskEventLog}. */
 export interface RedisTaskEventLogOptions {
   /**
