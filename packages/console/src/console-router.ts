@@ -1,13 +1,17 @@
 import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
+import type { EvalsView } from './evals-view.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
 import { LIVE_JS } from './html/live-js.ts';
 import { signInPage } from './pages/sign-in-page.ts';
 import { approvalsRoutes } from './routes/approvals-routes.ts';
 import { base, type Signed, sendPage } from './routes/console-context.ts';
+import { evalsRoutes } from './routes/evals-routes.ts';
 import { requestsRoutes } from './routes/requests-routes.ts';
+import { shadowRoutes } from './routes/shadow-routes.ts';
 import { teamRoutes } from './routes/team-routes.ts';
+import { traceRoutes } from './routes/trace-routes.ts';
 import {
   clearSession,
   csrfMatches,
@@ -17,7 +21,9 @@ import {
   sessionToken,
   setSession,
 } from './session/operator-session.ts';
+import type { ShadowView } from './shadow-view.ts';
 import type { TeamView } from './team-view.ts';
+import type { TraceView } from './trace-view.ts';
 
 /** Options of {@link consoleRouter}: the host's operator side, and what the console adds. */
 export interface ConsoleOptions extends OperatorSide {
@@ -33,6 +39,12 @@ export interface ConsoleOptions extends OperatorSide {
    * it true behind a proxy that ends TLS, e.g. when the public URL is `https:`.
    */
   secureCookie?: boolean;
+  /** Where a request's trace page reads its spans (e.g. {@link spanTraceView}); default: no traces. */
+  trace?: TraceView;
+  /** What the shadow page shows (e.g. {@link redisShadowView}); default: no shadow records. */
+  shadow?: ShadowView;
+  /** What the evals page shows (e.g. {@link fileEvalsView}); default: no eval reports. */
+  evals?: EvalsView;
 }
 
 /**
@@ -45,7 +57,15 @@ export interface ConsoleOptions extends OperatorSide {
  * click opens an approval (what will run, who asked and why), one more decides it, through the same
  * `decideApproval` the admin API uses.
  */
-export function consoleRouter({ origins = [], team, secureCookie, ...side }: ConsoleOptions): Router {
+export function consoleRouter({
+  origins = [],
+  team,
+  secureCookie,
+  trace,
+  shadow,
+  evals,
+  ...side
+}: ConsoleOptions): Router {
   const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
@@ -143,6 +163,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
     res.redirect(303, `${base(req)}/sign-in`);
   });
   router.use(approvalsRoutes(side), requestsRoutes(side), teamRoutes(side, team));
+  router.use(traceRoutes(side, trace), shadowRoutes(shadow, trace), evalsRoutes(evals));
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');
@@ -163,7 +184,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
 export function consoleRoutes(
-  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie'> = {},
+  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie' | 'trace' | 'shadow' | 'evals'> = {},
 ): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }

@@ -86,6 +86,7 @@ export function requestDetail({
   const events = `${base}/requests/${encodeURIComponent(entry.task.id)}/events`;
   return html`<div class="request" data-events="${events}">
 <p>For <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
+<p><a href="${base}/requests/${encodeURIComponent(entry.task.id)}/trace">Trace</a>: its spans across services, as a waterfall.</p>
 ${conversation(taskView(entry.task), '')}
 </div>
 <section>
