@@ -7,7 +7,7 @@ import { hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
-import { consoleRoutes } from '../../src/index.ts';
+import { type ConsoleOptions, consoleRoutes } from '../../src/index.ts';
 
 export const USER_TOKEN = 'user-token-0123456789abcdef';
 export const OPERATOR_TOKEN = 'operator-token-0123456789abcdef';
@@ -19,7 +19,16 @@ export interface Email {
   body: string;
 }
 
-export async function startConsoleHost({ email, secureCookie }: { email: Email; secureCookie?: boolean }) {
+export async function startConsoleHost({
+  email,
+  secureCookie,
+  pages = {},
+}: {
+  email: Email;
+  secureCookie?: boolean;
+  /** What the trace, shadow and evals pages read. */
+  pages?: Pick<ConsoleOptions, 'trace' | 'shadow' | 'evals'>;
+}) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
     name: 'send_email',
@@ -48,7 +57,7 @@ export async function startConsoleHost({ email, secureCookie }: { email: Email; 
     logger: silentLogger(),
     http: {
       host: '127.0.0.1',
-      operatorRoutes: [consoleRoutes(secureCookie === undefined ? {} : { secureCookie })],
+      operatorRoutes: [consoleRoutes({ ...(secureCookie === undefined ? {} : { secureCookie }), ...pages })],
     },
     auth: { tokens: { users: { [USER_TOKEN]: 'u-1' }, operators: { [OPERATOR_TOKEN]: 'ada' } } },
     approvals: board,

@@ -1,0 +1,183 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SpanRecord } from '@switchboard/telemetry/trace';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spanTraceView } from '../src/index.ts';
+import { startConsoleHost } from './support/console-host.ts';
+import { getPage, HOSTILE_SHOWN, HOSTILE_TEXT, inertProblems, operatorCookie } from './support/signed-in.ts';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const TASK = 'task-7';
+const T0 = 1_767_225_600_000;
+
+function span(
+  id: number,
+  parent: number | undefined,
+  name: string,
+  service: string,
+  [from, to]: [number, number],
+  extra: Partial<SpanRecord> = {},
+): SpanRecord {
+  const hex = (n: number) => n.toString(16).padStart(16, '0');
+  return {
+    traceId: TRACE,
+    spanId: hex(id),
+    ...(parent === undefined ? {} : { parentSpanId: hex(parent) }),
+    name,
+    kind: 'internal',
+    service,
+    startMs: T0 + from,
+    endMs: T0 + to,
+    durationMs: to - from,
+    status: { code: 'unset' },
+    attributes: {},
+    ...extra,
+  };
+}
+
+/** One request through the supervisor and the orders worker, a tool of which failed with hostile text. */
+const SPANS: SpanRecord[] = [
+  span(1, undefined, 'SendMessage', 'supervisor', [0, 250], {
+    kind: 'server',
+    attributes: { 'a2a.task.id': TASK },
+  }),
+  span(2, 1, 'invoke_agent supervisor', 'supervisor', [2, 248]),
+  span(3, 2, 'send a2a.orders', 'supervisor', [40, 44], { kind: 'producer' }),
+  span(4, 3, 'process a2a.orders', 'orders', [46, 198], { kind: 'consumer' }),
+  span(5, 4, `execute_tool ${HOSTILE_TEXT}`, 'orders', [60, 62.5], {
+    status: { code: 'error', message: HOSTILE_TEXT },
+    attributes: { 'error.type': 'TOOL_FAILED', 'gen_ai.tool.call.arguments': HOSTILE_TEXT },
+  }),
+];
+
+let dir = '';
+let running: Awaited<ReturnType<typeof startConsoleHost>> | undefined;
+let jaeger: Server | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'console-trace-'));
+});
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+  jaeger?.closeAllConnections();
+  await new Promise((resolve) => (jaeger ? jaeger.close(resolve) : resolve(undefined)));
+  jaeger = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A loopback server answering as Jaeger's query API does (its own JSON, times in µs). */
+async function fakeJaeger(spans: readonly SpanRecord[]): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const services = [...new Set(spans.map((s) => s.service))];
+  const body = {
+    data: [
+      {
+        traceID: TRACE,
+        spans: spans.map((s) => ({
+          traceID: s.traceId,
+          spanID: s.spanId,
+          operationName: s.name,
+          references: s.parentSpanId
+            ? [{ refType: 'CHILD_OF', traceID: s.traceId, spanID: s.parentSpanId }]
+            : [],
+          startTime: Math.round(s.startMs * 1000),
+          duration: Math.round(s.durationMs * 1000),
+          tags: [
+            ...Object.entries(s.attributes).map(([key, value]) => ({ key, type: 'string', value })),
+            ...(s.status.code === 'error'
+              ? [
+                  { key: 'otel.status_code', type: 'string', value: 'ERROR' },
+                  { key: 'otel.status_description', type: 'string', value: s.status.message },
+                ]
+              : []),
+          ],
+          processID: `p${services.indexOf(s.service)}`,
+        })),
+        processes: Object.fromEntries(services.map((service, i) => [`p${i}`, { serviceName: service }])),
+      },
+    ],
+  };
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://jaeger');
+    asked.push(url.pathname);
+    const tags = JSON.parse(url.searchParams.get('tags') ?? '{}') as Record<string, string>;
+    const found =
+      (url.pathname === '/api/traces' &&
+        tags['a2a.task.id'] === TASK &&
+        url.searchParams.get('service') === 'mailer') ||
+      url.pathname === `/api/traces/${TRACE}`;
+    response
+      .writeHead(found ? 200 : 404, { 'content-type': 'application/json' })
+      .end(JSON.stringify(found ? body : { data: null }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  jaeger = server;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+}
+
+function expectWaterfall(page: string) {
+  expect(page).toContain('<svg class="waterfall"');
+  expect(page).toContain('Waterfall of 5 spans across 2 services');
+  expect(page.match(/<rect class="bar /g)).toHaveLength(5);
+  expect(page).toContain('<rect class="bar svc-1 failed"');
+  expect(page).toContain('5 spans across 2 services (supervisor, orders), <b>1 failed</b>');
+  expect(page).toMatch(/<title>orders · process a2a\.orders · 152 ms · ok<\/title>/);
+  expect(page).toContain(`<code>${TRACE}</code>`);
+  expect(page).toContain(HOSTILE_SHOWN);
+  expect(inertProblems(page)).toEqual([]);
+  // The page's scripts: none (the waterfall is plain SVG).
+  expect(page).not.toContain('<script');
+}
+
+describe('a request’s trace page', () => {
+  it('draws the request’s spans from the span file as a waterfall across services, every text inert', async () => {
+    const spanFile = join(dir, 'spans.jsonl');
+    const other = span(9, undefined, 'SendMessage', 'supervisor', [500, 600], { traceId: 'c'.repeat(32) });
+    await writeFile(spanFile, `${[...SPANS, other].map((s) => JSON.stringify(s)).join('\n')}\n`);
+    running = await startConsoleHost({
+      email: { to: 'a@example.com', subject: 's', body: 'b' },
+      pages: { trace: spanTraceView({ spanFile, service: 'mailer' }) },
+    });
+    const url = `${running.consoleUrl}/requests/${TASK}/trace`;
+    const anonymous = await getPage(url);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.location).toBe('/console/sign-in');
+
+    const cookie = await operatorCookie(running.consoleUrl);
+    const { status, text } = await getPage(url, cookie);
+    expect(status).toBe(200);
+    expectWaterfall(text);
+    expect(text).toContain(`Read from ${spanFile}.`);
+    expect(text).not.toContain('c'.repeat(32));
+    expect(text).not.toContain('Open in Jaeger');
+
+    const none = await getPage(`${running.consoleUrl}/requests/task-none/trace`, cookie);
+    expect(none.text).toContain('No trace in');
+    expect(none.text).toContain('names task task-none yet');
+  });
+
+  it('reads the spans from Jaeger’s query API when given it, and links the trace in Jaeger', async () => {
+    const { url: jaegerUrl, asked } = await fakeJaeger(SPANS);
+    running = await startConsoleHost({
+      email: { to: 'a@example.com', subject: 's', body: 'b' },
+      pages: { trace: spanTraceView({ jaegerUrl, service: 'mailer' }) },
+    });
+    const cookie = await operatorCookie(running.consoleUrl);
+    const { status, text } = await getPage(`${running.consoleUrl}/requests/${TASK}/trace`, cookie);
+    expect(status).toBe(200);
+    expectWaterfall(text);
+    expect(text).toContain(`<a href="${jaegerUrl}/trace/${TRACE}" rel="noreferrer">Open in Jaeger</a>`);
+    expect(asked).toContain('/api/traces');
+  });
+
+  it('says where traces would come from when the console reads none', async () => {
+    running = await startConsoleHost({ email: { to: 'a@example.com', subject: 's', body: 'b' } });
+    const cookie = await operatorCookie(running.consoleUrl);
+    const { status, text } = await getPage(`${running.consoleUrl}/requests/${TASK}/trace`, cookie);
+    expect(status).toBe(200);
+    expect(text).toContain('This console reads no traces');
+  });
+});
