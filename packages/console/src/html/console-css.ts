@@ -50,4 +50,5 @@ tr.changed td { background: #fa02; }
 .spans details dl { font-size: .9em; }
 .spans .depth-1 { padding-left: 1.4rem; } .spans .depth-2 { padding-left: 2.2rem; } .spans .depth-3 { padding-left: 3rem; }
 .spans .depth-4, .spans .depth-5, .spans .depth-6, .spans .depth-7, .spans .depth-8 { padding-left: 3.8rem; }
+.spans td:nth-child(1), .spans td:nth-child(3), .spans td:nth-child(4) { white-space: nowrap; }
 `;

@@ -57,9 +57,12 @@ function history(reports: readonly EvalReportFile[]) {
       ({ file, report }) =>
         html`<tr><td>${when(report)}</td><td>${report.model}</td><td>${report.metrics.overall.passed}/${report.metrics.overall.cases}</td><td><code>${file}</code></td></tr>`,
     );
-  return html`<h2>Over time (${reports.length} runs)</h2>
-${historySvg({ points, series })}
-<table class="runs"><thead><tr><th>Run</th><th>Model</th><th>Passed</th><th>Report</th></tr></thead><tbody>${runs}</tbody></table>`;
+  return {
+    plot: html`<h2>Over time (${reports.length} runs)</h2>
+${historySvg({ points, series })}`,
+    runs: html`<h2>The runs</h2>
+<table class="runs"><thead><tr><th>Run</th><th>Model</th><th>Passed</th><th>Report</th></tr></thead><tbody>${runs}</tbody></table>`,
+  };
 }
 
 /**
@@ -77,10 +80,13 @@ export function evalsPage({ history: read }: { history: EvalHistory | undefined 
   if (!last)
     return html`${problems}<p class="empty">No eval report yet: write one with switchboard eval --out.</p>`;
   const against = baseline && baseline !== last ? baseline : undefined;
+  const over = reports.length > 1 ? history(reports) : undefined;
   return html`${problems}
 <p>Last run: ${about(last)}.</p>
 ${against ? html`<p>Baseline: ${about(against)}.</p>` : html`<p class="hint">No baseline to compare with (SWITCHBOARD_EVAL_BASELINE).</p>`}
 ${against ? gate(last.report, against.report) : ''}
+${over?.plot ?? ''}
+<h2>The last run${against ? ' against the baseline' : ''}</h2>
 ${metricsTable(last.report, against?.report)}
-${reports.length > 1 ? history(reports) : ''}`;
+${over?.runs ?? ''}`;
 }
