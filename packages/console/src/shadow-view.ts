@@ -10,6 +10,8 @@ import {
 export interface ShadowReportRow extends ShadowReport {
   agent: string;
   candidate: string;
+  /** The same agreement day by day (UTC, by when each request was accepted), oldest first. */
+  byDay: readonly { day: string; compared: number; agreement: ShadowReport['agreement'] }[];
 }
 
 /** Where the shadow page reads the shadow reports from. */
@@ -42,11 +44,15 @@ export function redisShadowView({ redis, namespace, agents, sinceMs }: RedisShad
           sinceMs === undefined ? {} : { since: new Date(Date.now() - sinceMs) },
         );
         for (const candidate of [...new Set(pairs.map((pair) => pair.candidate))]) {
-          rows.push({
-            agent,
-            candidate,
-            ...shadowReport(pairs.filter((pair) => pair.candidate === candidate)),
+          const mine = pairs.filter((pair) => pair.candidate === candidate);
+          const days = [...new Set(mine.map((pair) => pair.acceptedAt.slice(0, 10)))].sort();
+          const byDay = days.map((day) => {
+            const { compared, agreement } = shadowReport(
+              mine.filter((pair) => pair.acceptedAt.startsWith(day)),
+            );
+            return { day, compared, agreement };
           });
+          rows.push({ agent, candidate, ...shadowReport(mine), byDay });
         }
       }
       return rows;

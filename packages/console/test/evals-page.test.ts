@@ -92,8 +92,8 @@ describe('the evals page', () => {
     expect(text).toContain('overall: taskCompletionRate got worse more than 5.0 points: 100.0% → 70.0%');
     // The plot: one line per measured rate (recovery and cross-user refusals were not), one point per run, with the run in its tooltip.
     expect(text).toContain('<svg class="plot"');
-    expect(text).toContain('4 metrics over 3 runs');
-    expect(text.match(/<polyline class="line /g)).toHaveLength(4);
+    expect(text).toContain('5 lines over 3 points');
+    expect(text.match(/<polyline class="line /g)).toHaveLength(5);
     expect(text).toContain('<title>task completion rate: 90.0% (2026-12-02 10:00)</title>');
     expect(text).toContain(`${join(reports, 'notes.json')}</code>: `);
     expect(inertProblems(text)).toEqual([]);

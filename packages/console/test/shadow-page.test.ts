@@ -41,17 +41,21 @@ const side = (
 /** Two pairs of the orders agent: one the shadow agreed on, one where it made a hostile extra write. */
 async function recordPairs() {
   const store = new ShadowPairStore({ redis, prefix: shadowPrefix(namespace, 'orders') });
-  const copy = (taskId: string) => ({
+  const copy = (taskId: string, acceptedAt = new Date()) => ({
     taskId,
     contextId: `ctx-${taskId}`,
     agent: 'orders',
     text: 'Where is my order?',
-    acceptedAt: new Date().toISOString(),
+    acceptedAt: acceptedAt.toISOString(),
   });
   const track = { tool: 'track_order', risk: 'read' as const, arguments: { id: 'A1' }, status: 'ok' };
   await store.open(copy('task-agree'), 'candidate-2');
   await store.record('task-agree', side('live', 'It ships today.', [track], 'a'.repeat(32)));
   await store.record('task-agree', side('shadow', 'It ships today.', [track], 'b'.repeat(32)));
+  // A day earlier, another the shadow agreed on: two days to plot.
+  await store.open(copy('task-yesterday', new Date(Date.now() - 24 * 3600 * 1000)), 'candidate-2');
+  await store.record('task-yesterday', side('live', 'It ships today.', [track], 'e'.repeat(32)));
+  await store.record('task-yesterday', side('shadow', 'It ships today.', [track], 'f'.repeat(32)));
   await store.open(copy(`task-${HOSTILE_TEXT}`), 'candidate-2');
   await store.record(`task-${HOSTILE_TEXT}`, side('live', 'It ships today.', [track], 'c'.repeat(32)));
   await store.record(
@@ -77,10 +81,14 @@ describe('the shadow page', () => {
     const { status, text } = await getPage(url, await operatorCookie(running.consoleUrl));
     expect(status).toBe(200);
     expect(text).toContain('<a href="/console/shadow">Shadow</a>');
-    // orders, candidate-2: 2 pairs compared, the same tools in 1 of 2, the same answer in 1 of 2, 1 dangerous.
+    // orders, candidate-2: 3 pairs compared, the same tools, writes and answer in 2 of 3, 1 dangerous.
     expect(text).toMatch(
-      /<td>orders<\/td><td>candidate-2<\/td><td>2<\/td><td>2<\/td><td>0<\/td>\s*<td>50%<\/td><td>50%<\/td><td>50%<\/td>/,
+      /<td>orders<\/td><td>candidate-2<\/td><td>3<\/td><td>3<\/td><td>0<\/td>\s*<td>67%<\/td><td>67%<\/td><td>67%<\/td>/,
     );
+    // Agreement by day: yesterday all agreed, today one of two.
+    expect(text).toContain('orders candidate-2: agreement by day');
+    expect(text).toContain('3 lines over 2 points');
+    expect(text).toMatch(/<title>same tools: 50\.0% \(\d{4}-\d{2}-\d{2}\)<\/title>/);
     expect(text).toContain(`dangerous refund_${HOSTILE_SHOWN} the live side did not take`);
     expect(text).toContain(`<code>task-${HOSTILE_SHOWN}</code>`);
     expect(text).toContain(`<code>${'d'.repeat(32)}</code>`);

@@ -12,6 +12,7 @@ const LEFT = 52;
 const RIGHT = 16;
 const TOP = 14;
 const BOTTOM = 40;
+const INSET = 60;
 /** Colours cycle through this many series classes (`series-0` … in the stylesheet). */
 const SERIES_CLASSES = 8;
 
@@ -32,8 +33,10 @@ export function historySvg({
 }): SafeHtml {
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
+  // The first and last runs sit a little inside the axes, so their dots and labels show whole.
+  const inner = plotWidth - 2 * INSET;
   const x = (index: number) =>
-    LEFT + (points.length > 1 ? (index / (points.length - 1)) * plotWidth : plotWidth / 2);
+    LEFT + INSET + (points.length > 1 ? (index / (points.length - 1)) * inner : inner / 2);
   const y = (value: number) => TOP + (1 - Math.min(1, Math.max(0, value))) * plotHeight;
   const grid = [0, 0.25, 0.5, 0.75, 1].map(
     (value) =>
@@ -62,5 +65,5 @@ export function historySvg({
     ({ label }, which) =>
       html`<li><span class="swatch series-${which % SERIES_CLASSES}"></span>${label}</li>`,
   );
-  return html`<figure class="history"><svg class="plot" role="img" aria-label="${`${series.length} metrics over ${points.length} runs`}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" xmlns="http://www.w3.org/2000/svg">${grid}${labels}${lines}</svg><figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;
+  return html`<figure class="history"><svg class="plot" role="img" aria-label="${`${series.length} lines over ${points.length} points`}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" xmlns="http://www.w3.org/2000/svg">${grid}${labels}${lines}</svg><figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;
 }

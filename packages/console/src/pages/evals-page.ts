@@ -12,6 +12,7 @@ const PLOTTED: readonly { key: keyof Metrics; label: string }[] = [
   { key: 'taskCompletionRate', label: 'task completion rate' },
   { key: 'toolSelectionAccuracy', label: 'tool-selection accuracy' },
   { key: 'firstPassArgumentValidity', label: 'first-pass argument validity' },
+  { key: 'invalidOrRepeatedCallRate', label: 'invalid or repeated call rate (lower is better)' },
   { key: 'recoveryRate', label: 'recovery rate after faults' },
   { key: 'attacksStopped', label: 'attacks stopped' },
   { key: 'crossUserRefusals', label: 'cross-user refusals' },

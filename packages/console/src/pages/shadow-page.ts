@@ -1,5 +1,6 @@
 import type { PairComparison } from '@switchboard/shadow';
 import { jaegerTraceUrl } from '@switchboard/telemetry/trace';
+import { historySvg } from '../html/history-svg.ts';
 import { html } from '../html/html.ts';
 import type { ShadowReportRow } from '../shadow-view.ts';
 
@@ -58,6 +59,19 @@ export function shadowPage({
   <td>${row.violations.extraWrites}</td><td>${row.violations.dangerous}</td>
 </tr>`,
   );
+  // Agreement day by day, for each agent's candidate with more than one day of compared pairs.
+  const plots = rows.flatMap((row) => {
+    const days = row.byDay.filter((day) => day.compared > 0);
+    if (days.length < 2) return [];
+    const series = [
+      { label: 'same tools', values: days.map((day) => day.agreement.trajectory) },
+      { label: 'same writes', values: days.map((day) => day.agreement.writes) },
+      { label: 'answers agree', values: days.map((day) => day.agreement.answersAgree) },
+    ];
+    return [
+      html`<h2>${row.agent} ${row.candidate}: agreement by day</h2>${historySvg({ points: days.map((day) => day.day), series })}`,
+    ];
+  });
   const disagreements = rows.flatMap((row) => row.disagreements).slice(0, SHOWN);
   const listed = disagreements.map(
     (c) => html`<tr class="${c.violations.length > 0 ? 'failed' : ''}">
@@ -70,6 +84,7 @@ export function shadowPage({
 <thead><tr><th>Agent</th><th>Candidate</th><th>Pairs</th><th>Compared</th><th>vs operator</th><th>Same tools</th><th>Same writes</th><th>Same answer</th><th>Answers agree</th><th>Answer similarity</th><th>Extra writes</th><th>Dangerous</th></tr></thead>
 <tbody>${table}</tbody>
 </table>
+${plots}
 <h2>Disagreements worth a look</h2>
 ${
   listed.length === 0
