@@ -71,7 +71,7 @@ export function waterfallSvg(spans: readonly SpanRecord[]): SafeHtml {
     const service = `svc-${services.indexOf(span.service) % SERVICE_CLASSES}`;
     const failed = span.status.code === 'error';
     const indent = 6 + Math.min(depth, 12) * 12;
-    const name = cut(span.name, Math.max(12, 46 - Math.min(depth, 12) * 2 - span.service.length));
+    const name = cut(span.name, Math.max(12, 54 - Math.min(depth, 12) * 2 - span.service.length));
     const status = failed ? `error${span.status.message ? `: ${span.status.message}` : ''}` : 'ok';
     const title = `${span.service} · ${span.name} · ${spanDuration(span)} · ${status}`;
     let bar: SafeHtml | '' = '';
