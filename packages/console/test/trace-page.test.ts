@@ -173,6 +173,34 @@ describe('a request’s trace page', () => {
     expect(asked).toContain('/api/traces');
   });
 
+  it('says so when there is no span file yet, or Jaeger does not answer', async () => {
+    const { url: gone } = await fakeJaeger([]);
+    jaeger?.closeAllConnections();
+    await new Promise((resolve) => jaeger?.close(resolve));
+    jaeger = undefined;
+    for (const [trace, status, shown] of [
+      [spanTraceView({ spanFile: join(dir, 'none.jsonl'), service: 'mailer' }), 200, 'names task task-7 yet'],
+      [
+        spanTraceView({ jaegerUrl: gone, service: 'mailer' }),
+        502,
+        'Cannot read the traces: Could not reach Jaeger at',
+      ],
+    ] as const) {
+      running = await startConsoleHost({
+        email: { to: 'a@example.com', subject: 's', body: 'b' },
+        pages: { trace },
+      });
+      const page = await getPage(
+        `${running.consoleUrl}/requests/${TASK}/trace`,
+        await operatorCookie(running.consoleUrl),
+      );
+      expect(page.status).toBe(status);
+      expect(page.text).toContain(shown);
+      await running.close();
+      running = undefined;
+    }
+  });
+
   it('says where traces would come from when the console reads none', async () => {
     running = await startConsoleHost({ email: { to: 'a@example.com', subject: 's', body: 'b' } });
     const cookie = await operatorCookie(running.consoleUrl);
