@@ -1,4 +1,4 @@
-import { readTrace, type SpanRecord, traceIdsOfTask } from '@switchboard/telemetry/trace';
+import { readTracesOfTask, type SpanRecord } from '@switchboard/telemetry/trace';
 
 /** One trace of a request, as the trace page draws it. */
 export interface RequestTrace {
@@ -29,7 +29,7 @@ export interface SpanTraceViewOptions {
 }
 
 /**
- * A request's traces as `switchboard trace` reads them (`readTrace` of `@switchboard/telemetry`): from
+ * A request's traces as `switchboard trace` reads them (`readTracesOfTask` of `@switchboard/telemetry`): from
  * Jaeger's query API when its URL is given, else from the dev span file; with Jaeger, each trace links
  * to its UI.
  *
@@ -47,13 +47,8 @@ export function spanTraceView({
     source: jaegerUrl ?? spanFile ?? '',
     jaegerUiUrl: jaegerUrl,
     async ofTask(taskId) {
-      const ids = await traceIdsOfTask({ taskId, service, limit: maxTraces, ...source });
-      return Promise.all(
-        ids.map(async (traceId) => {
-          const { spans } = await readTrace({ traceId, ...source });
-          return { traceId, spans };
-        }),
-      );
+      const traces = await readTracesOfTask({ taskId, service, limit: maxTraces, ...source });
+      return traces.map(({ traceId, spans }) => ({ traceId, spans }));
     },
   };
 }

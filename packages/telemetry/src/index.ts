@@ -30,6 +30,6 @@ export type {
   TraceRead,
   TraceSource,
 } from './trace-reader.ts';
-export { jaegerTraceUrl, readTrace, traceIdsOfTask } from './trace-reader.ts';
+export { jaegerTraceUrl, readTrace, readTracesOfTask, traceIdsOfTask } from './trace-reader.ts';
 export type { RenderTraceTreeOptions, TraceNode, TraceTree } from './trace-tree.ts';
 export { buildTraceTree, lastTraceId, renderTraceTree, TRACE_TREE_ATTRIBUTES } from './trace-tree.ts';

@@ -94,19 +94,22 @@ export interface TraceIdsOfTaskOptions extends TraceSource {
 
 /**
  * The traces that served an A2A task (a task that waited for an approval has one for the request
- * and one for the resumption): those with a span whose `a2a.task.id` is the task's, oldest first.
+ * and one for the resumption), read whole: those with a span whose `a2a.task.id` is the task's,
+ * oldest first, the latest `limit` kept. One read: the span file once, or one Jaeger search (which
+ * answers with the traces it found).
  *
  * @example
- * const [first] = await traceIdsOfTask({ taskId, spanFile: '.switchboard/spans.jsonl' });
+ * for (const { traceId, spans } of await readTracesOfTask({ taskId, spanFile })) draw(traceId, spans);
  */
-export async function traceIdsOfTask({
+export async function readTracesOfTask({
   taskId,
   service,
   limit = 20,
   ...options
-}: TraceIdsOfTaskOptions): Promise<string[]> {
+}: TraceIdsOfTaskOptions): Promise<TraceRead[]> {
   const source = sourceOf(options);
   let spans: SpanRecord[];
+  let skipped: SkippedSpanLine[] = [];
   if ('jaegerUrl' in source) {
     if (!service) {
       throw new TelemetryError('INVALID_OPTIONS', {
@@ -123,9 +126,12 @@ export async function traceIdsOfTask({
       ...(signal ? { signal } : {}),
     });
   } else {
-    const { spans: all } = await scanSpanFile(source.spanFile);
-    const ids = new Set(all.filter((span) => span.attributes[A2A.taskId] === taskId).map((s) => s.traceId));
-    spans = all.filter((span) => ids.has(span.traceId));
+    const scan = await scanSpanFile(source.spanFile);
+    const ids = new Set(
+      scan.spans.filter((span) => span.attributes[A2A.taskId] === taskId).map((span) => span.traceId),
+    );
+    spans = scan.spans.filter((span) => ids.has(span.traceId));
+    skipped = scan.skipped;
   }
   // Each trace by when its first root started.
   const started = new Map<string, number>();
@@ -133,10 +139,26 @@ export async function traceIdsOfTask({
     const known = started.get(span.traceId);
     if (known === undefined || span.startMs < known) started.set(span.traceId, span.startMs);
   }
+  const where = 'jaegerUrl' in source ? source.jaegerUrl : source.spanFile;
   return [...started.entries()]
     .sort(([, a], [, b]) => a - b)
-    .map(([traceId]) => traceId)
-    .slice(-limit);
+    .slice(-limit)
+    .map(([traceId]) => ({
+      traceId,
+      spans: spans.filter((span) => span.traceId === traceId),
+      source: where,
+      skipped,
+    }));
+}
+
+/**
+ * The ids of the traces that served an A2A task, oldest first (see {@link readTracesOfTask}).
+ *
+ * @example
+ * const [first] = await traceIdsOfTask({ taskId, spanFile: '.switchboard/spans.jsonl' });
+ */
+export async function traceIdsOfTask(options: TraceIdsOfTaskOptions): Promise<string[]> {
+  return (await readTracesOfTask(options)).map((read) => read.traceId);
 }
 
 /** The link to a trace in Jaeger's UI, e.g. `http://localhost:16686/trace/<id>`. */

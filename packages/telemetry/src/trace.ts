@@ -10,6 +10,6 @@ export type {
   TraceRead,
   TraceSource,
 } from './trace-reader.ts';
-export { jaegerTraceUrl, readTrace, traceIdsOfTask } from './trace-reader.ts';
+export { jaegerTraceUrl, readTrace, readTracesOfTask, traceIdsOfTask } from './trace-reader.ts';
 export type { TraceNode, TraceTree } from './trace-tree.ts';
 export { buildTraceTree, TRACE_TREE_ATTRIBUTES } from './trace-tree.ts';

@@ -6,6 +6,7 @@ import {
   isTelemetryError,
   jaegerTraceUrl,
   readTrace,
+  readTracesOfTask,
   type SpanRecord,
   traceIdsOfTask,
 } from '../src/trace.ts';
@@ -80,6 +81,12 @@ describe('traceIdsOfTask', () => {
       OTHER_TRACE,
     ]);
     expect(await traceIdsOfTask({ taskId: 'task-2', spanFile: path })).toEqual([]);
+    const [first, second] = await readTracesOfTask({ taskId: 'task-1', spanFile: path });
+    expect(first?.spans).toEqual(sampleTrace);
+    expect(second?.spans).toEqual(resumed);
+    expect(
+      (await readTracesOfTask({ taskId: 'task-1', spanFile: path, limit: 1 })).map((t) => t.traceId),
+    ).toEqual([OTHER_TRACE]);
   });
 
   it('searches Jaeger by the service and the task id attribute', async () => {
