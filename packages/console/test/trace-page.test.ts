@@ -85,6 +85,8 @@ function expectWaterfall(page: string) {
   expect(page).toContain(`<code>${TRACE}</code>`);
   expect(page).toContain(HOSTILE_SHOWN);
   expect(inertProblems(page)).toEqual([]);
+  expect(page).not.toContain('sk-live-0123456789abcdefghij');
+  expect(page).toContain('Authorization: Bearer [REDACTED]');
   // The page's scripts: none (the waterfall is plain SVG).
   expect(page).not.toContain('<script');
 }

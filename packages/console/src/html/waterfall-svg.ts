@@ -1,3 +1,4 @@
+import { redactText } from '@switchboard/agent';
 import { buildTraceTree, type SpanRecord, type TraceNode } from '@switchboard/telemetry/trace';
 import { html, type SafeHtml } from './html.ts';
 
@@ -72,7 +73,9 @@ export function waterfallSvg(spans: readonly SpanRecord[]): SafeHtml {
     const failed = span.status.code === 'error';
     const indent = 6 + Math.min(depth, 12) * 12;
     const name = cut(span.name, Math.max(12, 54 - Math.min(depth, 12) * 2 - span.service.length));
-    const status = failed ? `error${span.status.message ? `: ${span.status.message}` : ''}` : 'ok';
+    const status = failed
+      ? `error${span.status.message ? `: ${redactText(span.status.message)}` : ''}`
+      : 'ok';
     const title = `${span.service} · ${span.name} · ${spanDuration(span)} · ${status}`;
     let bar: SafeHtml | '' = '';
     if (timed(span)) {

@@ -1,3 +1,4 @@
+import { redactText } from '@switchboard/agent';
 import { jaegerTraceUrl, type SpanRecord, TRACE_TREE_ATTRIBUTES } from '@switchboard/telemetry/trace';
 import { html } from '../html/html.ts';
 import {
@@ -13,8 +14,9 @@ import type { RequestTrace, TraceView } from '../trace-view.ts';
 export const NO_TRACE_SOURCE =
   'This console reads no traces: the service gives it its span file (SWITCHBOARD_SPAN_FILE, without OTEL_EXPORTER_OTLP_ENDPOINT) or Jaeger (SWITCHBOARD_JAEGER_URL).';
 
+/** An attribute's value as text, with secret shapes (bearer tokens, API keys, passwords) redacted. */
 const attributeText = (value: SpanRecord['attributes'][string]) =>
-  Array.isArray(value) ? value.join(', ') : String(value);
+  redactText(Array.isArray(value) ? value.join(', ') : String(value));
 
 /** The key attributes of a span in a line (`tokens.in=80 task=…`), as `switchboard trace` shows them. */
 function keyAttributes(span: SpanRecord): string {
@@ -37,7 +39,7 @@ function spanTable(spans: readonly SpanRecord[]) {
   <td class="span-name depth-${Math.min(depth, 8)}">${span.name} <small>${span.kind}</small></td>
   <td>${span.startMs > 0 && Number.isFinite(start) ? `+${formatMs(span.startMs - start)}` : '?'}</td>
   <td>${spanDuration(span)}</td>
-  <td>${failed ? html`<b>error</b>${span.status.message ? html` ${span.status.message}` : ''}` : 'ok'}${(span.warnings ?? []).map((warning) => html`<br><small>warning: ${warning}</small>`)}</td>
+  <td>${failed ? html`<b>error</b>${span.status.message ? html` ${redactText(span.status.message)}` : ''}` : 'ok'}${(span.warnings ?? []).map((warning) => html`<br><small>warning: ${warning}</small>`)}</td>
   <td>${keyAttributes(span)}${attributes.length > 0 ? html`<details><summary>${attributes.length} attributes</summary><dl>${attributes}</dl></details>` : ''}</td>
 </tr>`;
   });

@@ -42,6 +42,11 @@ export const SPANS: SpanRecord[] = [
   span(4, 3, 'process a2a.orders', 'orders', [46, 198], { kind: 'consumer' }),
   span(5, 4, `execute_tool ${HOSTILE_TEXT}`, 'orders', [60, 62.5], {
     status: { code: 'error', message: HOSTILE_TEXT },
-    attributes: { 'error.type': 'TOOL_FAILED', 'gen_ai.tool.call.arguments': HOSTILE_TEXT },
+    attributes: {
+      'error.type': 'TOOL_FAILED',
+      'gen_ai.tool.call.arguments': HOSTILE_TEXT,
+      // A secret a tool wrote where it should not have: the page shows it redacted.
+      'http.request.body': 'Authorization: Bearer sk-live-0123456789abcdefghij',
+    },
   }),
 ];
