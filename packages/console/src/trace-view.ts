@@ -1,4 +1,4 @@
-import { readTracesOfTask, type SpanRecord } from '@switchboard/telemetry/trace';
+import { readTrace, readTracesOfTask, type SpanRecord } from '@switchboard/telemetry/trace';
 
 /** One trace of a request, as the trace page draws it. */
 export interface RequestTrace {
@@ -14,6 +14,8 @@ export interface TraceView {
   jaegerUiUrl?: string | undefined;
   /** The traces that served a task (the request, each resumption), oldest first. */
   ofTask(taskId: string): Promise<readonly RequestTrace[]>;
+  /** One trace by its id (32 hex digits); no spans when the source has none of it. */
+  trace(traceId: string): Promise<RequestTrace>;
 }
 
 /** Options of {@link spanTraceView}. */
@@ -49,6 +51,10 @@ export function spanTraceView({
     async ofTask(taskId) {
       const traces = await readTracesOfTask({ taskId, service, limit: maxTraces, ...source });
       return traces.map(({ traceId, spans }) => ({ traceId, spans }));
+    },
+    async trace(traceId) {
+      const { spans } = await readTrace({ traceId, ...source });
+      return { traceId: traceId.toLowerCase(), spans };
     },
   };
 }

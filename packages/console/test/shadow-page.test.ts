@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRedisConnection, type RedisConnection } from '@switchboard/redis';
 import { ShadowPairStore, type ShadowSide, shadowPrefix } from '@switchboard/shadow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { redisShadowView } from '../src/index.ts';
+import { redisShadowView, spanTraceView } from '../src/index.ts';
 import { startConsoleHost } from './support/console-host.ts';
 import { getPage, HOSTILE_SHOWN, HOSTILE_TEXT, inertProblems, operatorCookie } from './support/signed-in.ts';
 
@@ -91,9 +91,23 @@ describe('the shadow page', () => {
     expect(text).toMatch(/<title>same tools: 50\.0% \(\d{4}-\d{2}-\d{2}\)<\/title>/);
     expect(text).toContain(`dangerous refund_${HOSTILE_SHOWN} the live side did not take`);
     expect(text).toContain(`<code>task-${HOSTILE_SHOWN}</code>`);
-    expect(text).toContain(`<code>${'d'.repeat(32)}</code>`);
+    // Without a trace reader the ids are text; with one, links to the console's trace page.
+    expect(text).toContain(`<td><code>${'d'.repeat(32)}</code></td>`);
     expect(text).not.toContain('task-agree');
     expect(inertProblems(text)).toEqual([]);
+  });
+
+  it('links each disagreement’s traces to the console’s trace page when it reads traces', async () => {
+    await recordPairs();
+    running = await startConsoleHost({
+      email: { to: 'a@example.com', subject: 's', body: 'b' },
+      pages: {
+        shadow: redisShadowView({ redis, namespace, agents: async () => ['orders'] }),
+        trace: spanTraceView({ spanFile: '/nonexistent/spans.jsonl', service: 'mailer' }),
+      },
+    });
+    const { text } = await getPage(`${running.consoleUrl}/shadow`, await operatorCookie(running.consoleUrl));
+    expect(text).toContain(`<a href="/console/traces/${'d'.repeat(32)}"><code>${'d'.repeat(32)}</code></a>`);
   });
 
   it('says how to start a shadow when there are no pairs', async () => {

@@ -113,6 +113,17 @@ describe('a request’s trace page', () => {
     expect(text).not.toContain('c'.repeat(32));
     expect(text).not.toContain('Open in Jaeger');
 
+    // One trace by its id (the shadow page links there), and an id that is none.
+    const byId = await getPage(`${running.consoleUrl}/traces/${TRACE.toUpperCase()}`, cookie);
+    expect(byId.status).toBe(200);
+    expectWaterfall(byId.text);
+    expect(byId.text).not.toContain('Back to the request');
+    expect((await getPage(`${running.consoleUrl}/traces/${'e'.repeat(32)}`, cookie)).text).toContain(
+      `holds trace ${'e'.repeat(32)} yet`,
+    );
+    expect((await getPage(`${running.consoleUrl}/traces/not-a-trace`, cookie)).status).toBe(404);
+    expect((await getPage(`${running.consoleUrl}/traces/${TRACE}`)).status).toBe(303);
+
     const none = await getPage(`${running.consoleUrl}/requests/task-none/trace`, cookie);
     expect(none.text).toContain('No trace in');
     expect(none.text).toContain('names task task-none yet');

@@ -1,5 +1,4 @@
 import type { PairComparison } from '@switchboard/shadow';
-import { jaegerTraceUrl } from '@switchboard/telemetry/trace';
 import { historySvg } from '../html/history-svg.ts';
 import { html } from '../html/html.ts';
 import type { ShadowReportRow } from '../shadow-view.ts';
@@ -26,10 +25,11 @@ function differences(c: PairComparison): string[] {
   ];
 }
 
-function traceLink(traceId: string | undefined, jaegerUiUrl: string | undefined) {
+/** A trace id, linked to the console's own trace page when it reads traces. */
+function traceLink(traceId: string | undefined, base: string | undefined) {
   if (!traceId) return '-';
-  return jaegerUiUrl
-    ? html`<a href="${jaegerTraceUrl({ jaegerUrl: jaegerUiUrl, traceId })}" rel="noreferrer"><code>${traceId}</code></a>`
+  return base
+    ? html`<a href="${base}/traces/${encodeURIComponent(traceId)}"><code>${traceId}</code></a>`
     : html`<code>${traceId}</code>`;
 }
 
@@ -40,10 +40,11 @@ function traceLink(traceId: string | undefined, jaegerUiUrl: string | undefined)
  */
 export function shadowPage({
   rows,
-  jaegerUiUrl,
+  traces,
 }: {
   rows: readonly ShadowReportRow[] | undefined;
-  jaegerUiUrl?: string | undefined;
+  /** The console's base path when it reads traces: each trace id links to its waterfall. */
+  traces?: string | undefined;
 }) {
   if (!rows) {
     return html`<p class="notice problem">This console reads no shadow records (the service runs without Redis).</p>`;
@@ -77,7 +78,7 @@ export function shadowPage({
     (c) => html`<tr class="${c.violations.length > 0 ? 'failed' : ''}">
   <td>${c.agent}</td><td>${c.candidate}</td><td><code>${c.taskId}</code></td><td>${c.baseline}</td>
   <td><ul>${differences(c).map((line) => html`<li>${line}</li>`)}</ul></td>
-  <td>${traceLink(c.traceIds.baseline, jaegerUiUrl)}</td><td>${traceLink(c.traceIds.shadow, jaegerUiUrl)}</td>
+  <td>${traceLink(c.traceIds.baseline, traces)}</td><td>${traceLink(c.traceIds.shadow, traces)}</td>
 </tr>`,
   );
   return html`<table class="shadow">

@@ -62,9 +62,9 @@ ${spanTable(spans)}
 }
 
 /**
- * A request's traces: for each (the request, each resumption after an approval), its spans as a
- * waterfall across services, then a table of them with their status and attributes (inert text), and
- * a link to Jaeger's UI when the console knows it.
+ * A request's traces (or one trace by its id): for each (the request, each resumption after an
+ * approval), its spans as a waterfall across services, then a table of them with their status and
+ * attributes (inert text), and a link to Jaeger's UI when the console knows it.
  */
 export function tracePage({
   base,
@@ -73,14 +73,19 @@ export function tracePage({
   traces,
 }: {
   base: string;
-  taskId: string;
+  /** The request whose traces these are; none for a trace asked for by its id. */
+  taskId?: string | undefined;
   view: TraceView | undefined;
   traces: readonly RequestTrace[];
 }) {
-  const back = html`<p><a href="${base}/requests/${encodeURIComponent(taskId)}">Back to the request</a></p>`;
+  const back = taskId
+    ? html`<p><a href="${base}/requests/${encodeURIComponent(taskId)}">Back to the request</a></p>`
+    : '';
   if (!view) return html`${back}<p class="notice problem">${NO_TRACE_SOURCE}</p>`;
-  if (traces.length === 0) {
-    return html`${back}<p class="empty">No trace in ${view.source} names task ${taskId} yet. Services send their spans in batches (up to 5 s): reload shortly.</p>`;
+  const drawn = traces.filter((trace) => trace.spans.length > 0);
+  if (drawn.length === 0) {
+    const what = taskId ? `names task ${taskId}` : `holds trace ${traces[0]?.traceId ?? ''}`;
+    return html`${back}<p class="empty">No trace in ${view.source} ${what} yet. Services send their spans in batches (up to 5 s): reload shortly.</p>`;
   }
-  return html`${back}<p class="hint">Read from ${view.source}.</p>${traces.map((trace) => oneTrace(trace, view.jaegerUiUrl))}`;
+  return html`${back}<p class="hint">Read from ${view.source}.</p>${drawn.map((trace) => oneTrace(trace, view.jaegerUiUrl))}`;
 }
