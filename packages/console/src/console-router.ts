@@ -184,7 +184,7 @@ export function consoleRouter({
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
 export function consoleRoutes(
-  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie' | 'trace' | 'shadow' | 'evals'> = {},
+  options: Omit<ConsoleOptions, keyof OperatorSide> = {},
 ): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }
