@@ -33,6 +33,5 @@ export function activeTraceparent(): string | undefined {
   return carrier.traceparent;
 }
 
-/** The link to a trace in Jaeger's UI. */
-export const jaegerTraceUrl = ({ jaegerUrl, traceId }: { jaegerUrl: string; traceId: string }) =>
-  `${jaegerUrl.replace(/\/+$/, '')}/trace/${traceId}`;
+// The link to a trace in Jaeger's UI is the trace reader's (one owner); the commands import it from here.
+export { jaegerTraceUrl } from '@switchboard/telemetry';

@@ -3,13 +3,17 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { AgentRecords } from './agent-records.ts';
+import type { EvalsView } from './evals-view.ts';
 import { CONSOLE_CSS } from './html/console-css.ts';
 import { LIVE_JS } from './html/live-js.ts';
 import { signInPage } from './pages/sign-in-page.ts';
 import { approvalsRoutes } from './routes/approvals-routes.ts';
 import { base, type Signed, sendPage } from './routes/console-context.ts';
+import { evalsRoutes } from './routes/evals-routes.ts';
 import { requestsRoutes } from './routes/requests-routes.ts';
+import { shadowRoutes } from './routes/shadow-routes.ts';
 import { teamRoutes } from './routes/team-routes.ts';
+import { traceRoutes } from './routes/trace-routes.ts';
 import {
   clearSession,
   csrfMatches,
@@ -19,7 +23,9 @@ import {
   sessionToken,
   setSession,
 } from './session/operator-session.ts';
+import type { ShadowView } from './shadow-view.ts';
 import type { TeamView } from './team-view.ts';
+import type { TraceView } from './trace-view.ts';
 
 /** Options of {@link consoleRouter}: the host's operator side, and what the console adds. */
 export interface ConsoleOptions extends OperatorSide {
@@ -46,6 +52,12 @@ export interface ConsoleOptions extends OperatorSide {
    * `trust proxy` on the app so the address is the client's, not the proxy's.
    */
   signInAttemptsPerMinute?: number;
+  /** Where a request's trace page reads its spans (e.g. {@link spanTraceView}); default: no traces. */
+  trace?: TraceView;
+  /** What the shadow page shows (e.g. {@link redisShadowView}); default: no shadow records. */
+  shadow?: ShadowView;
+  /** What the evals page shows (e.g. {@link fileEvalsView}); default: no eval reports. */
+  evals?: EvalsView;
 }
 
 /**
@@ -64,6 +76,9 @@ export function consoleRouter({
   agents,
   secureCookie,
   signInAttemptsPerMinute = 10,
+  trace,
+  shadow,
+  evals,
   ...side
 }: ConsoleOptions): Router {
   const { logger, authenticate } = side;
@@ -182,6 +197,7 @@ export function consoleRouter({
     res.redirect(303, `${base(req)}/sign-in`);
   });
   router.use(approvalsRoutes(side), requestsRoutes(side, agents), teamRoutes(side, team));
+  router.use(traceRoutes(side, trace), shadowRoutes(shadow, trace), evalsRoutes(evals));
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');
@@ -201,12 +217,7 @@ export function consoleRouter({
  * @example
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
-export function consoleRoutes(
-  options: Pick<
-    ConsoleOptions,
-    'origins' | 'team' | 'agents' | 'secureCookie' | 'signInAttemptsPerMinute'
-  > = {},
-): OperatorRoutes {
+export function consoleRoutes(options: Omit<ConsoleOptions, keyof OperatorSide> = {}): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }
 

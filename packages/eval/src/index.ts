@@ -43,6 +43,8 @@ export {
 } from './report/eval-report.ts';
 export { formatMarkdownReport } from './report/format-markdown.ts';
 export { formatTerminalReport } from './report/format-terminal.ts';
+export type { MetricRow } from './report/metric-rows.ts';
+export { METRIC_ROWS } from './report/metric-rows.ts';
 export { baselineReport, formatReportJson } from './report/report-json.ts';
 export { formatRoutingReport } from './routing/format-routing-report.ts';
 export type { RoutingCatalogue } from './routing/routing-catalogue.ts';

@@ -29,6 +29,7 @@ import {
   redactUrl,
 } from '@switchboard/redis';
 import { createLogger, routeConsole, type Telemetry } from '@switchboard/telemetry';
+import { consoleSources } from './console-sources.ts';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
@@ -256,6 +257,7 @@ export async function startServing({
                 }),
                 // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
                 secureCookie: config.publicUrl.startsWith('https:'),
+                ...consoleSources({ config, redis, registry }),
               }),
             ],
           }

@@ -187,6 +187,42 @@ describe('loadServiceConfig', () => {
     }
   });
 
+  it('reads where the console finds eval reports, and names a directory or a baseline that is not there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-eval-reports-'));
+    try {
+      const baseline = join(dir, 'baseline.json');
+      writeFileSync(baseline, '{}');
+      expect(loadServiceConfig({ env: base, service: 'orders', defaultPort: 4101 }).evalReports).toEqual({
+        reports: undefined,
+        baseline: undefined,
+      });
+      const config = loadServiceConfig({
+        env: { ...base, SWITCHBOARD_EVAL_REPORTS: dir, SWITCHBOARD_EVAL_BASELINE: baseline },
+        service: 'orders',
+        defaultPort: 4101,
+      });
+      expect(config.evalReports).toEqual({ reports: dir, baseline });
+      const error = problemsOf({
+        ...base,
+        SWITCHBOARD_EVAL_REPORTS: baseline,
+        SWITCHBOARD_EVAL_BASELINE: join(dir, 'none.json'),
+      });
+      expect(error.problems).toEqual([
+        {
+          variable: 'SWITCHBOARD_EVAL_REPORTS',
+          message: `must be a directory of eval reports (switchboard eval --out <dir>/<run>.json); there is none there (${baseline})`,
+        },
+        {
+          variable: 'SWITCHBOARD_EVAL_BASELINE',
+          message: `must be an eval report file (switchboard eval --out evals/baseline.json); there is none there (${join(dir, 'none.json')})`,
+        },
+      ]);
+      expect(error.message).toContain('SWITCHBOARD_EVAL_REPORTS: must be a directory of eval reports');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses REDIS_URL and REDIS_CLUSTER_NODES together rather than pick one', () => {
     const error = problemsOf({
       ...base,

@@ -34,15 +34,7 @@ export async function fetchJaegerTrace({
       message: `"${traceId}" is not a trace id: give the 32 hex digits Jaeger shows.`,
     });
   }
-  let base: URL;
-  try {
-    base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  } catch (error) {
-    throw new TelemetryError('INVALID_OPTIONS', {
-      message: `"${baseUrl}" is not a URL: give Jaeger's query address, e.g. http://localhost:16686.`,
-      cause: error,
-    });
-  }
+  const base = jaegerBase(baseUrl);
   const id = traceId.toLowerCase();
   const read = async <T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> => {
     const { found, body } = await getJson({ url: new URL(path, base), fetchImpl, signal });
@@ -66,9 +58,22 @@ export async function fetchJaegerTrace({
   });
 }
 
+/** Jaeger's query base URL with a trailing slash, or an error saying what to give. */
+export function jaegerBase(baseUrl: string): URL {
+  try {
+    return new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch (error) {
+    throw new TelemetryError('INVALID_OPTIONS', {
+      message: `"${baseUrl}" is not a URL: give Jaeger's query address, e.g. http://localhost:16686.`,
+      cause: error,
+    });
+  }
+}
+
 const V3Response = z.object({ result: OtlpTraceData.optional() });
 
-async function getJson({
+/** GETs JSON from Jaeger: `found: false` on a 404; unreachable and non-JSON answers are errors. */
+export async function getJson({
   url,
   fetchImpl,
   signal,
@@ -108,7 +113,8 @@ async function getJson({
   }
 }
 
-function parse<T>({ schema, body, path }: { schema: z.ZodType<T>; body: unknown; path: string }): T {
+/** Parses what Jaeger answered on `path`, or says which part we cannot read. */
+export function parse<T>({ schema, body, path }: { schema: z.ZodType<T>; body: unknown; path: string }): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     throw new TelemetryError('JAEGER_BAD_RESPONSE', {

@@ -1,10 +1,9 @@
 import {
   buildTraceTree,
-  fetchJaegerTrace,
-  lastTraceId,
+  jaegerTraceUrl,
+  readTrace,
   renderTraceTree,
   type SpanRecord,
-  scanSpanFile,
 } from '@switchboard/telemetry';
 import { EXIT, type Output } from '../io/output.ts';
 
@@ -28,27 +27,23 @@ export async function traceCommand({
     output.err(`"${which}" is not a trace id: give the 32 hex digits of a trace id, or "last".`);
     return EXIT.usage;
   }
+  if (jaeger && wantsLast) {
+    output.err('"last" reads the local span file; with --jaeger give the trace id.');
+    return EXIT.usage;
+  }
   let spans: SpanRecord[];
   let traceId = which.toLowerCase();
   try {
-    if (jaeger) {
-      if (wantsLast) {
-        output.err('"last" reads the local span file; with --jaeger give the trace id.');
-        return EXIT.usage;
-      }
-      spans = await fetchJaegerTrace({ baseUrl: jaeger, traceId });
-    } else {
-      const { spans: all, skipped } = await scanSpanFile(file);
-      if (skipped.length > 0)
-        output.err(
-          skippedLines(
-            file,
-            skipped.map((entry) => entry.line),
-          ),
-        );
-      traceId = (wantsLast ? lastTraceId(all) : traceId) ?? '';
-      spans = all.filter((span) => span.traceId === traceId);
-    }
+    const read = await readTrace(jaeger ? { traceId, jaegerUrl: jaeger } : { traceId, spanFile: file });
+    if (read.skipped.length > 0)
+      output.err(
+        skippedLines(
+          file,
+          read.skipped.map((entry) => entry.line),
+        ),
+      );
+    traceId = read.traceId;
+    spans = read.spans;
   } catch (error) {
     output.err(`Cannot read the trace: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.usage;
@@ -66,7 +61,7 @@ export async function traceCommand({
     `Trace ${traceId}: ${spans.length} spans across ${services.size} services (${[...services].join(', ')})`,
   );
   for (const line of renderTraceTree(buildTraceTree(spans))) output.out(line);
-  if (jaeger) output.out(`Open in Jaeger: ${jaeger.replace(/\/+$/, '')}/trace/${traceId}`);
+  if (jaeger) output.out(`Open in Jaeger: ${jaegerTraceUrl({ jaegerUrl: jaeger, traceId })}`);
   return EXIT.ok;
 }
 

@@ -25,4 +25,32 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .hint { font-size: .9em; opacity: .8; }
 .progress { padding-left: 1.2rem; }
 .progress .at, .progress .state { font-size: .85em; opacity: .8; }
+.waterfall, .plot { display: block; width: 100%; height: auto; max-width: 62rem; margin: .5rem 0 1rem; font-size: 12px; }
+.waterfall .row { fill: transparent; }
+.waterfall .span:hover .row { fill: #8882; }
+.waterfall .label, .waterfall .duration, .waterfall .axis, .plot .axis { fill: currentColor; }
+.waterfall .duration, .waterfall .axis, .plot .axis { opacity: .75; }
+.waterfall .tick, .plot .grid { stroke: #8884; stroke-width: 1; }
+.waterfall .service { font-weight: 600; }
+.waterfall .bar.failed { stroke: #d33; stroke-width: 2; }
+.waterfall .span.failed .label { fill: #d33; }
+.svc-0 { fill: #4e79a7; } .svc-1 { fill: #f28e2b; } .svc-2 { fill: #59a14f; } .svc-3 { fill: #b07aa1; }
+.svc-4 { fill: #76b7b2; } .svc-5 { fill: #edc948; } .svc-6 { fill: #ff9da7; } .svc-7 { fill: #9c755f; }
+tspan.service { fill: currentColor; }
+.plot .line { fill: none; stroke-width: 2; }
+.series-0 { stroke: #4e79a7; fill: #4e79a7; background: #4e79a7; } .series-1 { stroke: #f28e2b; fill: #f28e2b; background: #f28e2b; }
+.series-2 { stroke: #59a14f; fill: #59a14f; background: #59a14f; } .series-3 { stroke: #b07aa1; fill: #b07aa1; background: #b07aa1; }
+.series-4 { stroke: #76b7b2; fill: #76b7b2; background: #76b7b2; } .series-5 { stroke: #e15759; fill: #e15759; background: #e15759; }
+.series-6 { stroke: #edc948; fill: #edc948; background: #edc948; } .series-7 { stroke: #9c755f; fill: #9c755f; background: #9c755f; }
+.plot polyline.line { fill: none; }
+.history { margin: 0; }
+.legend { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; list-style: none; padding: 0; margin: 0 0 1rem; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: .2rem; margin-right: .35rem; vertical-align: -.05rem; }
+tr.failed td { background: #c331; }
+tr.changed td { background: #fa02; }
+.spans small { opacity: .7; }
+.spans details dl { font-size: .9em; }
+.spans .depth-1 { padding-left: 1.4rem; } .spans .depth-2 { padding-left: 2.2rem; } .spans .depth-3 { padding-left: 3rem; }
+.spans .depth-4, .spans .depth-5, .spans .depth-6, .spans .depth-7, .spans .depth-8 { padding-left: 3.8rem; }
+.spans td:nth-child(1), .spans td:nth-child(3), .spans td:nth-child(4) { white-space: nowrap; }
 `;

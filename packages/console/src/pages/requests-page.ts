@@ -134,6 +134,7 @@ export function requestDetail({
   const events = progress ? `${stream}${stream.includes('?') ? '&' : '?'}after=${progress.last}` : stream;
   return html`<div class="request" data-events="${events}">
 <p>${agent ? html`A task of <b>${agent}</b>, for` : 'For'} <b>${entry.owner}</b>${entry.tenant ? html` (tenant ${entry.tenant})` : ''}, last changed ${entry.task.status?.timestamp ?? '?'}.</p>
+${agent ? '' : html`<p><a href="${base}/requests/${encodeURIComponent(entry.task.id)}/trace">Trace</a>: its spans across services, as a waterfall.</p>`}
 ${conversation(taskView(entry.task), '')}
 </div>
 <section>

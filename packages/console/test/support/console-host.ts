@@ -7,7 +7,7 @@ import { type HostStores, hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
-import { type AgentRecords, consoleRoutes } from '../../src/index.ts';
+import { type AgentRecords, type ConsoleOptions, consoleRoutes } from '../../src/index.ts';
 
 export const USER_TOKEN = 'user-token-0123456789abcdef';
 export const OPERATOR_TOKEN = 'operator-token-0123456789abcdef';
@@ -24,6 +24,7 @@ export async function startConsoleHost({
   secureCookie,
   stores,
   agents,
+  pages = {},
 }: {
   email: Email;
   secureCookie?: boolean;
@@ -31,6 +32,8 @@ export async function startConsoleHost({
   agents?: AgentRecords;
   /** The host's task store and the operators' directory over it (default: in memory, no directory). */
   stores?: HostStores;
+  /** What the trace, shadow and evals pages read. */
+  pages?: Pick<ConsoleOptions, 'trace' | 'shadow' | 'evals'>;
 }) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
@@ -64,6 +67,7 @@ export async function startConsoleHost({
         consoleRoutes({
           ...(secureCookie === undefined ? {} : { secureCookie }),
           ...(agents ? { agents } : {}),
+          ...pages,
         }),
       ],
     },

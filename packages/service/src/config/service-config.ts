@@ -27,6 +27,7 @@ import {
   type LegacyServiceConfigFields,
   legacyServiceConfigFields,
 } from './deprecated.ts';
+import { type EvalReportsConfig, readEvalReportsConfig } from './eval-reports-config.ts';
 import { readIdentityProvider } from './oidc-config.ts';
 import { readServiceKeysConfig } from './service-keys-config.ts';
 import { readShadowConfig, type ShadowConfig } from './shadow-config.ts';
@@ -101,6 +102,8 @@ export interface ServiceConfig extends LegacyServiceConfigFields {
    */
   spanAttributeMaxLength: number;
   jaegerUiUrl: string | undefined;
+  /** Where the console's evals page reads eval reports (`SWITCHBOARD_EVAL_REPORTS`, `SWITCHBOARD_EVAL_BASELINE`). */
+  evalReports: EvalReportsConfig;
   /** Longest one delegation may take (`SWITCHBOARD_HOP_TIMEOUT_MS`, default 60 000). */
   hopTimeoutMs: number;
   /**
@@ -288,6 +291,8 @@ export function loadServiceConfig({
   if (!shadow.ok) problems.push(...shadow.problems);
   const redis = readRedisConfig(env);
   if (!redis.ok) problems.push(...redis.problems);
+  const evalReports = readEvalReportsConfig(env);
+  if (!evalReports.ok) problems.push(...evalReports.problems);
   const users = parsed.success ? readUserTokens(parsed.data) : undefined;
   if (users && 'problem' in users) problems.push(users.problem);
   const userTokens = users && 'tokens' in users ? users.tokens : undefined;
@@ -332,6 +337,7 @@ export function loadServiceConfig({
     !card.ok ||
     !shadow.ok ||
     !redis.ok ||
+    !evalReports.ok ||
     problems.length > 0
   )
     throw new ConfigError(service, problems);
@@ -367,6 +373,7 @@ export function loadServiceConfig({
     spanFile: c.SWITCHBOARD_SPAN_FILE,
     spanAttributeMaxLength: c.SWITCHBOARD_SPAN_ATTRIBUTE_MAX_LENGTH,
     jaegerUiUrl: c.SWITCHBOARD_JAEGER_URL,
+    evalReports: evalReports.config,
     hopTimeoutMs: c.SWITCHBOARD_HOP_TIMEOUT_MS,
     workerWaitMs: c.SWITCHBOARD_WORKER_WAIT_MS ?? Math.min(30_000, c.SWITCHBOARD_HOP_TIMEOUT_MS),
     drainMs: c.SWITCHBOARD_DRAIN_MS,

@@ -135,6 +135,10 @@ describe('the operators’ console in a browser', () => {
     expect(await delegation.textContent()).toContain('Please book flight TP123 for me.');
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.title()).not.toContain('pwned');
+    // Its trace page (this team's spans are not exported, so there is none to draw).
+    await page.click('main >> text=Trace');
+    expect(await page.textContent('h1')).toContain('Trace of request');
+    expect(await page.textContent('main')).toContain('Back to the request');
 
     // The team: every agent with its replicas, its queue, which skills need an approval, card verdicts.
     await page.click('text=Team');
@@ -151,6 +155,12 @@ describe('the operators’ console in a browser', () => {
     expect(await flights.locator('.queue').textContent()).toBe('Queue: 0 waiting, 0 running, 0 to retry.');
     expect(await flights.locator('table.cards').textContent()).toContain('hybridvalid');
     expect(await flights.textContent()).toContain('Replicas (1)');
+
+    // The shadow and evals pages of the production composition: nothing to show yet, and they say why.
+    await page.click('nav >> text=Shadow');
+    expect(await page.textContent('main')).toContain('No shadow pairs yet');
+    await page.click('nav >> text=Evals');
+    expect(await page.textContent('main')).toContain('set SWITCHBOARD_EVAL_REPORTS');
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
