@@ -1,3 +1,4 @@
+import type { CostBook } from '@switchboard/host';
 import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
@@ -6,6 +7,7 @@ import { LIVE_JS } from './html/live-js.ts';
 import { signInPage } from './pages/sign-in-page.ts';
 import { approvalsRoutes } from './routes/approvals-routes.ts';
 import { base, type Signed, sendPage } from './routes/console-context.ts';
+import { costsRoutes } from './routes/costs-routes.ts';
 import { requestsRoutes } from './routes/requests-routes.ts';
 import { teamRoutes } from './routes/team-routes.ts';
 import {
@@ -33,6 +35,8 @@ export interface ConsoleOptions extends OperatorSide {
    * it true behind a proxy that ends TLS, e.g. when the public URL is `https:`.
    */
   secureCookie?: boolean;
+  /** Where the costs page reads its totals per agent per day (default none: the page says so). */
+  costBook?: CostBook;
 }
 
 /**
@@ -45,7 +49,13 @@ export interface ConsoleOptions extends OperatorSide {
  * click opens an approval (what will run, who asked and why), one more decides it, through the same
  * `decideApproval` the admin API uses.
  */
-export function consoleRouter({ origins = [], team, secureCookie, ...side }: ConsoleOptions): Router {
+export function consoleRouter({
+  origins = [],
+  team,
+  secureCookie,
+  costBook,
+  ...side
+}: ConsoleOptions): Router {
   const { logger, authenticate } = side;
   const router = express.Router();
   router.use(
@@ -143,6 +153,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
     res.redirect(303, `${base(req)}/sign-in`);
   });
   router.use(approvalsRoutes(side), requestsRoutes(side), teamRoutes(side, team));
+  router.use(costsRoutes(costBook));
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');
@@ -163,7 +174,7 @@ export function consoleRouter({ origins = [], team, secureCookie, ...side }: Con
  * hostAgent({ ..., approvals: board, http: { port: 4100, operatorRoutes: [consoleRoutes()] } });
  */
 export function consoleRoutes(
-  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie'> = {},
+  options: Pick<ConsoleOptions, 'origins' | 'team' | 'secureCookie' | 'costBook'> = {},
 ): OperatorRoutes {
   return { path: CONSOLE_PATH, routes: (side) => consoleRouter({ ...side, ...options }) };
 }

@@ -7,6 +7,7 @@ import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
 import {
   RedisApprovalBoard,
+  RedisCostBook,
   RedisIntentStore,
   RedisRunStateStore,
   RedisTaskDirectory,
@@ -212,6 +213,8 @@ export async function startServing({
         logger,
       })
     : undefined;
+  // With the board (the supervisor), each root request's cost per agent per day, for the console.
+  const costBook = approvalsBoard ? new RedisCostBook({ redis, prefix }) : undefined;
   const host = await hostAgent({
     agent,
     model,
@@ -237,6 +240,7 @@ export async function startServing({
                 }),
                 // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
                 secureCookie: config.publicUrl.startsWith('https:'),
+                ...(costBook ? { costBook } : {}),
               }),
             ],
           }
@@ -287,6 +291,7 @@ export async function startServing({
         }
       : {}),
     answerInStatus: config.answerInStatus,
+    ...(costBook ? { costBook } : {}),
     tracer: telemetry.tracer,
     logger,
   });

@@ -10,6 +10,7 @@ import {
   daysBetween,
   FIGURE_NAMES,
   MAX_BOOK_AGENTS,
+  MAX_BOOK_DAYS,
   OTHER_AGENTS,
 } from './cost-book.ts';
 
@@ -18,7 +19,7 @@ export interface RedisCostBookOptions {
   redis: RedisConnection;
   /** The agent's key prefix, e.g. `{switchboard:supervisor}`. */
   prefix: string;
-  /** How long a day's totals are kept after its last request (default 90 days). */
+  /** How long a day's totals are kept after its last request (default 93 days, the longest a read spans). */
   retentionDays?: number;
 }
 
@@ -62,7 +63,7 @@ export class RedisCostBook implements CostBook {
   readonly #prefix: string;
   readonly #ttlSeconds: number;
 
-  constructor({ redis, prefix, retentionDays = 90 }: RedisCostBookOptions) {
+  constructor({ redis, prefix, retentionDays = MAX_BOOK_DAYS }: RedisCostBookOptions) {
     if (!redis || !prefix) {
       throw new HostError('INVALID_OPTIONS', {
         message: 'RedisCostBook needs a redis connection and a key prefix.',
