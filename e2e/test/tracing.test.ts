@@ -173,6 +173,15 @@ describe('one request, one trace, across processes', () => {
         'gen_ai.usage.output_tokens': usage(runs, 'gen_ai.usage.output_tokens'),
         'switchboard.cost.hops': runs.length,
       });
+      // The same totals on the trace's root (the user's command) and on its call's CLIENT span.
+      const costKeys = Object.keys(costed?.attributes ?? {}).filter((key) =>
+        /^switchboard\.cost\.|^gen_ai\.usage\./.test(key),
+      );
+      expect(costKeys).toHaveLength(7);
+      const costOn = (span: SpanRecord | undefined) =>
+        Object.fromEntries(costKeys.map((key) => [key, span?.attributes[key]]));
+      expect(costOn(roots[0])).toEqual(costOn(costed));
+      expect(costOn(call)).toEqual(costOn(costed));
       const perAgent = ((costed?.attributes['switchboard.cost.agents'] ?? []) as string[]).map(
         (entry) => JSON.parse(entry) as { agent: string; tokensIn: number; tokensOut: number },
       );

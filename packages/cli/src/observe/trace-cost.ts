@@ -5,7 +5,7 @@ import type { SpanRecord } from '@switchboard/telemetry';
 
 /** A request's cost as a trace records it, and the span that records it. */
 export interface TraceCost {
-  /** The span the cost was read from: the request's SERVER span nearest the trace's root. */
+  /** The span the cost was read from: the one nearest the trace's root that records one. */
   span: SpanRecord;
   cost: RequestCost;
   /** Entries of the span's per-agent list that did not parse, left out of the table. */
@@ -13,10 +13,10 @@ export interface TraceCost {
 }
 
 /**
- * The cost of the request a trace shows: read from the SERVER span nearest the root that carries
- * `switchboard.cost.agents` (the root request's; each hop's SERVER span below it holds only its
- * own subtree). Undefined when no span carries one (spans from before costs were recorded, or a
- * request whose run never started).
+ * The cost of the request a trace shows: read from the span nearest the root that carries
+ * `switchboard.cost.agents` (a `switchboard ask` command's root span, else the supervisor's SERVER
+ * span; the spans of each hop below hold only its own subtree). Undefined when no span carries one
+ * (spans from before costs were recorded, or a request whose run never started).
  */
 export function traceCostOf(spans: readonly SpanRecord[]): TraceCost | undefined {
   const byId = new Map(spans.map((span) => [span.spanId, span]));
@@ -30,7 +30,7 @@ export function traceCostOf(spans: readonly SpanRecord[]): TraceCost | undefined
     return n;
   };
   const costed = spans
-    .filter((span) => span.kind === 'server' && span.attributes[SWITCHBOARD.costAgents] !== undefined)
+    .filter((span) => span.attributes[SWITCHBOARD.costAgents] !== undefined)
     .map((span) => ({ span, depth: depth(span) }))
     .sort((a, b) => a.depth - b.depth || a.span.startMs - b.span.startMs);
   const first = costed[0]?.span;

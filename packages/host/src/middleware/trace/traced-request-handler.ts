@@ -22,13 +22,13 @@ import {
   type Context,
   context,
   propagation,
-  type Span,
   SpanKind,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
 import {
   A2A_TRACER_NAME,
+  costAttributesOf,
   messageAttributes,
   recordCallFailure,
   requestAttributes,
@@ -38,7 +38,6 @@ import {
 import { callVariable } from '@switchboard/protocol';
 import { A2A, type A2aMethod, a2aSpanName, GEN_AI } from '@switchboard/semconv';
 import { HostError } from '../../errors.ts';
-import { costAttributesOf } from './cost-attributes.ts';
 
 /** Options of {@link tracedRequestHandler}. */
 export interface TracedRequestHandlerOptions {
@@ -265,23 +264,7 @@ class TracedRequestHandler implements A2ARequestHandler {
       parent,
     );
     // The SDK starts the executor in the stream's first step, which runs with the span active.
-    yield* tracedStream({
-      span,
-      active: trace.setSpan(parent, span),
-      method,
-      open: method === 'SendStreamingMessage' ? () => costed(span, open()) : open,
-    });
-  }
-}
-
-/** Passes a stream on, recording the request's cost on its span when an event carries it (the last). */
-async function* costed(
-  span: Span,
-  inner: AsyncGenerator<StreamResponse, void, undefined>,
-): AsyncGenerator<StreamResponse, void, undefined> {
-  for await (const event of inner) {
-    span.setAttributes(costAttributesOf(event));
-    yield event;
+    yield* tracedStream({ span, active: trace.setSpan(parent, span), method, open });
   }
 }
 

@@ -5,8 +5,9 @@ import { readTaskCost } from '@switchboard/protocol';
 import { GEN_AI, SWITCHBOARD } from '@switchboard/semconv';
 
 /**
- * A request's cost as attributes of its SERVER span: the tree's tokens under the GenAI usage names,
- * its times and hops under `switchboard.cost.*`, and one JSON object per agent.
+ * A request's cost as attributes of the spans of the call that carried it (its SERVER span, the
+ * caller's CLIENT span, a command's root span): the tree's tokens under the GenAI usage names, its
+ * times and hops under `switchboard.cost.*`, and one JSON object per agent.
  */
 export function costAttributes(cost: RequestCost): Attributes {
   const { total } = cost;
@@ -21,7 +22,10 @@ export function costAttributes(cost: RequestCost): Attributes {
   };
 }
 
-/** The cost attributes of a call's result or of one streamed event, when it carries the task's cost. */
+/**
+ * The cost attributes of a call's result or of one streamed event, when it carries its task's cost
+ * (`COST_KEY`, checked); none otherwise.
+ */
 export function costAttributesOf(result: Task | StreamResponse | unknown): Attributes {
   const metadata = metadataOf(result);
   const reading = readTaskCost(metadata);
