@@ -3,7 +3,7 @@
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { hostAgent } from '@switchboard/host';
+import { type CostBook, hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
@@ -19,7 +19,15 @@ export interface Email {
   body: string;
 }
 
-export async function startConsoleHost({ email, secureCookie }: { email: Email; secureCookie?: boolean }) {
+export async function startConsoleHost({
+  email,
+  secureCookie,
+  costBook,
+}: {
+  email: Email;
+  secureCookie?: boolean;
+  costBook?: CostBook;
+}) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
     name: 'send_email',
@@ -48,7 +56,12 @@ export async function startConsoleHost({ email, secureCookie }: { email: Email; 
     logger: silentLogger(),
     http: {
       host: '127.0.0.1',
-      operatorRoutes: [consoleRoutes(secureCookie === undefined ? {} : { secureCookie })],
+      operatorRoutes: [
+        consoleRoutes({
+          ...(secureCookie === undefined ? {} : { secureCookie }),
+          ...(costBook ? { costBook } : {}),
+        }),
+      ],
     },
     auth: { tokens: { users: { [USER_TOKEN]: 'u-1' }, operators: { [OPERATOR_TOKEN]: 'ada' } } },
     approvals: board,
