@@ -85,6 +85,7 @@ export {
   MAX_COST_MS,
   MAX_COST_TOKENS,
   mergeCosts,
+  OTHER_AGENTS,
   RequestCost,
 } from './observe/request-cost.ts';
 export type {

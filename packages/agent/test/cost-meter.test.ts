@@ -5,6 +5,8 @@ import {
   costOf,
   defineAgent,
   defineTool,
+  MAX_COST_AGENTS,
+  OTHER_AGENTS,
   RequestCost,
   runAgent,
   silentLogger,
@@ -79,6 +81,15 @@ describe('the cost of a run', () => {
     expect(twice.total.tokensIn).toBe(94);
   });
 
+  it('adds up the agents past its limit as one entry, so the total still holds everything', () => {
+    const many = Array.from({ length: MAX_COST_AGENTS + 6 }, (_, i) => ({ ...first(), agent: `agent-${i}` }));
+    const cost = costOf(many);
+    expect(RequestCost.safeParse(cost).success).toBe(true);
+    expect(cost.agents).toHaveLength(MAX_COST_AGENTS);
+    expect(cost.agents.at(-1)).toMatchObject({ agent: OTHER_AGENTS, hops: 7 });
+    expect(cost.total.hops).toBe(MAX_COST_AGENTS + 6);
+  });
+
   it('refuses a cost whose total is not its entries’ sum, or whose figures are absurd', () => {
     expect(RequestCost.safeParse({ ...subtree, total: { ...subtree.total, tokensIn: 1 } }).success).toBe(
       false,
@@ -94,6 +105,12 @@ describe('the cost of a run', () => {
     expect(RequestCost.safeParse(costOfUnchecked([first, first])).success).toBe(false);
   });
 });
+
+function first() {
+  const [entry] = subtree.agents;
+  if (!entry) throw new Error('no entry');
+  return entry;
+}
 
 /** A cost as a peer might send it: the total summed, nothing checked. */
 function costOfUnchecked(agents: Record<string, unknown>[]) {

@@ -12,7 +12,6 @@ export {
   MAX_BOOK_AGENTS,
   MAX_BOOK_DAYS,
   MemoryCostBook,
-  OTHER_AGENTS,
 } from './costs/cost-book.ts';
 export type { HostedAgent, HostedAgentOptions } from './deprecated.ts';
 export { createHostedAgent } from './deprecated.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentCost, costOf } from '@switchboard/agent';
+import { type AgentCost, costOf, OTHER_AGENTS } from '@switchboard/agent';
 import { createRedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CostBook, MAX_BOOK_AGENTS, MemoryCostBook, OTHER_AGENTS } from '../src/index.ts';
+import { type CostBook, MAX_BOOK_AGENTS, MemoryCostBook } from '../src/index.ts';
 import { RedisCostBook } from '../src/redis.ts';
 
 const redis = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });

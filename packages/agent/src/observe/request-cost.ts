@@ -6,6 +6,8 @@ export const MAX_COST_TOKENS = 1_000_000_000;
 export const MAX_COST_MS = 7 * 24 * 60 * 60 * 1000;
 /** Most agents one request's cost may name. */
 export const MAX_COST_AGENTS = 64;
+/** The entry the agents of a cost beyond {@link MAX_COST_AGENTS} are added up under. */
+export const OTHER_AGENTS = '(other agents)';
 /** Most hops one request may take (each run of an agent for it is one hop). */
 export const MAX_COST_HOPS = 10_000;
 
@@ -94,8 +96,9 @@ export function addFigures(a: CostFigures, b: CostFigures): CostFigures {
 }
 
 /**
- * A request's cost from per-agent entries: entries of one agent are added into one, the first
- * {@link MAX_COST_AGENTS} agents are kept (in the order first seen), and the total is their sum.
+ * A request's cost from per-agent entries: entries of one agent are added into one, in the order
+ * first seen; past {@link MAX_COST_AGENTS} agents the rest are added up as {@link OTHER_AGENTS}, so
+ * the total is always the sum of everything given.
  *
  * @example
  * costOf([{ agent: 'orders', tokensIn: 10, tokensOut: 2, modelMs: 5, toolMs: 1, queueWaitMs: 3, hops: 1 }]);
@@ -103,9 +106,8 @@ export function addFigures(a: CostFigures, b: CostFigures): CostFigures {
 export function costOf(entries: readonly AgentCost[]): RequestCost {
   const byAgent = new Map<string, CostFigures>();
   for (const { agent, ...figures } of entries) {
-    const known = byAgent.get(agent);
-    if (known) byAgent.set(agent, addFigures(known, figures));
-    else if (byAgent.size < MAX_COST_AGENTS) byAgent.set(agent, addFigures(emptyFigures(), figures));
+    const name = byAgent.has(agent) || byAgent.size < MAX_COST_AGENTS - 1 ? agent : OTHER_AGENTS;
+    byAgent.set(name, addFigures(byAgent.get(name) ?? emptyFigures(), figures));
   }
   const agents = [...byAgent].map(([agent, figures]) => ({ agent, ...figures }));
   // Summed without the entry caps: the total is exactly the entries' sum, as the schema checks.

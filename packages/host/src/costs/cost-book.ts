@@ -1,4 +1,10 @@
-import { type AgentCost, type CostFigures, emptyFigures, type RequestCost } from '@switchboard/agent';
+import {
+  type AgentCost,
+  type CostFigures,
+  emptyFigures,
+  OTHER_AGENTS,
+  type RequestCost,
+} from '@switchboard/agent';
 
 /** One day's totals in a {@link CostBook}: every request recorded that day, by agent. */
 export interface CostDay {
@@ -25,7 +31,7 @@ export interface CostEntry {
  * records each root request's run once, when it ends (a request a caller delegated is in its
  * caller's cost already); one request's own cost is read from its task (`COST_KEY`), not from here.
  * Bounded: days expire, and a day names at most {@link MAX_BOOK_AGENTS} agents (the rest are added
- * up as {@link OTHER_AGENTS}).
+ * up as `OTHER_AGENTS` of `@switchboard/agent`, as a request's cost adds up its agents past its limit).
  */
 export interface CostBook {
   record(entry: CostEntry): Promise<void>;
@@ -37,8 +43,6 @@ export interface CostBook {
 export const MAX_BOOK_AGENTS = 200;
 /** Most days one read of a cost book spans. */
 export const MAX_BOOK_DAYS = 93;
-/** The entry a day's agents beyond {@link MAX_BOOK_AGENTS} are added up under. */
-export const OTHER_AGENTS = '(other agents)';
 
 /** The UTC day of a time, `YYYY-MM-DD`. */
 export function costDayOf(at: Date): string {

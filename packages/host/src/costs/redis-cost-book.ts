@@ -1,4 +1,4 @@
-import { type CostFigures, emptyFigures } from '@switchboard/agent';
+import { type CostFigures, emptyFigures, OTHER_AGENTS } from '@switchboard/agent';
 import type { RedisConnection } from '@switchboard/redis';
 import { HostError } from '../errors.ts';
 import {
@@ -11,7 +11,6 @@ import {
   FIGURE_NAMES,
   MAX_BOOK_AGENTS,
   MAX_BOOK_DAYS,
-  OTHER_AGENTS,
 } from './cost-book.ts';
 
 /** Options of {@link RedisCostBook}. */
