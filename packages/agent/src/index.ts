@@ -77,6 +77,7 @@ export { maskContacts, REDACTED, redactText, redactValue, summarize } from './ob
 export {
   AgentCost,
   addFigures,
+  COST_FIGURES,
   CostFigures,
   costOf,
   emptyFigures,

@@ -53,7 +53,8 @@ export const AgentCost = CostFigures.extend({
 });
 export type AgentCost = z.infer<typeof AgentCost>;
 
-const FIGURES = ['tokensIn', 'tokensOut', 'modelMs', 'toolMs', 'queueWaitMs', 'hops'] as const;
+/** The names of a cost's figures, in the order they are shown. */
+export const COST_FIGURES = ['tokensIn', 'tokensOut', 'modelMs', 'toolMs', 'queueWaitMs', 'hops'] as const;
 
 /**
  * What one request cost, across its whole agent tree: one entry per agent (summed over that agent's
@@ -68,12 +69,12 @@ export const RequestCost = z
   .refine(({ agents }) => new Set(agents.map((entry) => entry.agent)).size === agents.length, {
     message: 'each agent is named once',
   })
-  .refine(({ agents, total }) => FIGURES.every((key) => sumOf(agents, key) === total[key]), {
+  .refine(({ agents, total }) => COST_FIGURES.every((key) => sumOf(agents, key) === total[key]), {
     message: 'the total is the sum of the agents’ entries',
   });
 export type RequestCost = z.infer<typeof RequestCost>;
 
-function sumOf(entries: readonly CostFigures[], key: (typeof FIGURES)[number]): number {
+function sumOf(entries: readonly CostFigures[], key: (typeof COST_FIGURES)[number]): number {
   return entries.reduce((sum, entry) => sum + entry[key], 0);
 }
 
@@ -84,7 +85,7 @@ export function emptyFigures(): CostFigures {
 
 /** Adds figures, capped at the schema's bounds so a sum of valid figures stays valid. */
 export function addFigures(a: CostFigures, b: CostFigures): CostFigures {
-  const cap = (key: (typeof FIGURES)[number], max: number) => Math.min(a[key] + b[key], max);
+  const cap = (key: (typeof COST_FIGURES)[number], max: number) => Math.min(a[key] + b[key], max);
   return {
     tokensIn: cap('tokensIn', MAX_COST_TOKENS),
     tokensOut: cap('tokensOut', MAX_COST_TOKENS),
@@ -112,7 +113,7 @@ export function costOf(entries: readonly AgentCost[]): RequestCost {
   const agents = [...byAgent].map(([agent, figures]) => ({ agent, ...figures }));
   // Summed without the entry caps: the total is exactly the entries' sum, as the schema checks.
   const total = emptyFigures();
-  for (const entry of agents) for (const key of FIGURES) total[key] += entry[key];
+  for (const entry of agents) for (const key of COST_FIGURES) total[key] += entry[key];
   return { agents, total };
 }
 

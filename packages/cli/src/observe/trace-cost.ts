@@ -1,4 +1,4 @@
-import { AgentCost, costOf, type RequestCost } from '@switchboard/agent';
+import { AgentCost, COST_FIGURES, costOf, type RequestCost } from '@switchboard/agent';
 import { inert } from '@switchboard/protocol';
 import { SWITCHBOARD } from '@switchboard/semconv';
 import type { SpanRecord } from '@switchboard/telemetry';
@@ -70,17 +70,7 @@ export function renderTraceCost({ span, cost, skipped }: TraceCost): string[] {
   const rows = [
     ...cost.agents.map((entry) => ({ name: inert(entry.agent), figures: entry })),
     { name: 'total', figures: cost.total },
-  ].map(({ name, figures }) => [
-    name,
-    ...[
-      figures.tokensIn,
-      figures.tokensOut,
-      figures.modelMs,
-      figures.toolMs,
-      figures.queueWaitMs,
-      figures.hops,
-    ].map(String),
-  ]);
+  ].map(({ name, figures }) => [name, ...COST_FIGURES.map((key) => String(figures[key]))]);
   const table = [['agent', ...COLUMNS], ...rows];
   const widths =
     table[0]?.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length))) ?? [];

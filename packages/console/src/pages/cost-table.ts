@@ -1,15 +1,8 @@
-import type { AgentCost, CostFigures } from '@switchboard/agent';
+import { type AgentCost, COST_FIGURES, type CostFigures } from '@switchboard/agent';
 import { html, type SafeHtml } from '../html/html.ts';
 
 const cells = (figures: CostFigures) =>
-  [
-    figures.tokensIn,
-    figures.tokensOut,
-    figures.modelMs,
-    figures.toolMs,
-    figures.queueWaitMs,
-    figures.hops,
-  ].map((value) => html`<td class="number">${value}</td>`);
+  COST_FIGURES.map((key) => html`<td class="number">${figures[key]}</td>`);
 
 /**
  * A cost table: one row per agent (its name is text, inert like everything a peer wrote), then the

@@ -1,5 +1,6 @@
 import {
   type AgentCost,
+  COST_FIGURES,
   type CostFigures,
   emptyFigures,
   OTHER_AGENTS,
@@ -61,13 +62,10 @@ export function daysBetween({ from, to }: { from: string; to: string }): string[
   return days;
 }
 
-/** The figures' names, as a cost book stores them. */
-export const FIGURE_NAMES = ['tokensIn', 'tokensOut', 'modelMs', 'toolMs', 'queueWaitMs', 'hops'] as const;
-
 /** Two sets of figures added, uncapped (a day adds up many requests). */
 export function sumFigures(a: CostFigures, b: CostFigures): CostFigures {
   const sum = { ...a };
-  for (const key of FIGURE_NAMES) sum[key] += b[key];
+  for (const key of COST_FIGURES) sum[key] += b[key];
   return sum;
 }
 

@@ -1,4 +1,4 @@
-import { type CostFigures, emptyFigures, OTHER_AGENTS } from '@switchboard/agent';
+import { COST_FIGURES, type CostFigures, emptyFigures, OTHER_AGENTS } from '@switchboard/agent';
 import type { RedisConnection } from '@switchboard/redis';
 import { HostError } from '../errors.ts';
 import {
@@ -8,7 +8,6 @@ import {
   costDay,
   costDayOf,
   daysBetween,
-  FIGURE_NAMES,
   MAX_BOOK_AGENTS,
   MAX_BOOK_DAYS,
 } from './cost-book.ts';
@@ -85,7 +84,7 @@ export class RedisCostBook implements CostBook {
   async record({ at, cost }: CostEntry): Promise<void> {
     const args = cost.agents.flatMap((entry) => [
       entry.agent,
-      ...FIGURE_NAMES.map((name) => String(entry[name])),
+      ...COST_FIGURES.map((name) => String(entry[name])),
     ]);
     await this.#redis.eval(
       RECORD,
@@ -108,8 +107,8 @@ export class RedisCostBook implements CostBook {
       const byAgent = new Map<string, CostFigures>();
       for (const [field, value] of Object.entries(hash)) {
         const at = field.indexOf(':');
-        const name = field.slice(0, at) as (typeof FIGURE_NAMES)[number];
-        if (at < 0 || !FIGURE_NAMES.includes(name)) continue;
+        const name = field.slice(0, at) as (typeof COST_FIGURES)[number];
+        if (at < 0 || !COST_FIGURES.includes(name)) continue;
         const agent = field.slice(at + 1);
         const figures = byAgent.get(agent) ?? emptyFigures();
         figures[name] = Number(value) || 0;
