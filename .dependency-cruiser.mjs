@@ -305,7 +305,7 @@ export default {
       ['bindings'],
       ['middleware'],
       ['executor'],
-      ['runs'],
+      ['runs', 'costs'],
       ['approvals'],
       ['tasks'],
       ['card'],

@@ -2,7 +2,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { defineAgent, defineTool } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { sendMessageRequest, userMessage } from '@switchboard/protocol';
+import { readTaskCost, sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
 
 /** Planted in a tool failure of the worker: it must appear in no span. */
@@ -63,12 +63,15 @@ export function createSupervisorAgent(orders: () => Promise<Client>) {
     input: z.object({ question: z.string() }),
     risk: 'read',
     timeoutMs: 20_000,
-    handler: async ({ question }, { signal }) => {
+    handler: async ({ question }, { signal, reportCost }) => {
       const client = await orders();
       const task = (await client.sendMessage(
         sendMessageRequest({ message: userMessage({ text: question }) }),
         { signal },
       )) as Task;
+      // A hand-written delegation adds what the worker's task says it cost, as delegationTools does.
+      const cost = readTaskCost(task.metadata);
+      if (cost.kind === 'cost') reportCost?.(cost.cost);
       const part = task.artifacts[0]?.parts[0]?.content;
       return { answer: part?.$case === 'text' ? part.value : '', state: task.status?.state };
     },

@@ -157,6 +157,45 @@ describe('one request, one trace, across processes', () => {
         expect(found, `${step} in ${chain.join(' → ')}`).toBeGreaterThan(at);
         at = found;
       }
+      // The request's cost, on the supervisor's SERVER span: every hop's run summed (each run's own
+      // usage is on its invoke_agent span), per agent and in total.
+      const runs = spans.filter((span) => span.name.startsWith('invoke_agent '));
+      const usage = (of: SpanRecord[], key: string) =>
+        of.reduce((sum, span) => sum + Number(span.attributes[key] ?? 0), 0);
+      const costed = spans.find(
+        (span) =>
+          span.service === 'supervisor' &&
+          span.kind === 'server' &&
+          'switchboard.cost.hops' in span.attributes,
+      );
+      expect(costed?.attributes).toMatchObject({
+        'gen_ai.usage.input_tokens': usage(runs, 'gen_ai.usage.input_tokens'),
+        'gen_ai.usage.output_tokens': usage(runs, 'gen_ai.usage.output_tokens'),
+        'switchboard.cost.hops': runs.length,
+      });
+      // The same totals on the trace's root (the user's command) and on its call's CLIENT span.
+      const costKeys = Object.keys(costed?.attributes ?? {}).filter((key) =>
+        /^switchboard\.cost\.|^gen_ai\.usage\./.test(key),
+      );
+      expect(costKeys).toHaveLength(7);
+      const costOn = (span: SpanRecord | undefined) =>
+        Object.fromEntries(costKeys.map((key) => [key, span?.attributes[key]]));
+      expect(costOn(roots[0])).toEqual(costOn(costed));
+      expect(costOn(call)).toEqual(costOn(costed));
+      const perAgent = ((costed?.attributes['switchboard.cost.agents'] ?? []) as string[]).map(
+        (entry) => JSON.parse(entry) as { agent: string; tokensIn: number; tokensOut: number },
+      );
+      expect(perAgent.map(({ agent, tokensIn, tokensOut }) => ({ agent, tokensIn, tokensOut }))).toEqual(
+        ['supervisor', 'orders'].map((agent) => {
+          const own = runs.filter((span) => span.service === agent);
+          return {
+            agent,
+            tokensIn: usage(own, 'gen_ai.usage.input_tokens'),
+            tokensOut: usage(own, 'gen_ai.usage.output_tokens'),
+          };
+        }),
+      );
+
       const failedTool = spans.find((span) => span.name === 'execute_tool track_parcel');
       expect(failedTool?.attributes['error.type']).toBe('TOOL_FAILED');
       expect(failedTool?.status).toEqual({
@@ -199,6 +238,17 @@ describe('one request, one trace, across processes', () => {
     expect(text).toMatch(/invoke_agent supervisor\s+supervisor/);
     expect(text).toMatch(/process a2a\.orders\s+orders/);
     expect(text).toMatch(/execute_tool track_parcel\s+orders .*ERROR/);
+    // The request's cost under the tree, from its root SERVER span: the runs' usage, summed.
+    const runs = lines
+      .map((line) => JSON.parse(line) as SpanRecord)
+      .filter((span) => span.name.startsWith('invoke_agent '));
+    const tokens = (key: string) => runs.reduce((sum, span) => sum + Number(span.attributes[key] ?? 0), 0);
+    expect(text).toContain('Cost of the request (supervisor, SendMessage):');
+    expect(text).toMatch(
+      new RegExp(
+        `\\ntotal\\s+${tokens('gen_ai.usage.input_tokens')}\\s+${tokens('gen_ai.usage.output_tokens')}\\s+\\d+\\s+\\d+\\s+\\d+\\s+2\\n?`,
+      ),
+    );
     expect(text).not.toContain(CANARY);
   });
 });

@@ -332,7 +332,7 @@ describe('poison messages', () => {
 });
 
 describe('what a request handler sees', () => {
-  it('the job that brought each request, through queueDeliveryOf; nothing for a call that did not come by queue', async () => {
+  it('the job that brought each request and how long it waited, through queueDeliveryOf; nothing for a call that did not come by queue', async () => {
     const seen: (QueueDelivery | undefined)[] = [];
     await setup({
       decorate: (handler) =>
@@ -350,7 +350,10 @@ describe('what a request handler sees', () => {
     expect(first?.jobId).not.toBe(second?.jobId);
     const queue = new Queue(address.queue, { connection: redis, prefix });
     try {
-      expect((await queue.getJob(first?.jobId ?? ''))?.name).toBe('SendMessage');
+      const job = await queue.getJob(first?.jobId ?? '');
+      expect(job?.name).toBe('SendMessage');
+      // How long it waited on the queue: from added to taken, as BullMQ stamped them.
+      expect(first?.queueWaitMs).toBe((job?.processedOn ?? Number.NaN) - (job?.timestamp ?? 0));
     } finally {
       await queue.close();
     }

@@ -28,6 +28,8 @@ export type { AgentErrorCode, ErrorParty } from './errors.ts';
 export { AGENT_ERRORS, AgentError, isAgentError } from './errors.ts';
 export type { Agent, AgentOptions } from './loop/agent.ts';
 export { defineAgent } from './loop/agent.ts';
+export type { CostMeterOptions } from './loop/cost-meter.ts';
+export { CostMeter } from './loop/cost-meter.ts';
 export type { AgentEvent, StepRecord, StopReason } from './loop/events.ts';
 export { assertNever } from './loop/events.ts';
 export type { AgentRunResult, RunAgentOptions } from './loop/run-agent.ts';
@@ -72,6 +74,21 @@ export type { Logger } from './observe/logger.ts';
 export { silentLogger, stderrLogger } from './observe/logger.ts';
 export type { RedactOptions } from './observe/redact.ts';
 export { maskContacts, REDACTED, redactText, redactValue, summarize } from './observe/redact.ts';
+export {
+  AgentCost,
+  addFigures,
+  COST_FIGURES,
+  CostFigures,
+  costOf,
+  emptyFigures,
+  MAX_COST_AGENTS,
+  MAX_COST_HOPS,
+  MAX_COST_MS,
+  MAX_COST_TOKENS,
+  mergeCosts,
+  OTHER_AGENTS,
+  RequestCost,
+} from './observe/request-cost.ts';
 export type {
   AgentSpan,
   AgentSpanOperation,

@@ -110,4 +110,48 @@ describe('switchboard trace', () => {
       `Skipped 2 damaged lines of ${file} (lines 2, 3); the trace may miss their spans.`,
     );
   });
+
+  it('prints the request’s cost per agent and in total, from its root SERVER span', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-trace-'));
+    const file = join(dir, 'spans.jsonl');
+    const entry = (agent: string, n: number) =>
+      JSON.stringify({
+        agent,
+        tokensIn: 10 * n,
+        tokensOut: n,
+        modelMs: 5 * n,
+        toolMs: 2 * n,
+        queueWaitMs: n,
+        hops: 1,
+      });
+    const costed = (agents: string[]) => ({
+      kind: 'server',
+      attributes: { 'switchboard.cost.agents': agents, 'switchboard.cost.hops': agents.length },
+    });
+    const spans = [
+      span(
+        '1'.repeat(16),
+        undefined,
+        'SendStreamingMessage',
+        'supervisor',
+        1,
+        costed([entry('supervisor', 1), entry('orders\u001b[2J', 2), '{"agent":"liar","tokensIn":-4}']),
+      ),
+      span('2'.repeat(16), '1'.repeat(16), 'process a2a.orders', 'orders', 2),
+      // A hop's own SERVER span holds its subtree only: the root's table is the one printed.
+      span('3'.repeat(16), '2'.repeat(16), 'SendMessage', 'orders', 3, costed([entry('orders', 9)])),
+    ];
+    await writeFile(file, `${spans.map((item) => JSON.stringify(item)).join('\n')}\n`);
+    const { code, stdout } = await switchboard(['trace', 'last', '--file', file]);
+    expect(code).toBe(0);
+    const table = stdout.slice(stdout.indexOf('Cost of the request')).trim().split('\n');
+    expect(table).toEqual([
+      'Cost of the request (supervisor, SendStreamingMessage):',
+      expect.stringMatching(/^agent\s+tokens in\s+tokens out\s+model ms\s+tool ms\s+queue ms\s+hops$/),
+      expect.stringMatching(/^supervisor\s+10\s+1\s+5\s+2\s+1\s+1$/),
+      expect.stringMatching(/^orders\\x1b\[2J\s+20\s+2\s+10\s+4\s+2\s+1$/),
+      expect.stringMatching(/^total\s+30\s+3\s+15\s+6\s+3\s+2$/),
+      '(1 per-agent entry of the span did not parse, left out)',
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import type { CostBook } from '@switchboard/host';
 import type { OperatorRoutes, OperatorSide } from '@switchboard/host/approvals';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -9,6 +10,7 @@ import { LIVE_JS } from './html/live-js.ts';
 import { signInPage } from './pages/sign-in-page.ts';
 import { approvalsRoutes } from './routes/approvals-routes.ts';
 import { base, type Signed, sendPage } from './routes/console-context.ts';
+import { costsRoutes } from './routes/costs-routes.ts';
 import { evalsRoutes } from './routes/evals-routes.ts';
 import { requestsRoutes } from './routes/requests-routes.ts';
 import { shadowRoutes } from './routes/shadow-routes.ts';
@@ -58,6 +60,8 @@ export interface ConsoleOptions extends OperatorSide {
   shadow?: ShadowView;
   /** What the evals page shows (e.g. {@link fileEvalsView}); default: no eval reports. */
   evals?: EvalsView;
+  /** Where the costs page reads its totals per agent per day (default none: the page says so). */
+  costBook?: CostBook;
 }
 
 /**
@@ -79,6 +83,7 @@ export function consoleRouter({
   trace,
   shadow,
   evals,
+  costBook,
   ...side
 }: ConsoleOptions): Router {
   const { logger, authenticate } = side;
@@ -197,7 +202,12 @@ export function consoleRouter({
     res.redirect(303, `${base(req)}/sign-in`);
   });
   router.use(approvalsRoutes(side), requestsRoutes(side, agents), teamRoutes(side, team));
-  router.use(traceRoutes(side, trace), shadowRoutes(shadow, trace), evalsRoutes(evals));
+  router.use(
+    traceRoutes(side, trace),
+    shadowRoutes(shadow, trace),
+    evalsRoutes(evals),
+    costsRoutes(costBook),
+  );
 
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     logger.error({ err: error }, 'console request failed');

@@ -1,3 +1,5 @@
+import { costOf } from '@switchboard/agent';
+import { MemoryCostBook } from '@switchboard/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { csrfToken } from '../src/session/operator-session.ts';
 import { type Email, OPERATOR_TOKEN, startConsoleHost, USER_TOKEN } from './support/console-host.ts';
@@ -199,6 +201,44 @@ describe('what users and models wrote is inert text', () => {
       'Email ops &lt;b&gt;now&lt;/b&gt; &lt;script&gt;alert(&quot;user&quot;)&lt;/script&gt;\\x1b]0;pwned\\x07',
     );
     expect(detail).toContain('u-1');
+  });
+});
+
+describe('the costs page', () => {
+  it('shows the cost book’s days per agent and in total, a peer’s agent name as text; without a book it says so', async () => {
+    const costBook = new MemoryCostBook();
+    const entry = (agent: string, n: number) => ({
+      agent,
+      tokensIn: 100 * n,
+      tokensOut: 10 * n,
+      modelMs: 40 * n,
+      toolMs: 5 * n,
+      queueWaitMs: 2 * n,
+      hops: 1,
+    });
+    await costBook.record({
+      taskId: 't1',
+      at: new Date(),
+      cost: costOf([entry('supervisor', 1), entry('<img src=x onerror=alert(1)>\u001b[2J', 2)]),
+    });
+    running = await startConsoleHost({ email: HOSTILE, costBook });
+    const cookie = cookieOf(await signIn(running.consoleUrl, OPERATOR_TOKEN));
+    const page = await (await fetch(`${running.consoleUrl}/costs`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('<a href="/console/costs">Costs</a>');
+    expect(page).toMatch(/<h2>\d{4}-\d{2}-\d{2} · 1 request<\/h2>/);
+    for (const banned of ['<img', '\u001b']) expect(page).not.toContain(banned);
+    expect(page).toContain(
+      '<tr><td>&lt;img src=x onerror=alert(1)&gt;\\x1b[2J</td><td class="number">200</td><td class="number">20</td>',
+    );
+    expect(page).toContain(
+      '<tr><th>Total</th><td class="number">300</td><td class="number">30</td><td class="number">120</td><td class="number">15</td><td class="number">6</td><td class="number">2</td></tr>',
+    );
+    await running.close();
+
+    running = await startConsoleHost({ email: HOSTILE });
+    const signedIn = cookieOf(await signIn(running.consoleUrl, OPERATOR_TOKEN));
+    const none = await (await fetch(`${running.consoleUrl}/costs`, { headers: { Cookie: signedIn } })).text();
+    expect(none).toContain('This service keeps no cost book, so there are no cost totals to show.');
   });
 });
 

@@ -1,6 +1,6 @@
 import { type Part, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { ApprovalRequest } from '@switchboard/agent';
-import { ANSWER_ARTIFACT } from '@switchboard/protocol';
+import { ANSWER_ARTIFACT, readTaskCost, type TaskCostReading } from '@switchboard/protocol';
 import { z } from 'zod';
 
 /** What a delegate's task came to, as read from its stream of events. */
@@ -12,6 +12,8 @@ export interface DelegateOutcome {
   answer: string;
   /** Approvals the delegate waits for (input-required). */
   pendingApprovals: ApprovalRequest[];
+  /** What the delegate's run cost, its own delegations included, as its task's last word said. */
+  cost: TaskCostReading;
 }
 
 const PendingApprovals = z.object({ pendingApprovals: z.array(ApprovalRequest) });
@@ -41,6 +43,7 @@ export class DelegateStream {
     state: TaskState.TASK_STATE_UNSPECIFIED,
     answer: '',
     pendingApprovals: [],
+    cost: { kind: 'none' },
   };
   #artifact = '';
 
@@ -66,6 +69,7 @@ export class DelegateStream {
           contextId: task.contextId,
           state: task.status?.state ?? o.state,
         });
+        this.#cost(task.metadata);
         const artifact = task.artifacts.find((a) => a.name === ANSWER_ARTIFACT);
         if (artifact) this.#artifact = textOf(artifact.parts);
         if (task.status?.message) this.#status(task.status.state, task.status.message.parts);
@@ -74,8 +78,9 @@ export class DelegateStream {
         return;
       }
       case 'statusUpdate': {
-        const { status, taskId, contextId } = payload.value;
+        const { status, taskId, contextId, metadata } = payload.value;
         Object.assign(o, { taskId, contextId, state: status?.state ?? o.state });
+        this.#cost(metadata);
         if (status?.message) this.#status(status.state, status.message.parts);
         return;
       }
@@ -88,6 +93,12 @@ export class DelegateStream {
         o.state = TaskState.TASK_STATE_COMPLETED;
         return;
     }
+  }
+
+  /** The cost the delegate's final event (or its task, read whole) carries; the last one read counts. */
+  #cost(metadata: Readonly<Record<string, unknown>> | undefined): void {
+    const reading = readTaskCost(metadata);
+    if (reading.kind !== 'none') this.#outcome.cost = reading;
   }
 
   #status(state: TaskState, parts: readonly Part[]): void {

@@ -182,6 +182,7 @@ export function delegationTools({
               ? { replicas: { count: liveReplicas, waitMs: replicaWaitMs, deadline: Date.now() + timeoutMs } }
               : {}),
           });
+          reportCost(card.name, outcome, context, logger);
           return settle(card.name, outcome, context);
         },
       });
@@ -324,6 +325,22 @@ const STATE_WORDS: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_INPUT_REQUIRED]: 'needs_input',
   [TaskState.TASK_STATE_AUTH_REQUIRED]: 'needs_auth',
 };
+
+/**
+ * Adds the delegate's reported cost (its run and everything it delegated) to the caller's run. A
+ * cost that does not check out is left out of the totals, with a log line: a peer's bad figures
+ * never fail the call nor poison the request's totals.
+ */
+function reportCost(agent: string, outcome: DelegateOutcome, context: ToolContext, logger: Logger): void {
+  const { cost } = outcome;
+  if (cost.kind === 'cost') context.reportCost?.(cost.cost);
+  else if (cost.kind === 'invalid') {
+    logger.warn(
+      { agent, taskId: outcome.taskId, problem: cost.problem },
+      'ignored the cost a delegate reported: it does not check out',
+    );
+  }
+}
 
 function settle(agent: string, outcome: DelegateOutcome, context: ToolContext) {
   const [approval] = outcome.pendingApprovals;

@@ -6,6 +6,13 @@ export type { AgentHandler, AgentHandlerOptions } from './agent-handler.ts';
 export { createAgentHandler } from './agent-handler.ts';
 export type { BuildAgentCardOptions, CardInterface } from './card/build-card.ts';
 export { buildAgentCard } from './card/build-card.ts';
+export type { CostBook, CostDay, CostEntry } from './costs/cost-book.ts';
+export {
+  costDayOf,
+  MAX_BOOK_AGENTS,
+  MAX_BOOK_DAYS,
+  MemoryCostBook,
+} from './costs/cost-book.ts';
 export type { HostedAgent, HostedAgentOptions } from './deprecated.ts';
 export { createHostedAgent } from './deprecated.ts';
 export type { HostErrorCode } from './errors.ts';

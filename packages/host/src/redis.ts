@@ -1,7 +1,9 @@
 // Every Redis implementation of hosting's stores, each beside the port it implements: tasks and their
-// event streams, run state, intents, the task ledger, the approval board and the limit counters.
+// event streams, run state, intents, the task ledger, the approval board, the cost book and the limit counters.
 export type { RedisApprovalBoardOptions } from './approvals/redis-approval-board.ts';
 export { RedisApprovalBoard } from './approvals/redis-approval-board.ts';
+export type { RedisCostBookOptions } from './costs/redis-cost-book.ts';
+export { RedisCostBook } from './costs/redis-cost-book.ts';
 export { RedisIntentStore } from './runs/redis-intent-store.ts';
 export type { RedisRunStateStoreOptions } from './runs/redis-run-state-store.ts';
 export { RedisRunStateStore } from './runs/redis-run-state-store.ts';

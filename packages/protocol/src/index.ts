@@ -29,6 +29,7 @@ export {
   APPROVAL_DECISION_KEY,
   CALLER_CONVERSATION_KEY,
   CONVERSATION_KEY,
+  COST_KEY,
   DELEGATED_SKILL_KEY,
   EVENT_POSITION_KEY,
   PRINCIPAL_KEY,
@@ -44,4 +45,6 @@ export {
 export type { SkillSpec } from './skill-spec.ts';
 export { cardSkills, highestRisk, skillProblems } from './skill-spec.ts';
 export { ANSWER_ARTIFACT, answerOf, replyTextOf } from './task-answer.ts';
+export type { TaskCostReading } from './task-cost.ts';
+export { readTaskCost } from './task-cost.ts';
 export { TERMINAL_TASK_STATES } from './task-states.ts';

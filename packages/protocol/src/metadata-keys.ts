@@ -51,3 +51,11 @@ export const EVENT_POSITION_KEY = 'switchboard.position';
  * `Last-Event-ID` set to that position, to get what comes next.
  */
 export const STREAM_END_KEY = 'switchboard.streamEnd';
+
+/**
+ * Task and final-event metadata: what the task's latest run cost, across its whole agent tree (a
+ * `RequestCost` of `@switchboard/agent`: the agent's own run and everything it delegated, per agent
+ * and in total). Written by the executor when a run ends; a delegating caller adds it into its own
+ * run's cost, after checking it with {@link readTaskCost}.
+ */
+export const COST_KEY = 'switchboard.cost';

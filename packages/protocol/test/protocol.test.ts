@@ -1,14 +1,16 @@
 import { Role } from '@a2a-js/sdk';
-import { defineAgent, defineTool } from '@switchboard/agent';
+import { costOf, defineAgent, defineTool } from '@switchboard/agent';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   BoardApproval,
+  COST_KEY,
   highestRisk,
   PERMISSIONS_EXTENSION_URI,
   PermissionManifest,
   permissionsExtension,
   readMessage,
+  readTaskCost,
   sendMessageRequest,
   userMessage,
 } from '../src/index.ts';
@@ -79,5 +81,30 @@ describe("the admin API's approval shape", () => {
     const result = BoardApproval.safeParse({ id: 'a1', agent: 'things', tool: 'delete_thing' });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.path[0])).toContain('status');
+  });
+});
+
+describe('the cost a task carries', () => {
+  const cost = costOf([
+    { agent: 'orders', tokensIn: 9, tokensOut: 2, modelMs: 3, toolMs: 1, queueWaitMs: 4, hops: 1 },
+  ]);
+
+  it('reads a cost that checks out, and says when there is none', () => {
+    expect(readTaskCost({ [COST_KEY]: cost })).toEqual({ kind: 'cost', cost });
+    expect(readTaskCost({})).toEqual({ kind: 'none' });
+    expect(readTaskCost(undefined)).toEqual({ kind: 'none' });
+  });
+
+  it('refuses a malformed or absurd cost, saying what is wrong, without throwing', () => {
+    for (const bad of [
+      'lots',
+      { agents: 'all', total: {} },
+      { ...cost, total: { ...cost.total, tokensIn: 10 ** 15 } },
+      { agents: [{ ...cost.agents[0], tokensIn: -5 }], total: { ...cost.total, tokensIn: -5 } },
+    ]) {
+      const reading = readTaskCost({ [COST_KEY]: bad });
+      expect(reading.kind, JSON.stringify(bad)).toBe('invalid');
+      if (reading.kind === 'invalid') expect(reading.problem).not.toBe('');
+    }
   });
 });

@@ -33,6 +33,22 @@ export const SWITCHBOARD = {
   routingEmbeddingModel: 'switchboard.routing.embedding_model',
   /** The operator rule that matched the request, if one did. */
   routingRule: 'switchboard.routing.rule',
+  /**
+   * On a request's SERVER span: milliseconds its agent tree spent in model steps, every hop summed
+   * (its tokens are `gen_ai.usage.input_tokens` / `output_tokens` on the same span).
+   */
+  costModelMs: 'switchboard.cost.model_ms',
+  /** On a request's SERVER span: milliseconds its agent tree spent in tool calls, summed per call. */
+  costToolMs: 'switchboard.cost.tool_ms',
+  /** On a request's SERVER span: milliseconds its hops' jobs waited on queues before a worker took them. */
+  costQueueWaitMs: 'switchboard.cost.queue_wait_ms',
+  /** On a request's SERVER span: runs of agents the request took, its own included. */
+  costHops: 'switchboard.cost.hops',
+  /**
+   * On a request's SERVER span: the cost per agent, one JSON object per agent (`agent`, `tokensIn`,
+   * `tokensOut`, `modelMs`, `toolMs`, `queueWaitMs`, `hops`), as `switchboard trace` prints it.
+   */
+  costAgents: 'switchboard.cost.agents',
 } as const;
 
 /**

@@ -7,6 +7,7 @@ import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
 import {
   RedisApprovalBoard,
+  RedisCostBook,
   RedisIntentStore,
   RedisRunStateStore,
   RedisTaskDirectory,
@@ -213,6 +214,8 @@ export async function startServing({
         logger,
       })
     : undefined;
+  // With the board (the supervisor), each root request's cost per agent per day, for the console.
+  const costBook = approvalsBoard ? new RedisCostBook({ redis, prefix }) : undefined;
   const host = await hostAgent({
     agent,
     model,
@@ -258,6 +261,7 @@ export async function startServing({
                 // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
                 secureCookie: config.publicUrl.startsWith('https:'),
                 ...consoleSources({ config, redis, registry }),
+                ...(costBook ? { costBook } : {}),
               }),
             ],
           }
@@ -308,6 +312,7 @@ export async function startServing({
         }
       : {}),
     answerInStatus: config.answerInStatus,
+    ...(costBook ? { costBook } : {}),
     tracer: telemetry.tracer,
     logger,
   });

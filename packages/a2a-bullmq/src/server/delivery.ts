@@ -12,6 +12,12 @@ export interface QueueDelivery {
   /** The queue the job came from. */
   readonly queue: string;
   /**
+   * How long the job waited on the queue before this delivery began, in milliseconds: from when it
+   * was added (BullMQ's `timestamp`, its delay included) to when a worker took it (`processedOn`); 0
+   * when BullMQ did not say. A redelivered job counts from when it was first added.
+   */
+  readonly queueWaitMs: number;
+  /**
    * Keeps the job active until `work` settles, after its reply has gone: for work a request
    * handler goes on with once it has answered (a task answered at once, `returnImmediately`). The
    * worker keeps the job's lock meanwhile, so if it dies the job is delivered again, as it would be
@@ -25,11 +31,13 @@ export interface QueueDelivery {
 export class JobDelivery implements QueueDelivery {
   readonly jobId: string;
   readonly queue: string;
+  readonly queueWaitMs: number;
   readonly #work: Promise<unknown>[] = [];
 
-  constructor({ jobId, queue }: { jobId: string; queue: string }) {
+  constructor({ jobId, queue, queueWaitMs = 0 }: { jobId: string; queue: string; queueWaitMs?: number }) {
     this.jobId = jobId;
     this.queue = queue;
+    this.queueWaitMs = queueWaitMs;
   }
 
   keepActiveUntil(work: Promise<unknown>): void {

@@ -260,7 +260,9 @@ export class A2aQueueServer {
       requestId: envelope.requestId,
     });
     const withTrace = this.#o.withTraceContext ?? restoreTraceContext;
-    const delivery = job.id ? new JobDelivery({ jobId: job.id, queue: job.queueName }) : undefined;
+    const delivery = job.id
+      ? new JobDelivery({ jobId: job.id, queue: job.queueName, queueWaitMs: queueWaitOf(job) })
+      : undefined;
     try {
       await withTrace(envelope.trace, async () => {
         const span = this.#startProcess(job, context.active());
@@ -305,4 +307,11 @@ export class A2aQueueServer {
       parent,
     );
   }
+}
+
+/** How long a job waited before it was taken: `processedOn - timestamp`, 0 when either is unknown. */
+function queueWaitOf(job: Job): number {
+  const { timestamp, processedOn } = job;
+  if (!Number.isFinite(timestamp) || !Number.isFinite(processedOn) || !processedOn) return 0;
+  return Math.max(0, Math.round(processedOn - timestamp));
 }

@@ -1,4 +1,5 @@
 import type { FinishReason, TokenUsage } from '../model/messages.ts';
+import type { RequestCost } from '../observe/request-cost.ts';
 import type { ApprovalRequest } from '../policy/approvals.ts';
 import type { ToolCallRecord } from '../tools/tool-call-record.ts';
 import type { ToolResultEnvelope } from '../tools/tool-result.ts';
@@ -42,6 +43,8 @@ export type AgentEvent =
   | { type: 'approval-required'; step: number; request: ApprovalRequest }
   /** A running tool said how it is getting on (e.g. a delegate agent's own steps). */
   | { type: 'tool-progress'; step: number; callId: string; tool: string; text: string }
+  /** A running tool handed work on, and says what it cost (a delegate's runs and its own delegations). */
+  | { type: 'tool-cost'; step: number; callId: string; tool: string; cost: RequestCost }
   | { type: 'step-finished'; step: number; record: StepRecord }
   | { type: 'run-finished'; stopReason: StopReason };
 

@@ -232,6 +232,7 @@ class AgentRun {
       approvalQuota: options.approvalQuota,
       signal: this.#signal,
       onProgress: (progress) => this.#emit({ type: 'tool-progress', ...progress }),
+      onCost: (reported) => this.#emit({ type: 'tool-cost', ...reported }),
       ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
       ...(options.now ? { now: options.now } : {}),
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentError } from '../errors.ts';
 import type { Logger } from '../observe/logger.ts';
+import type { RequestCost } from '../observe/request-cost.ts';
 import type { ApprovalDecision, ApprovalRequest, ApprovalText } from '../policy/approvals.ts';
 import type { Credentials } from '../policy/credentials.ts';
 import type { Principal } from '../policy/principal.ts';
@@ -35,6 +36,12 @@ export interface ToolContext {
   waitForApproval(request: DelegatedApproval): ApprovalWait;
   /** Tells the run's listeners how the call is getting on, e.g. "orders: running get_order". */
   report(text: string): void;
+  /**
+   * Adds what the work this call handed on cost (a delegate agent's runs and everything it
+   * delegated) to the run's cost; validate a peer's figures before reporting them. Optional: a test's
+   * hand-made context may leave it out, and callers write `context.reportCost?.(cost)`.
+   */
+  reportCost?(cost: RequestCost): void;
   /** On the run after {@link ToolContext.waitForApproval}: the request and the human's decision. */
   approval?: { request: ApprovalRequest; decision: ApprovalDecision };
 }

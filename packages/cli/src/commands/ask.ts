@@ -12,6 +12,7 @@ import {
 import { reportFailure } from '../errors.ts';
 import { EXIT, type Output } from '../io/output.ts';
 import { exitCodeOf, printOutcome } from '../io/print-outcome.ts';
+import { recordCommandCost, withCommandCost } from '../observe/command-cost.ts';
 import { jaegerTraceUrl } from '../trace-context.ts';
 
 /** Options of {@link askCommand}. */
@@ -68,7 +69,7 @@ export async function askCommand({
     let progress: ProgressUpdate[] = [];
     if (stream) {
       const followed = await followStream({
-        events: client.sendMessageStream(params),
+        events: withCommandCost(client.sendMessageStream(params)),
         onProgress: (update) => {
           if (!json) output.out(`  > ${inert(update.text)}`);
         },
@@ -82,6 +83,7 @@ export async function askCommand({
       }
     } else {
       const reply = await client.sendMessage(params);
+      recordCommandCost(reply);
       if ('status' in reply && 'id' in reply) outcome = outcomeOfTask(reply);
       else {
         const text = textOf(reply);

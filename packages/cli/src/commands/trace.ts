@@ -6,6 +6,7 @@ import {
   type SpanRecord,
 } from '@switchboard/telemetry';
 import { EXIT, type Output } from '../io/output.ts';
+import { renderTraceCost, traceCostOf } from '../observe/trace-cost.ts';
 
 /**
  * `switchboard trace <traceId|last>`: draws one trace as a tree, from the local span file (the
@@ -61,6 +62,8 @@ export async function traceCommand({
     `Trace ${traceId}: ${spans.length} spans across ${services.size} services (${[...services].join(', ')})`,
   );
   for (const line of renderTraceTree(buildTraceTree(spans))) output.out(line);
+  const cost = traceCostOf(spans);
+  if (cost) for (const line of ['', ...renderTraceCost(cost)]) output.out(line);
   if (jaeger) output.out(`Open in Jaeger: ${jaegerTraceUrl({ jaegerUrl: jaeger, traceId })}`);
   return EXIT.ok;
 }

@@ -9,6 +9,7 @@ nav .sign-out { margin-left: auto; display: flex; gap: .5rem; align-items: cente
 main { padding: 1rem; max-width: 70rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #8883; vertical-align: top; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .text, td, dd { white-space: pre-wrap; overflow-wrap: anywhere; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dt { font-weight: 600; }

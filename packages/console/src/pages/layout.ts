@@ -18,6 +18,7 @@ export function page({ base, title, operator, body }: PageFrame): string {
   <a href="${base}/history">Decisions</a>
   <a href="${base}/requests">Requests</a>
   <a href="${base}/team">Team</a>
+  <a href="${base}/costs">Costs</a>
   <a href="${base}/shadow">Shadow</a>
   <a href="${base}/evals">Evals</a>
   <form method="post" action="${base}/sign-out" class="sign-out">

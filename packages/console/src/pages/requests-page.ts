@@ -3,6 +3,7 @@ import type { OwnedTask } from '@switchboard/host/approvals';
 import { html } from '../html/html.ts';
 import { conversation, liveScript } from './conversation.ts';
 import { type ProgressLine, progressList } from './progress.ts';
+import { requestCost } from './request-cost.ts';
 import { stateName, taskView } from './task-snapshot.ts';
 import { toolCalls } from './tool-calls.ts';
 
@@ -145,5 +146,6 @@ ${progressList(progress?.lines)}
 <h2>Tool calls of the conversation</h2>
 ${messages ? toolCalls(messages) : html`<p class="empty">This service keeps no run state the console can read.</p>`}
 </section>
+${requestCost(entry.task)}
 ${liveScript(base)}`;
 }

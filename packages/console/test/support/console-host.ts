@@ -3,7 +3,7 @@
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { defineAgent, defineTool, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
-import { type HostStores, hostAgent } from '@switchboard/host';
+import { type CostBook, type HostStores, hostAgent } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import { sendMessageRequest, userMessage } from '@switchboard/protocol';
 import { z } from 'zod';
@@ -25,6 +25,7 @@ export async function startConsoleHost({
   stores,
   agents,
   pages = {},
+  costBook,
 }: {
   email: Email;
   secureCookie?: boolean;
@@ -34,6 +35,7 @@ export async function startConsoleHost({
   stores?: HostStores;
   /** What the trace, shadow and evals pages read. */
   pages?: Pick<ConsoleOptions, 'trace' | 'shadow' | 'evals'>;
+  costBook?: CostBook;
 }) {
   const sent: Email[] = [];
   const sendEmail = defineTool({
@@ -68,6 +70,7 @@ export async function startConsoleHost({
           ...(secureCookie === undefined ? {} : { secureCookie }),
           ...(agents ? { agents } : {}),
           ...pages,
+          ...(costBook ? { costBook } : {}),
         }),
       ],
     },

@@ -8,6 +8,7 @@ export {
   resultAttributes,
   streamEventAttributes,
 } from './a2a-span-attributes.ts';
+export { costAttributes, costAttributesOf } from './cost-attributes.ts';
 export { tracedStream } from './traced-stream.ts';
 export type { TracedTransportFactoryOptions } from './traced-transport.ts';
 export { tracedTransportFactory } from './traced-transport.ts';

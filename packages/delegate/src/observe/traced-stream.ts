@@ -2,6 +2,7 @@ import type { StreamResponse } from '@a2a-js/sdk';
 import { type Context, context, type Span } from '@opentelemetry/api';
 import type { A2aMethod } from '@switchboard/semconv';
 import { recordCallFailure, streamEventAttributes } from './a2a-span-attributes.ts';
+import { costAttributesOf } from './cost-attributes.ts';
 
 /** Options of {@link tracedStream}. */
 export interface TracedStreamOptions {
@@ -15,8 +16,9 @@ export interface TracedStreamOptions {
 }
 
 /**
- * A streaming A2A call under one span: each event's task state and ids land on the span, a failure
- * marks it, and a reader that stops early closes the inner stream too.
+ * A streaming A2A call under one span: each event's task state and ids land on the span (and, for
+ * `SendStreamingMessage`, the cost its final event carries), a failure marks it, and a reader that
+ * stops early closes the inner stream too.
  */
 export async function* tracedStream({
   span,
@@ -41,6 +43,8 @@ export async function* tracedStream({
         return;
       }
       span.setAttributes(streamEventAttributes(step.value));
+      // A new message's stream ends with what its run cost (a resubscription's would repeat an old one).
+      if (method === 'SendStreamingMessage') span.setAttributes(costAttributesOf(step.value));
       yield step.value;
     }
   } catch (error) {

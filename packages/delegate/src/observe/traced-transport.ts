@@ -25,6 +25,7 @@ import {
   requestAttributes,
   resultAttributes,
 } from './a2a-span-attributes.ts';
+import { costAttributesOf } from './cost-attributes.ts';
 import { tracedStream } from './traced-stream.ts';
 import { A2A_TRACER_NAME } from './tracer-name.ts';
 
@@ -91,7 +92,7 @@ class TracedTransport implements Transport {
       'SendMessage',
       { ...requestAttributes({ tenant: params.tenant }), ...messageAttributes(params.message) },
       () => this.#inner.sendMessage(params, options),
-      resultAttributes,
+      (result) => ({ ...resultAttributes(result), ...costAttributesOf(result) }),
     );
   }
 

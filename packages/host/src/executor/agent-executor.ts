@@ -8,6 +8,7 @@ import {
   type ServerCallContext,
   type User,
 } from '@a2a-js/sdk/server';
+import { queueDeliveryOf } from '@switchboard/a2a-bullmq';
 import {
   type Agent,
   type AgentRunResult,
@@ -17,6 +18,7 @@ import {
   type AuditSink,
   type ChatModel,
   type ContextWindowOptions,
+  CostMeter,
   type CredentialVault,
   type IntentStore,
   isAgentError,
@@ -35,6 +37,7 @@ import {
   boardDeciderOf,
   CALLER_CONVERSATION_KEY,
   CONVERSATION_KEY,
+  COST_KEY,
   callVariable,
   dataPart,
   PRINCIPAL_KEY,
@@ -42,6 +45,7 @@ import {
   readMessage,
 } from '@switchboard/protocol';
 import { type ApprovalBoard, DEFAULT_MAX_PENDING_APPROVALS } from '../approvals/approval-board.ts';
+import type { CostBook } from '../costs/cost-book.ts';
 import { MemoryRunStateStore, type RunStateStore } from '../runs/run-state-store.ts';
 import type { TaskLedger } from '../runs/task-ledger.ts';
 import { progressOf } from './progress.ts';
@@ -112,6 +116,12 @@ export interface AgentExecutorOptions {
    * artifacts both, so with this on their users read every answer twice.
    */
   answerInStatus?: boolean;
+  /**
+   * Where each root request's cost is added up per agent per day, for the operators (default:
+   * nowhere). A request a caller delegated here is not recorded: it is in its caller's cost. Every
+   * run's cost, its delegations' included, is on its final task in any case (`COST_KEY`).
+   */
+  costBook?: CostBook;
 }
 
 // A request a service relayed for someone (a verified on-behalf-of assertion) counts as the
@@ -192,6 +202,10 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
     this.#running.set(taskId, controller);
     const started = callVariable(requestContext.context, TASK_STARTED_HOOK);
     const ledger = started ? undefined : this.#o.ledger;
+    /** What the run costs, once it runs (a request refused before running costs nothing). */
+    let meter: CostMeter | undefined;
+    /** A trusted caller's delegation: its cost is in its caller's, so it is not booked here. */
+    let delegated = false;
     try {
       // What can be refused without reading anything is refused at once; anything else goes to work
       // before the first await, so the task's first event (a new task, already working) is out before
@@ -232,12 +246,17 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       const caller = userMessage.metadata?.[CALLER_CONVERSATION_KEY];
       // Intent records are never shared across principals: a delegating caller's are scoped to its
       // conversation and the principal it works for, anyone else's to this task's conversation.
-      const intentScope =
-        trusted && typeof caller === 'string' && caller ? `caller:${owner}:${caller}` : conversation;
+      delegated = trusted && typeof caller === 'string' && caller !== '';
+      const intentScope = delegated ? `caller:${owner}:${caller}` : conversation;
       // A caller that reads only tool progress (a delegating agent) is not sent the step lines.
       const steps = userMessage.metadata?.[PROGRESS_KEY] !== 'tools';
+      const agent = this.#o.currentAgent?.() ?? this.#o.agent;
+      meter = new CostMeter({
+        agent: agent.name,
+        queueWaitMs: queueDeliveryOf(requestContext.context)?.queueWaitMs ?? 0,
+      });
       const result = await runAgent({
-        agent: this.#o.currentAgent?.() ?? this.#o.agent,
+        agent,
         model: this.#o.model,
         // A message that carries a decision (taken or refused) answers the approval; its text must
         // not withdraw it.
@@ -252,6 +271,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         // Callers get whole answers (an artifact, status lines), never text as it is written.
         streamModel: false,
         onEvent: (event) => {
+          meter?.observe(event);
           if (event.type === 'step-started' && !steps) return;
           const progress = progressOf(event);
           if (!progress) return;
@@ -266,7 +286,11 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
       await this.#postApprovals(requestContext, result, principal && principalKey(principal));
-      this.#publishResult(publisher, result, { refusedDecision: decisions.refused > 0, operator: trusted });
+      this.#publishResult(publisher, result, {
+        refusedDecision: decisions.refused > 0,
+        operator: trusted,
+        cost: { [COST_KEY]: meter.cost },
+      });
     } catch (error) {
       this.#logger.error({ err: error, taskId, contextId, agent: this.#o.agent.name }, 'agent run failed');
       const why =
@@ -276,12 +300,28 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       publisher.finish(
         controller.signal.aborted ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_FAILED,
         why,
+        [],
+        meter ? { [COST_KEY]: meter.cost } : {},
       );
     } finally {
       this.#running.delete(taskId);
+      // A root request's run is booked once, when it ends; a delegated one is in its caller's cost.
+      if (meter && !delegated) await this.#book(taskId, meter);
       await ledger
         ?.end(taskId)
         .catch((error: unknown) => this.#logger.warn({ err: error, taskId }, 'task ledger end failed'));
+    }
+  }
+
+  /** Adds a finished root run's cost to the cost book; a book that fails loses the entry, not the task. */
+  async #book(taskId: string, meter: CostMeter): Promise<void> {
+    try {
+      await this.#o.costBook?.record({ taskId, at: new Date(), cost: meter.cost });
+    } catch (error) {
+      this.#logger.warn(
+        { err: error, taskId },
+        'cost book could not record the request; its day totals miss it',
+      );
     }
   }
 
@@ -442,32 +482,41 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
   #publishResult(
     publisher: TaskPublisher,
     result: AgentRunResult,
-    { refusedDecision, operator }: { refusedDecision: boolean; operator: boolean },
+    {
+      refusedDecision,
+      operator,
+      cost,
+    }: { refusedDecision: boolean; operator: boolean; cost: Record<string, unknown> },
   ): void {
     const state = FINAL_STATE[result.stopReason];
     if (state === TaskState.TASK_STATE_COMPLETED) {
       // The answer lives once, as the `answer` artifact (see `answerInStatus`).
       publisher.artifact(result.output);
-      publisher.finish(state, this.#o.answerInStatus ? result.output : undefined);
+      publisher.finish(state, this.#o.answerInStatus ? result.output : undefined, [], cost);
       return;
     }
     if (result.stopReason === 'approval') {
       const note = refusedDecision ? `${DECIDE_ON_THE_BOARD}\n` : '';
       const shown = (text: string) => (operator ? text : maskContacts(text));
-      publisher.finish(state, shown(`${note}${result.output}`), [
-        dataPart({
-          pendingApprovals: result.pendingApprovals.map((request) => ({
-            ...request,
-            action: shown(request.action),
-            ...(request.details === undefined ? {} : { details: shown(request.details) }),
-            // Contacts hold no JSON syntax, so masking the JSON text keeps it JSON.
-            arguments: JSON.parse(shown(JSON.stringify(request.arguments))),
-            text: shown(request.text),
-          })),
-        }),
-      ]);
+      publisher.finish(
+        state,
+        shown(`${note}${result.output}`),
+        [
+          dataPart({
+            pendingApprovals: result.pendingApprovals.map((request) => ({
+              ...request,
+              action: shown(request.action),
+              ...(request.details === undefined ? {} : { details: shown(request.details) }),
+              // Contacts hold no JSON syntax, so masking the JSON text keeps it JSON.
+              arguments: JSON.parse(shown(JSON.stringify(request.arguments))),
+              text: shown(request.text),
+            })),
+          }),
+        ],
+        cost,
+      );
       return;
     }
-    publisher.finish(state, result.output);
+    publisher.finish(state, result.output, [], cost);
   }
 }

@@ -59,7 +59,10 @@ export class TaskPublisher {
     text: string | undefined,
     metadata: Record<string, unknown> = {},
     extra: Part[] = [],
-    { transient = false }: { transient?: boolean } = {},
+    {
+      transient = false,
+      eventMetadata = {},
+    }: { transient?: boolean; eventMetadata?: Record<string, unknown> } = {},
   ): void {
     if (this.#finished) return;
     const status = {
@@ -84,7 +87,7 @@ export class TaskPublisher {
     if (pending) this.bus.publish({ kind: 'task', data: pending.task });
     this.bus.publish({
       kind: 'statusUpdate',
-      data: { taskId: this.taskId, contextId: this.contextId, status, metadata: {} },
+      data: { taskId: this.taskId, contextId: this.contextId, status, metadata: eventMetadata },
     });
   }
 
@@ -112,9 +115,18 @@ export class TaskPublisher {
     });
   }
 
-  /** The final status; `text` undefined when the answer went out as the `answer` artifact. */
-  finish(state: TaskState, text: string | undefined, extra: Part[] = []): void {
-    this.status(state, text, {}, extra);
+  /**
+   * The final status; `text` undefined when the answer went out as the `answer` artifact.
+   * `eventMetadata` rides on the event itself, so the SDK merges it into the task's metadata: what
+   * the task says of its latest run as a whole (its cost, `COST_KEY`), one value per key.
+   */
+  finish(
+    state: TaskState,
+    text: string | undefined,
+    extra: Part[] = [],
+    eventMetadata: Record<string, unknown> = {},
+  ): void {
+    this.status(state, text, {}, extra, { eventMetadata });
     this.#finished = true;
   }
 }

@@ -12,7 +12,7 @@ import {
 import { createModel } from '@switchboard/config';
 import { consoleRoutes } from '@switchboard/console';
 import { supervisorAgent } from '@switchboard/delegate';
-import { hostAgent } from '@switchboard/host';
+import { hostAgent, MemoryCostBook } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
 import {
   generateServiceKey,
@@ -224,6 +224,8 @@ export async function startTeamInMemory(
   // One intent store for every agent and task, as Redis is in a deployment: an action whose outcome
   // is unknown (it timed out) is never started again, whichever task asks.
   const intents = new MemoryIntentStore();
+  // The supervisor's root requests, per agent per day, for its console.
+  const costs = new MemoryCostBook();
   const closers: (() => Promise<void>)[] = [];
   const serve = async (
     agent: Agent,
@@ -247,7 +249,11 @@ export async function startTeamInMemory(
       model: model(agent.name),
       ...(skills ? { skills } : {}),
       ...(router ? { router } : {}),
-      http: { port: listenPort, host: '127.0.0.1', ...(front ? { operatorRoutes: [consoleRoutes()] } : {}) },
+      http: {
+        port: listenPort,
+        host: '127.0.0.1',
+        ...(front ? { operatorRoutes: [consoleRoutes({ costBook: costs })] } : {}),
+      },
       auth: {
         ...(front
           ? {
@@ -260,7 +266,7 @@ export async function startTeamInMemory(
         authenticators: [peers],
       },
       ownerResolver: actingForOwner(),
-      ...(front ? { approvals: new MemoryApprovalBoard() } : {}),
+      ...(front ? { approvals: new MemoryApprovalBoard(), costBook: costs } : {}),
       ...(audit ? { audit } : {}),
       stores: { intents },
       logger,

@@ -1,6 +1,7 @@
 import type { ToolCall } from '../../model/messages.ts';
 import type { AuditSink } from '../../observe/audit.ts';
 import type { Logger } from '../../observe/logger.ts';
+import type { RequestCost } from '../../observe/request-cost.ts';
 import type { AgentTracer } from '../../observe/tracer.ts';
 import type { ApprovalDecision, ApprovalQuota, Approver } from '../../policy/approvals.ts';
 import type { CredentialVault } from '../../policy/credentials.ts';
@@ -46,6 +47,8 @@ export interface ToolRunnerOptions {
   retryDelayMs?: number;
   /** Receives what running handlers report (`context.report`). */
   onProgress?: (progress: { callId: string; tool: string; step: number; text: string }) => void;
+  /** Receives what running handlers report their handed-on work cost (`context.reportCost`). */
+  onCost?: (reported: { callId: string; tool: string; step: number; cost: RequestCost }) => void;
   now?: () => Date;
 }
 
@@ -186,6 +189,8 @@ export class ToolRunner {
         waitForApproval: (request) => new ApprovalWait(request),
         report: (text) =>
           this.#o.onProgress?.({ callId: call.id, tool: tool.name, step: draft.record.step, text }),
+        reportCost: (cost) =>
+          this.#o.onCost?.({ callId: call.id, tool: tool.name, step: draft.record.step, cost }),
         ...(approval ? { approval } : {}),
       },
     });

@@ -28,6 +28,7 @@ import {
 } from '@opentelemetry/api';
 import {
   A2A_TRACER_NAME,
+  costAttributesOf,
   messageAttributes,
   recordCallFailure,
   requestAttributes,
@@ -114,7 +115,7 @@ class TracedRequestHandler implements A2ARequestHandler {
       params,
       messageAttributes(params.message),
       () => this.#inner.sendMessage(params, call),
-      resultAttributes,
+      (result) => ({ ...resultAttributes(result), ...costAttributesOf(result) }),
     );
   }
 
