@@ -1,6 +1,6 @@
 /**
  * How long each page of the operators' console takes with 10,000 tasks and 1,000 approvals in
- * Redis (800 waiting, 200 decided), against the admin API's JSON of the same board (the baseline,
+ * Redis (800 waiting, 200 decided) and 5,000 requests' costs over 93 days, against the admin API's JSON of the same board (the baseline,
  * what `switchboard approvals list` reads) in the same run: a host with a `RedisApprovalBoard`, a `RedisTaskStore` and
  * its `RedisTaskDirectory`, on a private `redis-server`, each page asked 20 times by a signed-in
  * operator over loopback HTTP. Target: every page under 1 s.
@@ -10,11 +10,17 @@
 import { createHash } from 'node:crypto';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { type ApprovalRequest, defineAgent, silentLogger } from '@switchboard/agent';
+import { type ApprovalRequest, costOf, defineAgent, silentLogger } from '@switchboard/agent';
 import { ScriptedModel } from '@switchboard/agent/testing';
 import { consoleRoutes } from '@switchboard/console';
 import { hostAgent } from '@switchboard/host';
-import { RedisApprovalBoard, RedisTaskDirectory, RedisTaskStore } from '@switchboard/host/redis';
+import {
+  RedisApprovalBoard,
+  RedisCostBook,
+  RedisTaskDirectory,
+  RedisTaskEventLog,
+  RedisTaskStore,
+} from '@switchboard/host/redis';
 import { userMessage } from '@switchboard/protocol';
 import { createRedisConnection } from '@switchboard/redis';
 import { startPrivateRedis } from './private-redis.ts';
@@ -22,6 +28,8 @@ import { startPrivateRedis } from './private-redis.ts';
 const TASKS = 10_000;
 const USERS = 200;
 const APPROVALS = 1_000;
+/** Root requests in the cost book, spread over its 93 days, each across four agents. */
+const COSTED = 5_000;
 /** Of which one in five is decided. */
 const ROUNDS = 20;
 const TARGET_MS = 1_000;
@@ -98,14 +106,36 @@ try {
     // One in five decided already: the decisions page has history to show.
     if (n % 5 === 0) await board.decide({ id: approval(n).id, decision: 'approved', decidedBy: 'bob' });
   }
+  const costBook = new RedisCostBook({ redis, prefix });
+  for (let n = 0; n < COSTED; n++) {
+    const figures = (k: number) => ({
+      tokensIn: 800 + k,
+      tokensOut: 120 + k,
+      modelMs: 900,
+      toolMs: 40,
+      queueWaitMs: 3,
+      hops: 1,
+    });
+    await costBook.record({
+      taskId: `task-${n}`,
+      at: new Date(Date.now() - (n % 93) * 86_400_000),
+      cost: costOf(
+        ['supervisor', 'orders', 'inventory', 'comms'].map((agent, k) => ({ agent, ...figures(k) })),
+      ),
+    });
+  }
   const host = await hostAgent({
     agent: defineAgent({ name: 'orders', instructions: 'Help with orders.' }),
     model: new ScriptedModel({ turns: [] }),
     logger: silentLogger(),
-    http: { host: '127.0.0.1', operatorRoutes: [consoleRoutes()] },
+    http: { host: '127.0.0.1', operatorRoutes: [consoleRoutes({ costBook })] },
     auth: { tokens: { operators: { [OPERATOR]: 'ada' } } },
     approvals: board,
-    stores: { taskStore: store, directory: new RedisTaskDirectory({ redis, prefix }) },
+    stores: {
+      taskStore: store,
+      directory: new RedisTaskDirectory({ redis, prefix }),
+      eventLog: new RedisTaskEventLog({ redis, prefix }),
+    },
   });
   await host.start();
   try {
@@ -121,8 +151,20 @@ try {
       ['console: decisions', '/console/history', {}],
       ['console: requests', '/console/requests', {}],
       ['console: requests of one user', '/console/requests?user=user-7', {}],
+      [
+        'console: requests in an hour, one state',
+        '/console/requests?from=2026-12-01T01:00&to=2026-12-01T02:00&state=input-required',
+        {},
+      ],
+      [
+        'console: requests, an older page',
+        `/console/requests?before=${Date.UTC(2026, 11, 1) + 5_000_000}`,
+        {},
+      ],
       ['console: one request', '/console/requests/task-5000', {}],
       ['console: team', '/console/team', {}],
+      ['console: costs, 14 days (default)', '/console/costs', {}],
+      ['console: costs, 93 days', '/console/costs?days=93', {}],
     ];
     const cookie = `switchboard_console=${OPERATOR}`;
     const rows: string[][] = [];
@@ -158,7 +200,8 @@ try {
         .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
         .join(' | ');
     console.log(
-      `${TASKS} tasks of ${USERS} users, ${APPROVALS} approvals (a fifth decided); ${ROUNDS} requests a page`,
+      `${TASKS} tasks of ${USERS} users, ${APPROVALS} approvals (a fifth decided), ${COSTED} requests' ` +
+        `costs over 93 days; ${ROUNDS} requests a page`,
     );
     console.log(line(header));
     for (const row of rows) console.log(line(row));

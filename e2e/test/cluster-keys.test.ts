@@ -11,12 +11,13 @@ import { join, relative } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { BULLMQ_BINDING, defaultQueueAddress, queueUrl, ReplyWriter } from '@switchboard/a2a-bullmq';
-import { argumentsHash, silentLogger } from '@switchboard/agent';
+import { argumentsHash, costOf, silentLogger } from '@switchboard/agent';
 import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { AgentRegistry } from '@switchboard/delegate';
 import { buildAgentCard, RedisLimitCounters } from '@switchboard/host';
 import {
   RedisApprovalBoard,
+  RedisCostBook,
   RedisIntentStore,
   RedisTaskEventLog,
   RedisTaskLedger,
@@ -75,6 +76,14 @@ const EXERCISES: Record<string, Exercise> = {
     await counters.acquireSlot('tasks:customer:alice', 'task-1', 2, 60_000);
     await counters.renewSlot('tasks:customer:alice', 'task-1', 60_000);
     await counters.releaseSlot('tasks:customer:alice', 'task-1');
+  },
+  'packages/host/src/costs/redis-cost-book.ts': async (redis, ns) => {
+    const book = new RedisCostBook({ redis, prefix: `{${ns}:supervisor}` });
+    const figures = { tokensIn: 10, tokensOut: 2, modelMs: 5, toolMs: 1, queueWaitMs: 1, hops: 1 };
+    const at = new Date();
+    await book.record({ taskId: 't1', at, cost: costOf([{ agent: 'supervisor', ...figures }]) });
+    const day = at.toISOString().slice(0, 10);
+    await book.days({ from: day, to: day });
   },
   'packages/host/src/runs/redis-intent-store.ts': async (redis, ns) => {
     const intents = new RedisIntentStore({ redis, prefix: `{${ns}:orders}` });

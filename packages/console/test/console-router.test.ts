@@ -233,6 +233,13 @@ describe('the costs page', () => {
     expect(page).toContain(
       '<tr><th>Total</th><td class="number">300</td><td class="number">30</td><td class="number">120</td><td class="number">15</td><td class="number">6</td><td class="number">2</td></tr>',
     );
+    // A period it does not offer is said, not replaced by another.
+    const odd = await fetch(`${running.consoleUrl}/costs?days=5`, { headers: { Cookie: cookie } });
+    expect(odd.status).toBe(400);
+    expect(await odd.text()).toContain('There is no period of “5” days: pick 1, 7, 14, 31, 93.');
+    expect((await fetch(`${running.consoleUrl}/costs?days=93`, { headers: { Cookie: cookie } })).status).toBe(
+      200,
+    );
     await running.close();
 
     running = await startConsoleHost({ email: HOSTILE });

@@ -21,8 +21,16 @@ export function costsRoutes(costBook: CostBook | undefined): Router {
         sendFramed(req, res, 200, 'Costs', html`${none}`);
         return;
       }
-      const asked = Number(req.query.days);
-      const period = COST_PERIODS.find((n) => n === asked) ?? DEFAULT_PERIOD;
+      const asked = req.query.days;
+      const period = asked === undefined ? DEFAULT_PERIOD : COST_PERIODS.find((n) => String(n) === asked);
+      if (period === undefined) {
+        const told = notice(
+          'problem',
+          `There is no period of “${String(asked).slice(0, 40)}” days: pick ${COST_PERIODS.join(', ')}.`,
+        );
+        sendFramed(req, res, 400, 'Costs', html`${told}`);
+        return;
+      }
       const now = Date.now();
       const days = await costBook.days({
         from: costDayOf(new Date(now - (period - 1) * 86_400_000)),
