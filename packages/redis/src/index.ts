@@ -10,3 +10,4 @@ export {
   redactUrl,
   scanKeys,
 } from './redis-connection.ts';
+export { RedisScript } from './redis-script.ts';

@@ -1,4 +1,5 @@
 import { defaultQueueAddress } from '@switchboard/a2a-bullmq';
+import { RedisScript } from '@switchboard/redis';
 import type { Cluster, Redis } from 'ioredis';
 import { ShadowError } from './errors.ts';
 import { type ShadowCopy, ShadowJudgement, ShadowPair, ShadowSide } from './shadow-records.ts';
@@ -19,6 +20,11 @@ export interface ShadowPairStoreOptions {
   /** How long a pair is kept after its request was accepted (default 7 days). */
   retentionSeconds?: number;
 }
+
+// Sets a field of a pair only while the pair exists: HSET on a missing key would create a pair without expiry.
+const SET_IF_OPEN = new RedisScript(
+  "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0",
+);
 
 /**
  * The pair records of shadow runs in Redis: one hash per live request (`copy`, then `live`,
@@ -77,13 +83,7 @@ export class ShadowPairStore {
 
   async #setField(taskId: string, field: string, value: string): Promise<boolean> {
     // Only into an open pair: HSET on a missing key would create a pair without expiry.
-    const written = await this.#redis.eval(
-      "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0",
-      1,
-      this.#pairKey(taskId),
-      field,
-      value,
-    );
+    const written = await SET_IF_OPEN.run(this.#redis, [this.#pairKey(taskId)], [field, value]);
     return written === 1;
   }
 

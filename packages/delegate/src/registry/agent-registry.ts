@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { type Logger, stderrLogger } from '@switchboard/agent';
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import { DelegateError } from '../errors.ts';
 import {
   INSTANCE_FIELDS,
@@ -45,7 +45,9 @@ export interface Registration {
 }
 
 // Drops an index member only if its entry is gone, so a concurrent re-register is not lost.
-const DROP_IF_GONE = `if redis.call('EXISTS', KEYS[2]) == 0 then return redis.call('ZREM', KEYS[1], ARGV[1]) end return 0`;
+const DROP_IF_GONE = new RedisScript(
+  `if redis.call('EXISTS', KEYS[2]) == 0 then return redis.call('ZREM', KEYS[1], ARGV[1]) end return 0`,
+);
 
 /**
  * Agents publish their cards here, and discovery lists the live ones. Each instance is a hash at
@@ -174,7 +176,7 @@ export class AgentRegistry {
     for (const [i, { member, name, instanceId, key }] of instances.entries()) {
       const [err, fields] = replies[i] ?? [null, undefined];
       if (!err && Array.isArray(fields) && fields.every((field) => field === null)) {
-        await this.#redis.eval(DROP_IF_GONE, 2, this.#indexKey(), key, member);
+        await DROP_IF_GONE.run(this.#redis, [this.#indexKey(), key], [member]);
         continue;
       }
       const read = err

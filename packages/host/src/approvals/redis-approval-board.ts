@@ -1,5 +1,5 @@
 import { BoardApproval, boardEntry } from '@switchboard/protocol';
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import { HostError } from '../errors.ts';
 import { DEFAULT_RETENTION_SECONDS } from '../tasks/retention.ts';
 import {
@@ -30,7 +30,7 @@ export interface RedisApprovalBoardOptions {
 // KEYS: the task's set, the index, then each entry's key in the order of ARGV[3]. Entries withdrawn
 // since the last sync are found in the set, so their keys are built from the prefix (ARGV[1]); with a
 // {hash tag} prefix they share the declared keys' Cluster slot.
-const SYNC = `
+const SYNC = new RedisScript(`
 local taskKey, index = KEYS[1], KEYS[2]
 local prefix, ttl = ARGV[1], tonumber(ARGV[2])
 local entries = cjson.decode(ARGV[3])
@@ -61,9 +61,9 @@ redis.call('EXPIRE', taskKey, ttl)
 -- The index lives as long as the newest entry it lists may: no approval is kept forever.
 if redis.call('EXISTS', index) == 1 then redis.call('EXPIRE', index, ttl) end
 return 1
-`;
+`);
 
-const DECIDE = `
+const DECIDE = new RedisScript(`
 local raw = redis.call('GET', KEYS[1])
 if not raw then return {'not_found'} end
 local entry = cjson.decode(raw)
@@ -79,10 +79,10 @@ if ARGV[4] ~= '' then entry.reason = ARGV[4] end
 local updated = cjson.encode(entry)
 redis.call('SET', KEYS[1], updated, 'KEEPTTL')
 return {'ok', updated}
-`;
+`);
 
 // KEYS: the task's set. ARGV: the prefix, who canceled, when. Pending entries become withdrawn.
-const WITHDRAW_TASK = `
+const WITHDRAW_TASK = new RedisScript(`
 local withdrawn = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local key = ARGV[1] .. ':approval:' .. id
@@ -99,10 +99,10 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   end
 end
 return withdrawn
-`;
+`);
 
 // KEYS: the requester's set. ARGV: the prefix. Counts its pending entries, dropping the others.
-const COUNT_PENDING = `
+const COUNT_PENDING = new RedisScript(`
 local count = 0
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local raw = redis.call('GET', ARGV[1] .. ':approval:' .. id)
@@ -110,9 +110,9 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   else redis.call('SREM', KEYS[1], id) end
 end
 return count
-`;
+`);
 
-const REOPEN = `
+const REOPEN = new RedisScript(`
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local entry = cjson.decode(raw)
@@ -124,7 +124,7 @@ entry.withdrawnBy = nil
 entry.withdrawnAt = nil
 redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
 return 1
-`;
+`);
 
 /**
  * An entry as it is stored: its arguments as JSON text, so the scripts' cjson, which re-encodes the
@@ -169,17 +169,16 @@ export class RedisApprovalBoard implements ApprovalBoard {
     const scores = entries.map((entry) => String(Date.parse(entry.requestedAt) || Date.now()));
     // The entries travel twice: decoded by the script to read ids and hashes, and verbatim to be
     // stored as sent.
-    await this.#redis.eval(
-      SYNC,
-      2 + entries.length,
-      this.#taskKey(task.taskId),
-      this.#indexKey(),
-      ...entries.map(({ id }) => this.#key(id)),
-      this.#prefix,
-      String(this.#ttl),
-      JSON.stringify(entries.map(({ id, argumentsHash }) => ({ id, argumentsHash }))),
-      ...entries.map(storedForm),
-      ...scores,
+    await SYNC.run(
+      this.#redis,
+      [this.#taskKey(task.taskId), this.#indexKey(), ...entries.map(({ id }) => this.#key(id))],
+      [
+        this.#prefix,
+        String(this.#ttl),
+        JSON.stringify(entries.map(({ id, argumentsHash }) => ({ id, argumentsHash }))),
+        ...entries.map(storedForm),
+        ...scores,
+      ],
     );
     if (task.requestedBy && entries.length > 0) {
       const requester = this.#requesterKey(task.requestedBy);
@@ -192,7 +191,7 @@ export class RedisApprovalBoard implements ApprovalBoard {
   }
 
   async pendingCount(requestedBy: string): Promise<number> {
-    return Number(await this.#redis.eval(COUNT_PENDING, 1, this.#requesterKey(requestedBy), this.#prefix));
+    return Number(await COUNT_PENDING.run(this.#redis, [this.#requesterKey(requestedBy)], [this.#prefix]));
   }
 
   async list({ status = 'pending' }: { status?: 'pending' | 'decided' | 'all' } = {}) {
@@ -266,15 +265,10 @@ export class RedisApprovalBoard implements ApprovalBoard {
     reason,
     now = new Date(),
   }: BoardDecision): Promise<DecideResult> {
-    const [outcome, raw] = (await this.#redis.eval(
-      DECIDE,
-      1,
-      this.#key(id),
-      decision,
-      decidedBy,
-      now.toISOString(),
-      reason ?? '',
-      deciderKey ?? '',
+    const [outcome, raw] = (await DECIDE.run(
+      this.#redis,
+      [this.#key(id)],
+      [decision, decidedBy, now.toISOString(), reason ?? '', deciderKey ?? ''],
     )) as [string, string | undefined];
     const approval = raw === undefined ? undefined : this.#parse(raw);
     if (outcome === 'ok' && approval) return { ok: true, approval };
@@ -284,18 +278,15 @@ export class RedisApprovalBoard implements ApprovalBoard {
   }
 
   async withdrawTask({ taskId, withdrawnBy, now = new Date() }: TaskWithdrawal): Promise<string[]> {
-    return (await this.#redis.eval(
-      WITHDRAW_TASK,
-      1,
-      this.#taskKey(taskId),
-      this.#prefix,
-      withdrawnBy ?? '',
-      now.toISOString(),
+    return (await WITHDRAW_TASK.run(
+      this.#redis,
+      [this.#taskKey(taskId)],
+      [this.#prefix, withdrawnBy ?? '', now.toISOString()],
     )) as string[];
   }
 
   async reopen(id: string): Promise<void> {
-    await this.#redis.eval(REOPEN, 1, this.#key(id));
+    await REOPEN.run(this.#redis, [this.#key(id)]);
   }
 
   #requesterKey(requestedBy: string): string {

@@ -1,5 +1,5 @@
 import { COST_FIGURES, type CostFigures, emptyFigures, OTHER_AGENTS } from '@switchboard/agent';
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import { HostError } from '../errors.ts';
 import {
   type CostBook,
@@ -23,7 +23,7 @@ export interface RedisCostBookOptions {
 
 // One hash per day: `requests`, `agents` (how many it names) and `<figure>:<agent>` counters. An
 // agent beyond the day's limit is added up under OTHER_AGENTS; the day expires after the retention.
-const RECORD = `
+const RECORD = new RedisScript(`
 local day = KEYS[1]
 local max, ttl, other = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 redis.call('HINCRBY', day, 'requests', 1)
@@ -48,7 +48,7 @@ while i <= #ARGV do
 end
 redis.call('EXPIRE', day, ttl)
 return 1
-`;
+`);
 
 /**
  * The cost book on Redis: one hash per UTC day (`<prefix>:costs:<day>`), each request's figures
@@ -86,14 +86,10 @@ export class RedisCostBook implements CostBook {
       entry.agent,
       ...COST_FIGURES.map((name) => String(entry[name])),
     ]);
-    await this.#redis.eval(
-      RECORD,
-      1,
-      this.#key(costDayOf(at)),
-      String(MAX_BOOK_AGENTS),
-      String(this.#ttlSeconds),
-      OTHER_AGENTS,
-      ...args,
+    await RECORD.run(
+      this.#redis,
+      [this.#key(costDayOf(at))],
+      [String(MAX_BOOK_AGENTS), String(this.#ttlSeconds), OTHER_AGENTS, ...args],
     );
   }
 

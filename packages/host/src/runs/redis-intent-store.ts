@@ -1,8 +1,8 @@
 import type { IntentBegin, IntentFinish, IntentRecord, IntentStart, IntentStore } from '@switchboard/agent';
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import { DEFAULT_RETENTION_SECONDS } from '../tasks/retention.ts';
 
-const BEGIN = `
+const BEGIN = new RedisScript(`
 local current = redis.call('GET', KEYS[1])
 if current then
   local ok, record = pcall(cjson.decode, current)
@@ -10,9 +10,9 @@ if current then
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return false
-`;
+`);
 
-const FINISH = `
+const FINISH = new RedisScript(`
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
 local record = cjson.decode(current)
@@ -21,7 +21,7 @@ record.finishedAt = ARGV[2]
 if ARGV[3] ~= '' then record.result = cjson.decode(ARGV[3]) end
 redis.call('SET', KEYS[1], cjson.encode(record), 'KEEPTTL')
 return 1
-`;
+`);
 
 /**
  * Intent records of non-idempotent tools in Redis, shared by every replica: `begin` is one atomic
@@ -49,19 +49,17 @@ export class RedisIntentStore implements IntentStore {
 
   async begin({ key, tool, now }: IntentStart): Promise<IntentBegin> {
     const record: IntentRecord = { key, tool, status: 'in_progress', startedAt: now.toISOString() };
-    const existing = (await this.#redis.eval(
-      BEGIN,
-      1,
-      this.#key(key),
-      JSON.stringify(record),
-      this.#ttlSeconds,
+    const existing = (await BEGIN.run(
+      this.#redis,
+      [this.#key(key)],
+      [JSON.stringify(record), this.#ttlSeconds],
     )) as string | null;
     return existing ? { started: false, existing: JSON.parse(existing) as IntentRecord } : { started: true };
   }
 
   async finish({ key, status, result, now }: IntentFinish): Promise<void> {
     const encoded = result === undefined ? '' : JSON.stringify(result);
-    await this.#redis.eval(FINISH, 1, this.#key(key), status, now.toISOString(), encoded);
+    await FINISH.run(this.#redis, [this.#key(key)], [status, now.toISOString(), encoded]);
   }
 
   async get(key: string): Promise<IntentRecord | undefined> {

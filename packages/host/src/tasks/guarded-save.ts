@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 
 /**
  * One command of a save: its name, then its arguments, the first of them its key (`SET`, `ZADD`,
@@ -15,7 +14,7 @@ const KEYLESS = new Set(['PUBLISH']);
 // is declared in KEYS, as Redis Cluster wants (with a {hash tag} prefix they share its slot); each
 // command comes in ARGV as its key's index in KEYS (0: none), its count of other arguments, its name
 // and those arguments.
-const SCRIPT = `
+const SCRIPT = new RedisScript(`
 if ARGV[1] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local i = 2
 while i <= #ARGV do
@@ -29,8 +28,7 @@ while i <= #ARGV do
   i = i + 3 + n
 end
 return 1
-`;
-const SHA = createHash('sha1').update(SCRIPT).digest('hex');
+`);
 
 /** Options of {@link runGuardedSave}. */
 export interface GuardedSaveOptions {
@@ -42,8 +40,8 @@ export interface GuardedSaveOptions {
 }
 
 /**
- * Runs a save's commands in one script call (`EVALSHA`, the script sent whole only when Redis does
- * not hold it yet). Returns false when the guard refused it: the task was canceled meanwhile.
+ * Runs a save's commands in one script call (by its SHA1: the script is sent whole only when Redis
+ * does not hold it yet). Returns false when the guard refused it: the task was canceled meanwhile.
  */
 export async function runGuardedSave({
   redis,
@@ -61,12 +59,5 @@ export async function runGuardedSave({
       argv.push(keys.length, args.length - 1, name, ...args.slice(1));
     }
   }
-  let reply: unknown;
-  try {
-    reply = await redis.evalsha(SHA, keys.length, ...keys, ...argv);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    reply = await redis.eval(SCRIPT, keys.length, ...keys, ...argv);
-  }
-  return reply === 1;
+  return (await SCRIPT.run(redis, keys, argv)) === 1;
 }

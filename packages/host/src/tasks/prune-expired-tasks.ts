@@ -1,10 +1,10 @@
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import type { TaskStoreKeys } from './task-store-keys.ts';
 
 // Atomic, so a task saved again while it is being pruned keeps its index entries. A task whose key
 // still exists (clocks disagree) stays until a later call. Index key names are built from ARGV bases;
 // with a {hash tag} prefix they share one Cluster slot with KEYS.
-const PRUNE_SCRIPT = `
+const PRUNE_SCRIPT = new RedisScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[5]))
 local pruned = 0
 for _, id in ipairs(ids) do
@@ -19,7 +19,7 @@ for _, id in ipairs(ids) do
   end
 end
 return pruned
-`;
+`);
 
 /** Options of {@link pruneExpiredTasks}. */
 export interface PruneExpiredTasksOptions {
@@ -43,17 +43,10 @@ export async function pruneExpiredTasks({
   now = Date.now(),
   limit = 500,
 }: PruneExpiredTasksOptions): Promise<number> {
-  const pruned = await redis.eval(
-    PRUNE_SCRIPT,
-    3,
-    keys.expiry(scope),
-    keys.index(scope),
-    keys.contextOf(scope),
-    String(now),
-    keys.stateIndexBase(scope),
-    keys.contextIndexBase(scope),
-    keys.task(''),
-    String(limit),
+  const pruned = await PRUNE_SCRIPT.run(
+    redis,
+    [keys.expiry(scope), keys.index(scope), keys.contextOf(scope)],
+    [String(now), keys.stateIndexBase(scope), keys.contextIndexBase(scope), keys.task(''), String(limit)],
   );
   return typeof pruned === 'number' ? pruned : 0;
 }

@@ -1,9 +1,9 @@
-import type { RedisConnection } from '@switchboard/redis';
+import { type RedisConnection, RedisScript } from '@switchboard/redis';
 import { HostError } from '../../errors.ts';
 import type { LimitCounters, WindowCount } from './limit-counters.ts';
 
 // A fixed window: the first request creates the counter with the window as its TTL.
-const COUNT_REQUEST = `
+const COUNT_REQUEST = new RedisScript(`
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
@@ -11,31 +11,31 @@ if ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return {count, ttl}
-`;
+`);
 
 // Slots are a sorted set scored by lease end (Redis time, so replicas' clocks do not matter); the key
 // itself expires with the newest lease, so nothing outlives the callers who held it.
 const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-const ACQUIRE_SLOT = `${NOW_MS}
+const ACQUIRE_SLOT = new RedisScript(`${NOW_MS}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
-`;
+`);
 
-const RENEW_SLOT = `${NOW_MS}
+const RENEW_SLOT = new RedisScript(`${NOW_MS}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0
-`;
+`);
 
-const SLOTS_HELD = `${NOW_MS}
+const SLOTS_HELD = new RedisScript(`${NOW_MS}
 return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
-`;
+`);
 
 /** Options of {@link RedisLimitCounters}. */
 export interface RedisLimitCountersOptions {
@@ -74,7 +74,7 @@ export class RedisLimitCounters implements LimitCounters {
   }
 
   async countRequest(key: string, windowMs: number): Promise<WindowCount> {
-    const [count, ttl] = (await this.#redis.eval(COUNT_REQUEST, 1, this.#key(key), String(windowMs))) as [
+    const [count, ttl] = (await COUNT_REQUEST.run(this.#redis, [this.#key(key)], [String(windowMs)])) as [
       number,
       number,
     ];
@@ -82,12 +82,12 @@ export class RedisLimitCounters implements LimitCounters {
   }
 
   async acquireSlot(key: string, slot: string, max: number, leaseMs: number): Promise<boolean> {
-    const taken = await this.#redis.eval(ACQUIRE_SLOT, 1, this.#key(key), slot, String(max), String(leaseMs));
+    const taken = await ACQUIRE_SLOT.run(this.#redis, [this.#key(key)], [slot, String(max), String(leaseMs)]);
     return Number(taken) === 1;
   }
 
   async renewSlot(key: string, slot: string, leaseMs: number): Promise<void> {
-    await this.#redis.eval(RENEW_SLOT, 1, this.#key(key), slot, String(leaseMs));
+    await RENEW_SLOT.run(this.#redis, [this.#key(key)], [slot, String(leaseMs)]);
   }
 
   async releaseSlot(key: string, slot: string): Promise<void> {
@@ -95,6 +95,6 @@ export class RedisLimitCounters implements LimitCounters {
   }
 
   async slotsHeld(key: string): Promise<number> {
-    return Number(await this.#redis.eval(SLOTS_HELD, 1, this.#key(key)));
+    return Number(await SLOTS_HELD.run(this.#redis, [this.#key(key)]));
   }
 }
