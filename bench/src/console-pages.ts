@@ -106,7 +106,7 @@ try {
     // One in five decided already: the decisions page has history to show.
     if (n % 5 === 0) await board.decide({ id: approval(n).id, decision: 'approved', decidedBy: 'bob' });
   }
-  const costBook = new RedisCostBook({ redis, prefix });
+  const costBook = new RedisCostBook({ redis, prefix, flushEveryMs: 0 });
   for (let n = 0; n < COSTED; n++) {
     const figures = (k: number) => ({
       tokensIn: 800 + k,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentCost, costOf, OTHER_AGENTS } from '@switchboard/agent';
-import { createRedisConnection } from '@switchboard/redis';
+import { createRedisConnection, type RedisConnection } from '@switchboard/redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CostBook, MAX_BOOK_AGENTS, MemoryCostBook } from '../src/index.ts';
 import { RedisCostBook } from '../src/redis.ts';
@@ -14,6 +14,24 @@ afterAll(async () => {
   }
   await redis.quit();
 });
+
+/** The connection, counting the scripts sent through it (EVAL and EVALSHA). */
+function counting(connection: RedisConnection) {
+  const sent = { scripts: 0 };
+  const counted = new Proxy(connection, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if ((key === 'eval' || key === 'evalsha') && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          sent.scripts++;
+          return value.apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { counted, sent };
+}
 
 const entry = (agent: string, n: number): AgentCost => ({
   agent,
@@ -91,10 +109,41 @@ describe('the cost book on Redis', () => {
       at: new Date('2026-12-04T12:00:00Z'),
       cost: costOf([entry('orders', 1)]),
     });
+    await book.flush();
     expect(await redis.keys(`${prefix}*`)).toEqual([`${prefix}:costs:2026-12-04`]);
     const ttl = await redis.ttl(`${prefix}:costs:2026-12-04`);
     expect(ttl).toBeGreaterThan(86_400);
     expect(ttl).toBeLessThanOrEqual(2 * 86_400);
+  });
+
+  it('adds requests up in the process and writes them as one script a day: another replica sees them after flushEveryMs', async () => {
+    const prefix = `{test:${randomUUID()}}`;
+    prefixes.push(prefix);
+    const { counted, sent } = counting(redis);
+    const here = new RedisCostBook({ redis: counted, prefix, flushEveryMs: 300 });
+    const there = new RedisCostBook({ redis, prefix });
+    const day = { from: '2026-12-04', to: '2026-12-04' };
+    for (let n = 0; n < 50; n++) {
+      await here.record({
+        taskId: `t${n}`,
+        at: new Date('2026-12-04T12:00:00Z'),
+        cost: costOf([entry('orders', 1)]),
+      });
+    }
+    // Not written yet: the other replica reads nothing, and no script ran for the 50.
+    expect(await there.days(day)).toEqual([]);
+    await expect.poll(async () => (await there.days(day))[0]?.requests, { timeout: 5_000 }).toBe(50);
+    expect((await there.days(day))[0]?.agents).toEqual([{ ...entry('orders', 50), hops: 50 }]);
+    // One script for the 50 (a first EVALSHA that Redis lacks is followed by its EVAL: two calls).
+    expect(sent.scripts).toBeLessThanOrEqual(2);
+    // What is recorded after is written by close(), at once.
+    await here.record({
+      taskId: 't50',
+      at: new Date('2026-12-04T12:00:00Z'),
+      cost: costOf([entry('orders', 1)]),
+    });
+    await here.close();
+    expect((await there.days(day))[0]?.requests).toBe(51);
   });
 
   it('refuses options it cannot work with, saying what to pass', () => {
@@ -102,5 +151,8 @@ describe('the cost book on Redis', () => {
       /needs a redis connection and a key prefix/,
     );
     expect(() => new RedisCostBook({ redis, prefix: 'p', retentionDays: 0 })).toThrow(/whole number of days/);
+    expect(() => new RedisCostBook({ redis, prefix: 'p', flushEveryMs: -1 })).toThrow(
+      /flushEveryMs must be a whole number of milliseconds/,
+    );
   });
 });

@@ -339,6 +339,12 @@ export async function startServing({
     closing ??= (async () => {
       logger.info({ service: config.service }, `${config.service} draining`);
       await host.close({ graceMs: config.drainMs });
+      // The requests the cost book is still adding up are written before Redis closes.
+      await costBook
+        ?.close()
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'the cost book could not write its last requests'),
+        );
       await shadow?.close();
       await built.close?.();
       await queue.close();

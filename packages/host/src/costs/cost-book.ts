@@ -77,19 +77,41 @@ export function costDay(day: string, requests: number, byAgent: ReadonlyMap<stri
   return { day, requests, agents, total: agents.reduce<CostFigures>(sumFigures, emptyFigures()) };
 }
 
+/** What a book holds of one day: how many requests, and their figures by agent. */
+export interface DayTotals {
+  requests: number;
+  agents: Map<string, CostFigures>;
+}
+
+/**
+ * Adds `requests` requests and their figures by agent into `days` (by UTC day): an agent beyond the
+ * day's {@link MAX_BOOK_AGENTS} is added up under `(other agents)`.
+ */
+export function addToDay(
+  days: Map<string, DayTotals>,
+  day: string,
+  requests: number,
+  agents: Iterable<readonly [string, CostFigures]>,
+): void {
+  const book = days.get(day) ?? { requests: 0, agents: new Map<string, CostFigures>() };
+  book.requests += requests;
+  for (const [agent, figures] of agents) {
+    const name = book.agents.has(agent) || book.agents.size < MAX_BOOK_AGENTS ? agent : OTHER_AGENTS;
+    book.agents.set(name, sumFigures(book.agents.get(name) ?? emptyFigures(), figures));
+  }
+  days.set(day, book);
+}
+
+/** A cost's figures by agent, as {@link addToDay} takes them. */
+export const agentsOf = (cost: CostEntry['cost']) =>
+  cost.agents.map(({ agent, ...figures }) => [agent, figures] as const);
+
 /** The cost book in memory: this process only, for tests and a team run in one process. */
 export class MemoryCostBook implements CostBook {
-  readonly #days = new Map<string, { requests: number; agents: Map<string, CostFigures> }>();
+  readonly #days = new Map<string, DayTotals>();
 
   async record({ at, cost }: CostEntry): Promise<void> {
-    const day = costDayOf(at);
-    const book = this.#days.get(day) ?? { requests: 0, agents: new Map<string, CostFigures>() };
-    book.requests++;
-    for (const { agent, ...figures } of cost.agents) {
-      const name = book.agents.has(agent) || book.agents.size < MAX_BOOK_AGENTS ? agent : OTHER_AGENTS;
-      book.agents.set(name, sumFigures(book.agents.get(name) ?? emptyFigures(), figures));
-    }
-    this.#days.set(day, book);
+    addToDay(this.#days, costDayOf(at), 1, agentsOf(cost));
   }
 
   async days(range: { from: string; to: string }): Promise<CostDay[]> {
