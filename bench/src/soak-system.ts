@@ -78,6 +78,7 @@ export async function startConfiguration({
   configuration,
   modelUrl,
   nodeFlags = [],
+  env = {},
 }: {
   redis: RedisConnection;
   redisUrl: string;
@@ -87,6 +88,8 @@ export async function startConfiguration({
   modelUrl: string;
   /** Node options for every service process (e.g. `--cpu-prof`), added to NODE_OPTIONS. */
   nodeFlags?: readonly string[];
+  /** Extra environment for every service process (e.g. `MALLOC_ARENA_MAX`). */
+  env?: Readonly<Record<string, string>>;
 }): Promise<RunningConfiguration> {
   const namespace = `soak-${randomUUID().slice(0, 8)}`;
   const spanDir = await mkdtemp(join(tmpdir(), 'switchboard-soak-'));
@@ -126,6 +129,7 @@ export async function startConfiguration({
         // The soak is one customer sending what thousands would: their per-customer limits are off.
         SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
         SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '0',
+        ...env,
         ...(nodeFlags.length > 0
           ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, ...nodeFlags].filter(Boolean).join(' ') }
           : {}),
