@@ -13,10 +13,14 @@ import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type RedisConnection, scanKeys } from '@switchboard/redis';
 import { freePort } from './loopback-port.ts';
 
-/** A configuration to soak: how many processes each worker runs. */
+/** A configuration to soak: how many processes each worker runs, and what they start with. */
 export interface SoakConfiguration {
   name: string;
   replicas: Readonly<Record<string, number>>;
+  /** Node flags for this configuration's services, after the run's own (so a V8 flag here wins). */
+  nodeFlags?: readonly string[];
+  /** Environment for this configuration's services (e.g. `MALLOC_ARENA_MAX`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -77,7 +81,7 @@ export async function startConfiguration({
   clusterNodes,
   configuration,
   modelUrl,
-  nodeFlags = [],
+  nodeFlags: runFlags = [],
   env = {},
 }: {
   redis: RedisConnection;
@@ -91,6 +95,7 @@ export async function startConfiguration({
   /** Extra environment for every service process (e.g. `MALLOC_ARENA_MAX`). */
   env?: Readonly<Record<string, string>>;
 }): Promise<RunningConfiguration> {
+  const nodeFlags = [...runFlags, ...(configuration.nodeFlags ?? [])];
   const namespace = `soak-${randomUUID().slice(0, 8)}`;
   const spanDir = await mkdtemp(join(tmpdir(), 'switchboard-soak-'));
   const spanFile = join(spanDir, 'spans.jsonl');
@@ -119,6 +124,7 @@ export async function startConfiguration({
       replicas: configuration.replicas,
       baseEnv: process.env,
       env: {
+        ...configuration.env,
         ...(clusterNodes ? { REDIS_URL: '', REDIS_CLUSTER_NODES: clusterNodes } : {}),
         OPENAI_BASE_URL: modelUrl,
         OPENAI_API_KEY: 'x',
