@@ -1,7 +1,6 @@
 import { defaultQueueAddress, QueueDepthReader, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
-import { consoleRoutes, registryAgentRecords, registryTeamView } from '@switchboard/console';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -212,6 +211,39 @@ export async function startServing({
         logger,
       })
     : undefined;
+  // With the board, the operators' console beside the admin API (same sign-in), at /console. Loaded
+  // only then: a worker has no board, and the console's pages, templates and helmet weigh several MB.
+  const operatorRoutes = approvalsBoard
+    ? await import('@switchboard/console').then(
+        ({ consoleRoutes, registryAgentRecords, registryTeamView }) => [
+          consoleRoutes({
+            team: registryTeamView({
+              registry,
+              queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
+            }),
+            // The workers' tasks and conversations, each under its agent's own prefix.
+            agents: registryAgentRecords({
+              registry,
+              self: agent.name,
+              recordsOf: (name) => {
+                const { prefix: theirs } = defaultQueueAddress(name, config.namespace);
+                return {
+                  tasks: new RedisTaskDirectory({ redis, prefix: theirs, logger }),
+                  runs: new RedisRunStateStore({
+                    redis,
+                    prefix: theirs,
+                    ttlSeconds: retentionSeconds,
+                    logger,
+                  }),
+                };
+              },
+            }),
+            // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
+            secureCookie: config.publicUrl.startsWith('https:'),
+          }),
+        ],
+      )
+    : undefined;
   const host = await hostAgent({
     agent,
     model,
@@ -226,38 +258,7 @@ export async function startServing({
       publicUrl: config.publicUrl,
       readiness: () => redis.status === 'ready',
       unversionedCard: config.card.unversioned,
-      // With the board, the operators' console beside the admin API (same sign-in), at /console.
-      ...(approvalsBoard
-        ? {
-            operatorRoutes: [
-              consoleRoutes({
-                team: registryTeamView({
-                  registry,
-                  queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
-                }),
-                // The workers' tasks and conversations, each under its agent's own prefix.
-                agents: registryAgentRecords({
-                  registry,
-                  self: agent.name,
-                  recordsOf: (name) => {
-                    const { prefix: theirs } = defaultQueueAddress(name, config.namespace);
-                    return {
-                      tasks: new RedisTaskDirectory({ redis, prefix: theirs, logger }),
-                      runs: new RedisRunStateStore({
-                        redis,
-                        prefix: theirs,
-                        ttlSeconds: retentionSeconds,
-                        logger,
-                      }),
-                    };
-                  },
-                }),
-                // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
-                secureCookie: config.publicUrl.startsWith('https:'),
-              }),
-            ],
-          }
-        : {}),
+      ...(operatorRoutes ? { operatorRoutes } : {}),
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {
