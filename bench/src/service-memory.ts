@@ -1,7 +1,7 @@
 /**
  * What holds a service's memory at idle, as tables, baseline and variants in one run.
  *
- *   pnpm --filter @switchboard/bench service-memory [-- --idle-s 5 --variants baseline,semi-space-2,arena-2]
+ *   pnpm --filter @switchboard/bench service-memory [-- --idle-s 5 --variants v8-glibc,baseline,semi-space-2,arena-2 --skip-imports]
  *
  * 1. Imports in a bare `node` (a fresh process each, `--input-type=module -e`): the resident set and
  *    V8's used heap after nothing (a `.js` entry), after a `.ts` entry (Node's type stripper), and
@@ -9,7 +9,9 @@
  *    their source size.
  * 2. The customer-service system launched as in the soak (`soak-system.ts`: a private `redis-server`,
  *    the soak's model server), once per variant (node flags or environment for every service), each
- *    service loaded with `memory-probe.ts`; `--idle-s` seconds after the last service is ready (no
+ *    service loaded with `memory-probe.ts`; `baseline` is what the launcher starts services with
+ *    (`SERVICE_RUNTIME`), `v8-glibc` V8's and glibc's own sizes on this machine (a variant's flags come
+ *    after the launcher's, so they win); `--idle-s` seconds after the last service is ready (no
  *    request sent), each service's VmRSS from /proc and what the probe saw: anonymous and file-backed
  *    RSS, V8's heap (total, used, the code spaces, the young generation), external memory, and the
  *    modules loaded with their source size. Then the packages whose modules weigh most, per service.
@@ -34,7 +36,12 @@ interface Variant {
 }
 
 const VARIANTS: Readonly<Record<string, Variant>> = {
-  baseline: { name: 'baseline (V8 and glibc defaults)', nodeFlags: [], env: {} },
+  baseline: { name: "the launcher's (SERVICE_RUNTIME)", nodeFlags: [], env: {} },
+  'v8-glibc': {
+    name: "V8's and glibc's own sizes",
+    nodeFlags: ['--max-semi-space-size=32'],
+    env: { MALLOC_ARENA_MAX: '16' },
+  },
   'semi-space-2': { name: '--max-semi-space-size=2', nodeFlags: ['--max-semi-space-size=2'], env: {} },
   'arena-2': { name: 'MALLOC_ARENA_MAX=2', nodeFlags: [], env: { MALLOC_ARENA_MAX: '2' } },
   'semi-space-2+arena-2': {
@@ -48,7 +55,7 @@ const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
   options: {
     'idle-s': { type: 'string', default: '5' },
-    variants: { type: 'string', default: Object.keys(VARIANTS).join(',') },
+    variants: { type: 'string', default: 'v8-glibc,baseline,semi-space-2,arena-2' },
     'skip-imports': { type: 'boolean', default: false },
   },
 });
@@ -71,6 +78,16 @@ const probe = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 const pad = (value: string | number, size: number) => String(value).padStart(size);
 const mb1 = (value: number) => value.toFixed(1);
 
+/** What tracing needs, NodeSDK aside: the tracer provider, the OTLP exporter, the instrumentations. */
+const TRACING = [
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-undici',
+  '@opentelemetry/resources',
+  '@opentelemetry/core',
+];
+
 /** One import in a fresh `node`, measured after a second's settling. */
 const IMPORTS: readonly { name: string; cwd: string; specifiers: readonly string[]; ts?: boolean }[] = [
   { name: 'nothing (a .js entry)', cwd: 'packages/telemetry', specifiers: [] },
@@ -86,7 +103,16 @@ const IMPORTS: readonly { name: string; cwd: string; specifiers: readonly string
     cwd: 'packages/telemetry',
     specifiers: ['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-undici'],
   },
-  { name: '@opentelemetry/sdk-node', cwd: 'packages/telemetry', specifiers: ['@opentelemetry/sdk-node'] },
+  {
+    name: 'tracing without NodeSDK (sdk-trace, exporter, instrumentations, context)',
+    cwd: 'packages/telemetry',
+    specifiers: [...TRACING, '@opentelemetry/context-async-hooks'],
+  },
+  {
+    name: 'tracing with NodeSDK (what @switchboard/telemetry imports)',
+    cwd: 'packages/telemetry',
+    specifiers: [...TRACING, '@opentelemetry/sdk-node'],
+  },
   { name: '@switchboard/telemetry', cwd: 'packages/service', specifiers: ['@switchboard/telemetry'] },
   { name: '@switchboard/console', cwd: 'packages/service', specifiers: ['@switchboard/console'] },
   { name: '@switchboard/host', cwd: 'packages/service', specifiers: ['@switchboard/host'] },
