@@ -1,7 +1,7 @@
 /**
  * What holds a service's memory at idle, as tables, baseline and variants in one run.
  *
- *   pnpm --filter @switchboard/bench service-memory [-- --idle-s 5 --variants v8-glibc,baseline,semi-space-2,arena-2 --skip-imports]
+ *   pnpm --filter @switchboard/bench service-memory [-- --idle-s 5 --variants v8-glibc,semi-space-32,arena-16,baseline,semi-space-2 --skip-imports]
  *
  * 1. Imports in a bare `node` (a fresh process each, `--input-type=module -e`): the resident set and
  *    V8's used heap after nothing (a `.js` entry), after a `.ts` entry (Node's type stripper), and
@@ -42,20 +42,20 @@ const VARIANTS: Readonly<Record<string, Variant>> = {
     nodeFlags: ['--max-semi-space-size=32'],
     env: { MALLOC_ARENA_MAX: '16' },
   },
-  'semi-space-2': { name: '--max-semi-space-size=2', nodeFlags: ['--max-semi-space-size=2'], env: {} },
-  'arena-2': { name: 'MALLOC_ARENA_MAX=2', nodeFlags: [], env: { MALLOC_ARENA_MAX: '2' } },
-  'semi-space-2+arena-2': {
-    name: '--max-semi-space-size=2, MALLOC_ARENA_MAX=2',
-    nodeFlags: ['--max-semi-space-size=2'],
-    env: { MALLOC_ARENA_MAX: '2' },
+  'semi-space-32': {
+    name: '--max-semi-space-size=32 (V8 default)',
+    nodeFlags: ['--max-semi-space-size=32'],
+    env: {},
   },
+  'arena-16': { name: 'MALLOC_ARENA_MAX=16 (glibc default)', nodeFlags: [], env: { MALLOC_ARENA_MAX: '16' } },
+  'semi-space-2': { name: '--max-semi-space-size=2', nodeFlags: ['--max-semi-space-size=2'], env: {} },
 };
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
   options: {
     'idle-s': { type: 'string', default: '5' },
-    variants: { type: 'string', default: 'v8-glibc,baseline,semi-space-2,arena-2' },
+    variants: { type: 'string', default: 'v8-glibc,semi-space-32,arena-16,baseline,semi-space-2' },
     'skip-imports': { type: 'boolean', default: false },
   },
 });
