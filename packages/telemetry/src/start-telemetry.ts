@@ -83,9 +83,10 @@ export interface Telemetry {
 }
 
 /**
- * Starts the OpenTelemetry Node SDK for one Switchboard process: resource attributes, a
+ * Starts OpenTelemetry tracing for one Switchboard process: resource attributes, a
  * BatchSpanProcessor exporting OTLP/HTTP (or to a local span file), W3C propagation and HTTP/fetch
- * instrumentation. The SDK's own `OTEL_*` variables keep working (sampler, headers, batch sizes of
+ * instrumentation; the tracing parts of the Node SDK, set up without `NodeSDK` (which is imported
+ * only for `exportMetricsAndLogs`, or for a b3 propagator named in `OTEL_PROPAGATORS`). The SDK's own `OTEL_*` variables keep working (sampler, headers, batch sizes of
  * the OTLP export, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`). Call it before the process does
  * its work.
  *
@@ -159,7 +160,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   const delegateBefore = tracerDelegate();
   let stopSdk: () => Promise<void>;
   if (exportMetricsAndLogs || needsNodeSdk()) {
-    // Metrics, logs or a b3 propagator: the whole NodeSDK, imported only then (it weighs 13 MB).
+    // Metrics, logs or a b3 propagator: the whole NodeSDK, imported only then (230 modules more).
     const { NodeSDK } = await import('@opentelemetry/sdk-node');
     const sdk = new NodeSDK({
       autoDetectResources: false,
