@@ -74,7 +74,7 @@ if (results.length > 0) {
       `${options.concurrency} in flight, alternating ${SOAK_PROMPTS.map((prompt) => `"${prompt.text}" (${prompt.agent})`).join(' and ')}; ` +
       `every model call takes ${options.latencyMs} ms; client timeout ${options.timeoutMs} ms. ` +
       'req/s and p50/p99 over the answered requests; lost and duplicated include the warm-up; ' +
-      'peak MB per process (replicas separated by /)',
+      'service CPU ms per answered request; idle RSS (3 s after start, before any request) and peak RSS (VmHWM) in MB per process (replicas separated by /)',
   );
   printCostReport(results);
 }
