@@ -25,7 +25,15 @@ if [ ! -f "$app/src/main.ts" ]; then
   exit 2
 fi
 
+# What keeps a service's memory small without costing CPU, as the launcher starts it
+# (SERVICE_RUNTIME in packages/team/src/service-runtime.ts; docs/operations.md "Memory"): V8's young
+# generation at most 2 x 16 MB, and two glibc malloc arenas. A flag in NODE_OPTIONS, or a
+# MALLOC_ARENA_MAX, that the deployment sets wins.
+export NODE_OPTIONS="--max-semi-space-size=16${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+
 if [ "${SWITCHBOARD_ENTRYPOINT_DRY_RUN:-}" = "1" ]; then
+  echo "NODE_OPTIONS=$NODE_OPTIONS MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX"
   echo "cd $app && exec node src/main.ts"
   exit 0
 fi

@@ -20,6 +20,8 @@ export interface ConfigurationResult {
   wallMs: number;
   audit: Audit;
   usage: readonly ProcessUsage[];
+  /** VmRSS of each service process once it was up, before any request (warm-up included), in MB. */
+  idleMb: ReadonlyMap<string, number>;
   /** Busy share of all the machine's cores over the measured window. */
   machineBusy: number;
   /** Model calls answered during the measured window. */
@@ -60,10 +62,35 @@ export function summarize(result: ConfigurationResult) {
   };
 }
 
+/** The processes of a service: `orders`, `orders-2`, … */
+function processesOf(usage: readonly ProcessUsage[], service: string): ProcessUsage[] {
+  return usage.filter((entry) => entry.name === service || entry.name.startsWith(`${service}-`));
+}
+
 /** Peak MB of each process of a service, e.g. `151 / 148` for two replicas. */
 function peaks(usage: readonly ProcessUsage[], service: string): string {
-  const processes = usage.filter((entry) => entry.name === service || entry.name.startsWith(`${service}-`));
-  return processes.map((entry) => fixed(entry.peakMb, 0)).join(' / ') || '-';
+  return (
+    processesOf(usage, service)
+      .map((entry) => fixed(entry.peakMb, 0))
+      .join(' / ') || '-'
+  );
+}
+
+/** Idle MB of each process of a service (after start, before any request), e.g. `121 / 120`. */
+function idles(result: ConfigurationResult, service: string): string {
+  return (
+    processesOf(result.usage, service)
+      .map((entry) => fixed(result.idleMb.get(entry.name) ?? Number.NaN, 0))
+      .join(' / ') || '-'
+  );
+}
+
+/** Service CPU ms per answered request, every service process added up. */
+function serviceCpuPerRequest(result: ConfigurationResult, ok: number): number {
+  const services = result.usage.filter((entry) =>
+    SERVICES.some((service) => processesOf([entry], service).length),
+  );
+  return services.reduce((sum, entry) => sum + entry.cpuMs, 0) / ok;
 }
 
 /** Prints the report to stdout. */
@@ -73,21 +100,28 @@ export function printReport(results: readonly ConfigurationResult[], header: str
     'configuration'.length,
     ...results.map((result) => result.configuration.name.length),
   );
-  const memoryWidth = SERVICES.map((service) =>
-    Math.max(service.length, ...results.map((result) => peaks(result.usage, service).length)),
-  );
+  const cellWidth = (cell: (result: ConfigurationResult, service: string) => string) =>
+    SERVICES.map((service) =>
+      Math.max(service.length, ...results.map((result) => cell(result, service).length)),
+    );
+  const idleWidth = cellWidth(idles);
+  const peakWidth = cellWidth((result, service) => peaks(result.usage, service));
   const pad = (value: string | number, size: number) => String(value).padStart(size);
+  const group = (widths: number[], cell: (service: string) => string) =>
+    SERVICES.map((service, i) => pad(cell(service), widths[i] ?? 0)).join(' | ');
   console.log(`${header}\n`);
   console.log(
-    `${'configuration'.padEnd(width)} | requests |     ok | lost | duplicated |  req/s | p50 ms | p99 ms | peak MB ` +
-      SERVICES.map((service, i) => service.padStart(memoryWidth[i] ?? 0)).join(' | '),
+    `${'configuration'.padEnd(width)} | requests |     ok | lost | duplicated |  req/s | p50 ms | p99 ms | service CPU ms/req | ` +
+      `idle MB ${group(idleWidth, (service) => service)} | peak MB ${group(peakWidth, (service) => service)}`,
   );
   for (const row of rows) {
     console.log(
       `${row.result.configuration.name.padEnd(width)} | ${pad(row.requests, 8)} | ${pad(row.ok, 6)} | ` +
         `${pad(row.lost, 4)} | ${pad(row.duplicated, 10)} | ${pad(fixed(row.perSecond, 1), 6)} | ` +
-        `${pad(fixed(row.p50, 0), 6)} | ${pad(fixed(row.p99, 0), 6)} | ${''.padStart(8)}` +
-        SERVICES.map((service, i) => pad(peaks(row.result.usage, service), memoryWidth[i] ?? 0)).join(' | '),
+        `${pad(fixed(row.p50, 0), 6)} | ${pad(fixed(row.p99, 0), 6)} | ` +
+        `${pad(fixed(serviceCpuPerRequest(row.result, row.ok), 1), 18)} | ${''.padStart(8)}` +
+        `${group(idleWidth, (service) => idles(row.result, service))} | ${''.padStart(8)}` +
+        group(peakWidth, (service) => peaks(row.result.usage, service)),
     );
   }
   const [baseline, ...others] = rows;

@@ -9,7 +9,7 @@ import { createRedisConnection, isCluster, type RedisConnection } from '@switchb
 import { type Child, startChild } from './hop-children.ts';
 import { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 import { type PrivateRedis, startPrivateRedis } from './private-redis.ts';
-import { ProcessSampler } from './proc-stats.ts';
+import { memoryMb, ProcessSampler } from './proc-stats.ts';
 import { countersSince, startRedisWindow } from './redis-counters.ts';
 import { monitorCommands } from './redis-monitor.ts';
 import { auditTasks } from './soak-audit.ts';
@@ -20,6 +20,8 @@ import type { ConfigurationResult } from './soak-report.ts';
 import { type SoakConfiguration, startConfiguration } from './soak-system.ts';
 
 const WORKERS = ['orders', 'inventory', 'comms'];
+/** How long after the services are ready their idle RSS is read. */
+const IDLE_SETTLE_MS = 3_000;
 
 /** What a run of the soak gives back. */
 export interface SoakRun {
@@ -90,6 +92,10 @@ export async function runSoak({
         nodeFlags,
       });
       const ready = new Date();
+      // Idle: the services up, no request sent yet; after a moment, so startup's garbage is collected.
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+      const idleMb = new Map<string, number>();
+      for (const [name, pid] of running.pids) idleMb.set(name, (await memoryMb(pid, 'VmRSS')) ?? Number.NaN);
       let cleaned: { spanBytes: number; keysDeleted: number } | undefined;
       try {
         const { supervisorUrl, token } = running.launched.access;
@@ -146,6 +152,7 @@ export async function runSoak({
           wallMs: measured.wallMs,
           audit,
           usage,
+          idleMb,
           machineBusy,
           modelCalls: calls,
           redis: { ...redisCounts, own: own !== undefined, ...(families ? { families } : {}) },

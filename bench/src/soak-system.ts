@@ -13,10 +13,14 @@ import { RedisShopStore, seedShop } from '@switchboard/customer-service';
 import { type RedisConnection, scanKeys } from '@switchboard/redis';
 import { freePort } from './loopback-port.ts';
 
-/** A configuration to soak: how many processes each worker runs. */
+/** A configuration to soak: how many processes each worker runs, and what they start with. */
 export interface SoakConfiguration {
   name: string;
   replicas: Readonly<Record<string, number>>;
+  /** Node flags for this configuration's services, after the run's own (so a V8 flag here wins). */
+  nodeFlags?: readonly string[];
+  /** Environment for this configuration's services (e.g. `MALLOC_ARENA_MAX`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -77,7 +81,8 @@ export async function startConfiguration({
   clusterNodes,
   configuration,
   modelUrl,
-  nodeFlags = [],
+  nodeFlags: runFlags = [],
+  env = {},
 }: {
   redis: RedisConnection;
   redisUrl: string;
@@ -87,7 +92,10 @@ export async function startConfiguration({
   modelUrl: string;
   /** Node options for every service process (e.g. `--cpu-prof`), added to NODE_OPTIONS. */
   nodeFlags?: readonly string[];
+  /** Extra environment for every service process (e.g. `MALLOC_ARENA_MAX`). */
+  env?: Readonly<Record<string, string>>;
 }): Promise<RunningConfiguration> {
+  const nodeFlags = [...runFlags, ...(configuration.nodeFlags ?? [])];
   const namespace = `soak-${randomUUID().slice(0, 8)}`;
   const spanDir = await mkdtemp(join(tmpdir(), 'switchboard-soak-'));
   const spanFile = join(spanDir, 'spans.jsonl');
@@ -116,6 +124,7 @@ export async function startConfiguration({
       replicas: configuration.replicas,
       baseEnv: process.env,
       env: {
+        ...configuration.env,
         ...(clusterNodes ? { REDIS_URL: '', REDIS_CLUSTER_NODES: clusterNodes } : {}),
         OPENAI_BASE_URL: modelUrl,
         OPENAI_API_KEY: 'x',
@@ -126,6 +135,7 @@ export async function startConfiguration({
         // The soak is one customer sending what thousands would: their per-customer limits are off.
         SWITCHBOARD_RATE_LIMIT_PER_MIN: '0',
         SWITCHBOARD_MAX_TASKS_IN_FLIGHT: '0',
+        ...env,
         ...(nodeFlags.length > 0
           ? { NODE_OPTIONS: [process.env.NODE_OPTIONS, ...nodeFlags].filter(Boolean).join(' ') }
           : {}),

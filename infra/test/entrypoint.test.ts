@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withServiceRuntime } from '@switchboard/team';
 import { describe, expect, it } from 'vitest';
 import { INFRA_DIR, REPO_ROOT, SERVICES, serviceDir } from './support/paths.ts';
 
@@ -52,9 +53,23 @@ describe('infra/entrypoint.sh', () => {
     });
     expect(result.code).toBe(0);
     const appDir = join(REPO_ROOT, serviceDir(service));
-    expect(result.stdout.trim()).toBe(`cd ${appDir} && exec node src/main.ts`);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe(`cd ${appDir} && exec node src/main.ts`);
     expect(existsSync(join(appDir, 'src/main.ts'))).toBe(true);
   });
+
+  it.each<Record<string, string>>([
+    {},
+    { NODE_OPTIONS: '--max-semi-space-size=8 --enable-source-maps', MALLOC_ARENA_MAX: '4' },
+  ])(
+    "starts node with the memory settings the launcher uses, a deployment's own winning (%o)",
+    async (own) => {
+      const result = await runEntrypoint(['orders'], { ...own, SWITCHBOARD_ENTRYPOINT_DRY_RUN: '1' });
+      const launcher = withServiceRuntime(own);
+      expect(result.stdout.split('\n')[0]).toBe(
+        `NODE_OPTIONS=${launcher.NODE_OPTIONS} MALLOC_ARENA_MAX=${launcher.MALLOC_ARENA_MAX}`,
+      );
+    },
+  );
 
   it('execs node on the TypeScript entry with no loader: Node strips the types itself', () => {
     const execs = readFileSync(SCRIPT, 'utf8')

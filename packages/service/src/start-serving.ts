@@ -1,7 +1,6 @@
 import { defaultQueueAddress, QueueDepthReader, QueueTransportFactory } from '@switchboard/a2a-bullmq';
 import { cardSigner } from '@switchboard/cards';
 import { createModel } from '@switchboard/config';
-import { consoleRoutes, registryAgentRecords, registryTeamView } from '@switchboard/console';
 import { AgentRegistry, signQueuedRequests } from '@switchboard/delegate';
 import { hostAgent, wasLoggedByHost } from '@switchboard/host';
 import { actingForOwner } from '@switchboard/host/approvals';
@@ -30,7 +29,6 @@ import {
   redactUrl,
 } from '@switchboard/redis';
 import { createLogger, routeConsole, type Telemetry } from '@switchboard/telemetry';
-import { consoleSources } from './console-sources.ts';
 import type { ParentWatch } from './exit-with-parent.ts';
 import { LogAuditSink } from './log-audit-sink.ts';
 import type { RunAgentServiceOptions, RunningAgentService } from './run-agent-service-options.ts';
@@ -216,6 +214,43 @@ export async function startServing({
     : undefined;
   // With the board (the supervisor), each root request's cost per agent per day, for the console.
   const costBook = approvalsBoard ? new RedisCostBook({ redis, prefix }) : undefined;
+  // With the board, the operators' console beside the admin API (same sign-in), at /console. Loaded
+  // only then: a worker has no board, and the console's pages, templates and helmet weigh several MB.
+  const operatorRoutes = approvalsBoard
+    ? await Promise.all([import('@switchboard/console'), import('./console-sources.ts')]).then(
+        ([{ consoleRoutes, registryAgentRecords, registryTeamView }, { consoleSources }]) => [
+          consoleRoutes({
+            team: registryTeamView({
+              registry,
+              queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
+            }),
+            // The workers' tasks and conversations, each under its agent's own prefix.
+            agents: registryAgentRecords({
+              registry,
+              self: agent.name,
+              recordsOf: (name) => {
+                const { prefix: theirs } = defaultQueueAddress(name, config.namespace);
+                return {
+                  tasks: new RedisTaskDirectory({ redis, prefix: theirs, logger }),
+                  runs: new RedisRunStateStore({
+                    redis,
+                    prefix: theirs,
+                    ttlSeconds: retentionSeconds,
+                    logger,
+                  }),
+                  // Read only: its followers share one connection while a page follows a task.
+                  events: new RedisTaskEventLog({ redis, prefix: theirs, retentionSeconds, logger }),
+                };
+              },
+            }),
+            // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
+            secureCookie: config.publicUrl.startsWith('https:'),
+            ...consoleSources({ config, redis, registry }),
+            ...(costBook ? { costBook } : {}),
+          }),
+        ],
+      )
+    : undefined;
   const host = await hostAgent({
     agent,
     model,
@@ -230,42 +265,7 @@ export async function startServing({
       publicUrl: config.publicUrl,
       readiness: () => redis.status === 'ready',
       unversionedCard: config.card.unversioned,
-      // With the board, the operators' console beside the admin API (same sign-in), at /console.
-      ...(approvalsBoard
-        ? {
-            operatorRoutes: [
-              consoleRoutes({
-                team: registryTeamView({
-                  registry,
-                  queueOf: (name) => depths.read(defaultQueueAddress(name, config.namespace)),
-                }),
-                // The workers' tasks and conversations, each under its agent's own prefix.
-                agents: registryAgentRecords({
-                  registry,
-                  self: agent.name,
-                  recordsOf: (name) => {
-                    const { prefix: theirs } = defaultQueueAddress(name, config.namespace);
-                    return {
-                      tasks: new RedisTaskDirectory({ redis, prefix: theirs, logger }),
-                      runs: new RedisRunStateStore({
-                        redis,
-                        prefix: theirs,
-                        ttlSeconds: retentionSeconds,
-                        logger,
-                      }),
-                      // Read only: its followers share one connection while a page follows a task.
-                      events: new RedisTaskEventLog({ redis, prefix: theirs, retentionSeconds, logger }),
-                    };
-                  },
-                }),
-                // Behind a proxy that ends TLS the request is plain HTTP; the public URL says.
-                secureCookie: config.publicUrl.startsWith('https:'),
-                ...consoleSources({ config, redis, registry }),
-                ...(costBook ? { costBook } : {}),
-              }),
-            ],
-          }
-        : {}),
+      ...(operatorRoutes ? { operatorRoutes } : {}),
     },
     queue: { redis, address, lockDurationMs: config.jobLockMs, stalledIntervalMs: config.jobLockMs },
     auth: {

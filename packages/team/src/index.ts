@@ -9,6 +9,7 @@ export type {
   WorkerOptions,
 } from './definitions.ts';
 export { defineSupervisor, defineWorker } from './definitions.ts';
+export { SERVICE_RUNTIME, withServiceRuntime } from './service-runtime.ts';
 export type {
   InProcessTeam,
   Team,

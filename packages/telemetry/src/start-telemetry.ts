@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { context, ProxyTracerProvider, propagation, type TracerProvider, trace } from '@opentelemetry/api';
+import { getBooleanFromEnv } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -14,13 +15,13 @@ import {
   processDetector,
   resourceFromAttributes,
 } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { type AgentTracer, redactText } from '@switchboard/agent';
 import { COMMON, RESOURCE } from '@switchboard/semconv';
 import { createAgentTracer } from './agent-tracer.ts';
 import { TelemetryError } from './errors.ts';
 import { DEFAULT_SPAN_FILE, SpanFileExporter } from './span-file.ts';
+import { batchProcessorFromEnv, needsNodeSdk, startTracing } from './trace-setup.ts';
 
 /** Options of {@link startTelemetry}. */
 export interface StartTelemetryOptions {
@@ -82,9 +83,10 @@ export interface Telemetry {
 }
 
 /**
- * Starts the OpenTelemetry Node SDK for one Switchboard process: resource attributes, a
+ * Starts OpenTelemetry tracing for one Switchboard process: resource attributes, a
  * BatchSpanProcessor exporting OTLP/HTTP (or to a local span file), W3C propagation and HTTP/fetch
- * instrumentation. The SDK's own `OTEL_*` variables keep working (sampler, headers, batch sizes of
+ * instrumentation; the tracing parts of the Node SDK, set up without `NodeSDK` (which is imported
+ * only for `exportMetricsAndLogs`, or for a b3 propagator named in `OTEL_PROPAGATORS`). The SDK's own `OTEL_*` variables keep working (sampler, headers, batch sizes of
  * the OTLP export, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`). Call it before the process does
  * its work.
  *
@@ -154,17 +156,34 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
         [RESOURCE.deploymentEnvironmentName]: environment,
       }),
     );
-  const sdk = new NodeSDK({
-    autoDetectResources: false,
-    resource,
-    ...traces,
-    ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
-    instrumentations,
-    ...(sampler ? { sampler } : {}),
-    spanLimits: { attributeValueLengthLimit: maxAttributeLength },
-  });
+  const spanLimits = { attributeValueLengthLimit: maxAttributeLength };
   const delegateBefore = tracerDelegate();
-  sdk.start();
+  let stopSdk: () => Promise<void>;
+  if (exportMetricsAndLogs || needsNodeSdk()) {
+    // Metrics, logs or a b3 propagator: the whole NodeSDK, imported only then (230 modules more).
+    const { NodeSDK } = await import('@opentelemetry/sdk-node');
+    const sdk = new NodeSDK({
+      autoDetectResources: false,
+      resource,
+      ...traces,
+      ...(exportMetricsAndLogs ? {} : { metricReaders: [], logRecordProcessors: [] }),
+      instrumentations,
+      ...(sampler ? { sampler } : {}),
+      spanLimits,
+    });
+    sdk.start();
+    stopSdk = () => sdk.shutdown();
+  } else if (getBooleanFromEnv('OTEL_SDK_DISABLED')) {
+    stopSdk = async () => {};
+  } else {
+    // Traces only: the tracer provider, context manager and propagator NodeSDK would register.
+    // The instrumentations enabled themselves when made, on the global (proxy) tracer provider.
+    const spanProcessors: SpanProcessor[] = traces.traceExporter
+      ? [batchProcessorFromEnv(traces.traceExporter)]
+      : (traces.spanProcessors ?? []);
+    const provider = startTracing({ resource, spanProcessors, sampler, spanLimits });
+    stopSdk = () => provider.shutdown();
+  }
   // Whether the SDK registered the globals (it does not when OTEL_SDK_DISABLED is set).
   const ownsGlobals = tracerDelegate() !== delegateBefore;
   // Core modules loaded before start are patched on their next require: make that happen now.
@@ -175,7 +194,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
     spanFile: filePath,
     traceUrl: (traceId) => (uiBase ? `${uiBase}/trace/${traceId}` : undefined),
     shutdown: () => {
-      stopping ??= sdk.shutdown().finally(() => {
+      stopping ??= stopSdk().finally(() => {
         for (const instrumentation of instrumentations) instrumentation.disable();
         // Let a later startTelemetry in this process register its own SDK.
         if (ownsGlobals) {

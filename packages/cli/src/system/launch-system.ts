@@ -8,6 +8,7 @@ import {
   teamEnvironment,
   teamServices,
   userTokens,
+  withServiceRuntime,
 } from '@switchboard/team';
 import { loadTeam, serviceLaunch } from '../team/load-team.ts';
 import { ProcessSupervisor } from './process-supervisor.ts';
@@ -133,12 +134,13 @@ export async function launchSystem({
         args: launches.get(service.name)?.args ?? [],
         replica,
         port: portOf(service, replica),
-        env: {
+        // With the flags and allocator settings that keep a service small (SERVICE_RUNTIME).
+        env: withServiceRuntime({
           ...baseEnv,
           ...serviceKeyEnvironment(access, service.name),
           ...commonOf(service),
           ...(serviceEnv[service.name] ?? {}),
-        },
+        }),
         ...(onLog ? { onLog } : {}),
       }),
     readyTimeoutMs,

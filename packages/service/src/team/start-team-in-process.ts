@@ -10,7 +10,6 @@ import {
   type ToolRouter,
 } from '@switchboard/agent';
 import { createModel } from '@switchboard/config';
-import { consoleRoutes } from '@switchboard/console';
 import { supervisorAgent } from '@switchboard/delegate';
 import { hostAgent, MemoryCostBook } from '@switchboard/host';
 import { actingForOwner, MemoryApprovalBoard } from '@switchboard/host/approvals';
@@ -244,16 +243,16 @@ export async function startTeamInMemory(
       delegators: [team.supervisor.name],
       logger,
     });
+    // The console only at the front; it is imported then, so a process without one never loads it.
+    const operatorRoutes = front
+      ? [await import('@switchboard/console').then(({ consoleRoutes }) => consoleRoutes({ costBook: costs }))]
+      : undefined;
     const host = await hostAgent({
       agent,
       model: model(agent.name),
       ...(skills ? { skills } : {}),
       ...(router ? { router } : {}),
-      http: {
-        port: listenPort,
-        host: '127.0.0.1',
-        ...(front ? { operatorRoutes: [consoleRoutes({ costBook: costs })] } : {}),
-      },
+      http: { port: listenPort, host: '127.0.0.1', ...(operatorRoutes ? { operatorRoutes } : {}) },
       auth: {
         ...(front
           ? {
