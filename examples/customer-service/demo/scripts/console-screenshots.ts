@@ -105,6 +105,7 @@ async function main(): Promise<number> {
     await shoot(page, `${consoleUrl}/requests/${encodeURIComponent(order.taskId)}`, 'request');
     await shoot(page, `${consoleUrl}/requests/${encodeURIComponent(order.taskId)}/trace`, 'trace');
     await shoot(page, `${consoleUrl}/team`, 'team');
+    await shoot(page, `${consoleUrl}/costs`, 'costs');
     await shoot(page, `${consoleUrl}/shadow`, 'shadow');
     await shoot(page, `${consoleUrl}/evals`, 'evals');
     return 0;
