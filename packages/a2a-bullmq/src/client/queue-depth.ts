@@ -20,7 +20,7 @@ export interface QueueDepth {
  *
  * @example
  * const depths = new QueueDepthReader({ redis });
- * const { waiting, oldestWaitMs } = await depths.read(defaultQueueAddress('orders', 'shop'));
+ * const { waiting, oldestWaitMs } = await depths.read(defaultQueueAddress('billing', 'acme'));
  */
 export class QueueDepthReader {
   readonly #redis: RedisConnection;
