@@ -13,7 +13,6 @@ import {
   type Agent,
   type AgentRunResult,
   type AgentTracer,
-  ApprovalDecision,
   type ApprovalQuota,
   type AuditSink,
   type ChatModel,
@@ -23,23 +22,18 @@ import {
   type IntentStore,
   isAgentError,
   type Logger,
-  maskContacts,
   Principal,
   principalKey,
   runAgent,
-  type StopReason,
   stderrLogger,
   type ToolRouter,
 } from '@switchboard/agent';
 import { principalOf } from '@switchboard/identity';
 import {
-  APPROVAL_DECISION_KEY,
-  boardDeciderOf,
   CALLER_CONVERSATION_KEY,
   CONVERSATION_KEY,
   COST_KEY,
   callVariable,
-  dataPart,
   PRINCIPAL_KEY,
   PROGRESS_KEY,
   readMessage,
@@ -48,7 +42,9 @@ import { type ApprovalBoard, DEFAULT_MAX_PENDING_APPROVALS } from '../approvals/
 import type { CostBook } from '../costs/cost-book.ts';
 import { MemoryRunStateStore, type RunStateStore } from '../runs/run-state-store.ts';
 import type { TaskLedger } from '../runs/task-ledger.ts';
+import { DECIDE_ON_THE_BOARD, decisionsIn } from './message-decisions.ts';
 import { progressOf } from './progress.ts';
+import { publishResult } from './publish-result.ts';
 import { TaskPublisher } from './task-publisher.ts';
 import { TASK_STARTED_HOOK } from './task-started.ts';
 
@@ -131,28 +127,8 @@ const operatorsAndServices = (user: User | undefined) => {
   return principal?.kind === 'operator' || principal?.kind === 'service' || (principal?.via.length ?? 0) > 0;
 };
 
-/** What the board delivers: the decision and the hash of the arguments it showed. */
-const BoardDelivery = ApprovalDecision.omit({ decidedAt: true, decidedBy: true });
-/** What a peer service hands on: its board's decision, naming the operator who took it. */
-const HandedOn = ApprovalDecision.omit({ decidedAt: true });
-
-/** The reply to a decision sent in a message that was not taken. */
-const DECIDE_ON_THE_BOARD =
-  'An approval decision in your message was ignored: approvals are decided on the approval board, not in a message. ' +
-  'An operator decides with `switchboard approvals approve <id>` (or `deny <id>`), or POST /admin/approvals/<id>/approve (or /deny).';
-
 const defaultScope = (context: ServerCallContext) =>
   `${encodeURIComponent(context.tenant ?? '')}:${encodeURIComponent(context.user?.userName ?? '')}`;
-
-const FINAL_STATE: Record<StopReason, TaskState> = {
-  model: TaskState.TASK_STATE_COMPLETED,
-  approval: TaskState.TASK_STATE_INPUT_REQUIRED,
-  maxSteps: TaskState.TASK_STATE_FAILED,
-  failures: TaskState.TASK_STATE_FAILED,
-  canceled: TaskState.TASK_STATE_CANCELED,
-  clarify: TaskState.TASK_STATE_INPUT_REQUIRED,
-  unsupported: TaskState.TASK_STATE_COMPLETED,
-};
 
 /**
  * Runs a Switchboard agent behind the A2A SDK's `DefaultRequestHandler`. A request becomes a task
@@ -215,7 +191,7 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       // Who is trusted sees approval requests whole and speaks for a caller's conversation.
       const trusted = (this.#o.trusted ?? operatorsAndServices)(requestContext.context.user);
       const decisions = fromUser
-        ? this.#decisions(data, requestContext, trusted)
+        ? decisionsIn(data, requestContext, { trusted, logger: this.#logger })
         : { accepted: [], refused: 0 };
       const decisive = decisions.accepted.length > 0 || decisions.refused > 0;
       const refusal = !fromUser
@@ -286,7 +262,8 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
       });
       await this.#runState.save(conversation, { messages: result.messages, state: result.state });
       await this.#postApprovals(requestContext, result, principal && principalKey(principal));
-      this.#publishResult(publisher, result, {
+      publishResult(publisher, result, {
+        answerInStatus: this.#o.answerInStatus ?? false,
         refusedDecision: decisions.refused > 0,
         operator: trusted,
         cost: { [COST_KEY]: meter.cost },
@@ -418,105 +395,5 @@ export class SwitchboardAgentExecutor implements AgentExecutor {
         'approval board could not be updated; operators will not see these approvals',
       );
     }
-  }
-
-  /**
-   * The decisions a message carries that this task takes: the board's own delivery (in process,
-   * recorded as the operator who decided there), or a trusted peer service handing on its board's
-   * decision (recorded as that operator via the service). Any other is refused and counted, and the
-   * approval stays pending: approvals are decided on the board, not in a message.
-   */
-  #decisions(
-    data: unknown[],
-    requestContext: RequestContext,
-    trusted: boolean,
-  ): { accepted: ApprovalDecision[]; refused: number } {
-    const { context } = requestContext;
-    const board = boardDeciderOf(context);
-    const from = principalOf(context.user);
-    const peerService = trusted && from !== undefined && (from.kind === 'service' || from.via.length > 0);
-    const accepted: ApprovalDecision[] = [];
-    let refused = 0;
-    for (const item of data) {
-      if (!item || typeof item !== 'object' || !(APPROVAL_DECISION_KEY in item)) continue;
-      const sent = (item as Record<string, unknown>)[APPROVAL_DECISION_KEY];
-      const now = new Date().toISOString();
-      if (board) {
-        const parsed = BoardDelivery.safeParse(sent);
-        if (parsed.success) {
-          accepted.push({ ...parsed.data, decidedBy: board.id, decidedAt: now });
-          continue;
-        }
-      } else if (peerService) {
-        const parsed = HandedOn.safeParse(sent);
-        if (parsed.success) {
-          // A relayed decision is the relaying service's word (the last hop), not the end user's.
-          const service = from.via.at(-1) ?? from.id;
-          const { decidedBy: operator, ...decision } = parsed.data;
-          accepted.push({
-            ...decision,
-            decidedBy: operator === service ? service : `${operator} (via ${service})`,
-            decidedAt: now,
-          });
-          continue;
-        }
-      }
-      refused++;
-      this.#logger.warn(
-        {
-          taskId: requestContext.taskId,
-          caller: from ? principalKey(from) : context.user?.userName,
-          approvalId: (sent as { approvalId?: unknown } | undefined)?.approvalId,
-        },
-        'a decision sent in a message was ignored: approvals are decided on the board',
-      );
-    }
-    return { accepted, refused };
-  }
-
-  /**
-   * The operator's approval requests go to the board whole; a caller who is not trusted (the
-   * user) reads them, arguments too, with contact details masked, since they may be about
-   * someone else.
-   */
-  #publishResult(
-    publisher: TaskPublisher,
-    result: AgentRunResult,
-    {
-      refusedDecision,
-      operator,
-      cost,
-    }: { refusedDecision: boolean; operator: boolean; cost: Record<string, unknown> },
-  ): void {
-    const state = FINAL_STATE[result.stopReason];
-    if (state === TaskState.TASK_STATE_COMPLETED) {
-      // The answer lives once, as the `answer` artifact (see `answerInStatus`).
-      publisher.artifact(result.output);
-      publisher.finish(state, this.#o.answerInStatus ? result.output : undefined, [], cost);
-      return;
-    }
-    if (result.stopReason === 'approval') {
-      const note = refusedDecision ? `${DECIDE_ON_THE_BOARD}\n` : '';
-      const shown = (text: string) => (operator ? text : maskContacts(text));
-      publisher.finish(
-        state,
-        shown(`${note}${result.output}`),
-        [
-          dataPart({
-            pendingApprovals: result.pendingApprovals.map((request) => ({
-              ...request,
-              action: shown(request.action),
-              ...(request.details === undefined ? {} : { details: shown(request.details) }),
-              // Contacts hold no JSON syntax, so masking the JSON text keeps it JSON.
-              arguments: JSON.parse(shown(JSON.stringify(request.arguments))),
-              text: shown(request.text),
-            })),
-          }),
-        ],
-        cost,
-      );
-      return;
-    }
-    publisher.finish(state, result.output, [], cost);
   }
 }
