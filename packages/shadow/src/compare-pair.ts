@@ -104,3 +104,33 @@ function jaccard(a: string, b: string): number {
   for (const word of left) if (right.has(word)) shared += 1;
   return shared / (left.size + right.size - shared);
 }
+
+/**
+ * What differed between a shadow and its baseline, a phrase each, as `switchboard shadow report` and
+ * the console say it: policy violations first, then the tools, the write arguments, and the answer
+ * (the judge's verdict when there is one, else the answers' similarity).
+ */
+export function pairDifferences(c: PairComparison): string[] {
+  return [
+    ...c.violations.map((v) =>
+      v.kind === 'dangerous'
+        ? `dangerous ${v.tool} the ${c.baseline} side did not take`
+        : `extra write ${v.tool}`,
+    ),
+    ...(c.sameTrajectory ? [] : ['other tools']),
+    ...(c.sameWrites ? [] : ['other write arguments']),
+    ...(c.sameAnswer ? [] : [answerDifference(c)]),
+  ];
+}
+
+function answerDifference(c: PairComparison): string {
+  const verdict = c.judgement;
+  if (!verdict) return `other answer (similarity ${c.answerSimilarity.toFixed(2)})`;
+  const better =
+    verdict.better === 'same'
+      ? 'neither better'
+      : `${verdict.better === 'shadow' ? 'shadow' : c.baseline} better`;
+  return verdict.equivalent
+    ? `answer reworded (judge ${verdict.by}: equivalent, ${better}: ${verdict.reason})`
+    : `other answer (judge ${verdict.by}: not equivalent, ${better}: ${verdict.reason})`;
+}

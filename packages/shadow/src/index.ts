@@ -3,7 +3,7 @@
 export type { JudgePairOptions } from './answer-judge.ts';
 export { judgePair } from './answer-judge.ts';
 export type { PairComparison, ShadowViolation } from './compare-pair.ts';
-export { comparePair } from './compare-pair.ts';
+export { comparePair, pairDifferences } from './compare-pair.ts';
 export type { ShadowAgentOptions, ShadowCandidate, ShadowProposal } from './shadow-agent.ts';
 export { NOT_RUN_IN_SHADOW, shadowAgent } from './shadow-agent.ts';
 export { ShadowCopyStream } from './shadow-copy-stream.ts';

@@ -4,6 +4,7 @@ import {
   comparePair,
   judgePair,
   type PairComparison,
+  pairDifferences,
   type ShadowPair,
   ShadowPairStore,
   shadowPrefix,
@@ -167,31 +168,8 @@ export async function shadowReportCommand({
 
 /** One disagreement in a line: what differed, and the traces to open. */
 function describe(c: PairComparison): string {
-  const what = [
-    ...c.violations.map((v) =>
-      v.kind === 'dangerous'
-        ? `dangerous ${v.tool} the ${c.baseline} side did not take`
-        : `extra write ${v.tool}`,
-    ),
-    ...(c.sameTrajectory ? [] : ['other tools']),
-    ...(c.sameWrites ? [] : ['other write arguments']),
-    ...(c.sameAnswer ? [] : [answerNote(c)]),
-  ];
   const traces = `${c.baseline} trace ${c.traceIds.baseline ?? '-'}, shadow trace ${c.traceIds.shadow ?? '-'}`;
-  return `${c.agent} ${c.candidate} task ${c.taskId}: ${what.join('; ')} (${traces})`;
-}
-
-/** What differs in the answers: the judge's verdict when there is one, else their word overlap. */
-function answerNote(c: PairComparison): string {
-  const verdict = c.judgement;
-  if (!verdict) return `other answer (similarity ${c.answerSimilarity.toFixed(2)})`;
-  const better =
-    verdict.better === 'same'
-      ? 'neither better'
-      : `${verdict.better === 'shadow' ? 'shadow' : c.baseline} better`;
-  return verdict.equivalent
-    ? `answer reworded (judge ${verdict.by}: equivalent, ${better}: ${verdict.reason})`
-    : `other answer (judge ${verdict.by}: not equivalent, ${better}: ${verdict.reason})`;
+  return `${c.agent} ${c.candidate} task ${c.taskId}: ${pairDifferences(c).join('; ')} (${traces})`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PairComparison } from '@switchboard/shadow';
+import { pairDifferences } from '@switchboard/shadow';
 import { historySvg } from '../html/history-svg.ts';
 import { html } from '../html/html.ts';
 import type { ShadowReportRow } from '../shadow-view.ts';
@@ -7,23 +7,6 @@ import type { ShadowReportRow } from '../shadow-view.ts';
 const SHOWN = 50;
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-
-/** What differed between the shadow and its baseline, as `switchboard shadow report` says it. */
-function differences(c: PairComparison): string[] {
-  const answer = c.judgement
-    ? `${c.judgement.equivalent ? 'answer reworded' : 'other answer'} (judge ${c.judgement.by}: ${c.judgement.equivalent ? 'equivalent' : 'not equivalent'}, ${c.judgement.reason})`
-    : `other answer (similarity ${c.answerSimilarity.toFixed(2)})`;
-  return [
-    ...c.violations.map((v) =>
-      v.kind === 'dangerous'
-        ? `dangerous ${v.tool} the ${c.baseline} side did not take`
-        : `extra write ${v.tool}`,
-    ),
-    ...(c.sameTrajectory ? [] : ['other tools']),
-    ...(c.sameWrites ? [] : ['other write arguments']),
-    ...(c.sameAnswer ? [] : [answer]),
-  ];
-}
 
 /** A trace id, linked to the console's own trace page when it reads traces. */
 function traceLink(traceId: string | undefined, base: string | undefined) {
@@ -77,7 +60,7 @@ export function shadowPage({
   const listed = disagreements.map(
     (c) => html`<tr class="${c.violations.length > 0 ? 'failed' : ''}">
   <td>${c.agent}</td><td>${c.candidate}</td><td><code>${c.taskId}</code></td><td>${c.baseline}</td>
-  <td><ul>${differences(c).map((line) => html`<li>${line}</li>`)}</ul></td>
+  <td><ul>${pairDifferences(c).map((line) => html`<li>${line}</li>`)}</ul></td>
   <td>${traceLink(c.traceIds.baseline, traces)}</td><td>${traceLink(c.traceIds.shadow, traces)}</td>
 </tr>`,
   );
